@@ -1,0 +1,104 @@
+"""callbench sessions: export, bench-*, report, tests, lint.
+
+Every session installs the same pinned project into its own uv environment.
+torch (the multi-GB CUDA wheel) is downloaded once into uv's cache and then
+linked into each environment, which takes about a second.
+"""
+
+from __future__ import annotations
+
+import nox
+
+nox.needs_version = ">=2025.2.9"
+nox.options.default_venv_backend = "uv"
+nox.options.reuse_venv = "yes"
+nox.options.sessions = ["tests"]
+
+PYTHON = "3.11"
+ALL_EXTRAS = ".[report,kernels,test,lint]"
+
+
+def install(session: nox.Session) -> None:
+    """The project, editable, with every extra: one identical set everywhere."""
+    session.install("-e", ALL_EXTRAS)
+
+
+def build_cpp(session: nox.Session) -> None:
+    session.run("python", "scripts/build_cpp.py")
+
+
+def build_java(session: nox.Session) -> None:
+    session.run("python", "scripts/build_java.py")
+
+
+def harness(session: nox.Session, *languages: str) -> None:
+    """Run the harness on the drivers of ``languages``, passing options through."""
+    args = ["python", "-m", "callbench.harness"]
+    for language in languages:
+        args += ["--language", language]
+    session.run(*args, *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def export(session: nox.Session) -> None:
+    """Train the reference MLP and write models/ (weights, TorchScript, ONNX, data)."""
+    install(session)
+    session.run("python", "-m", "callbench.export", *session.posargs)
+
+
+@nox.session(name="bench-python", python=PYTHON)
+def bench_python(session: nox.Session) -> None:
+    """Run the Python drivers (options pass through: -- --calls 10000 --only python-eager)."""
+    install(session)
+    harness(session, "python")
+
+
+@nox.session(name="bench-cpp", python=PYTHON)
+def bench_cpp(session: nox.Session) -> None:
+    """Build the C++ drivers (CMake, Release) and run them."""
+    install(session)
+    build_cpp(session)
+    harness(session, "cpp")
+
+
+@nox.session(name="bench-java", python=PYTHON)
+def bench_java(session: nox.Session) -> None:
+    """Build the Java drivers (Maven) and run them in JVMs hosted through JPype."""
+    install(session)
+    build_java(session)
+    harness(session, "java")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Every language's drivers as one run, then the report."""
+    install(session)
+    build_cpp(session)
+    build_java(session)
+    harness(session, "python", "cpp", "java")
+    session.run("python", "-m", "callbench.report")
+
+
+@nox.session(python=PYTHON)
+def report(session: nox.Session) -> None:
+    """Write results/report.md and charts from the newest run (or the runs named)."""
+    install(session)
+    session.run("python", "-m", "callbench.report", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Unit and end-to-end tests of every language (no test asserts a time)."""
+    install(session)
+    build_cpp(session)
+    build_java(session)
+    session.run("python", "-m", "pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff and mypy, both clean."""
+    install(session)
+    session.run("ruff", "check", "python", "noxfile.py", "scripts")
+    session.run("ruff", "format", "--check", "python", "noxfile.py", "scripts")
+    session.run("mypy")

@@ -1,0 +1,20 @@
+"""Errors a user can act on: one line, naming the file and the problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+EXPORT_HINT = "run `nox -s export` first"
+
+
+class UsageError(Exception):
+    """An option is missing or out of range (exit status 2)."""
+
+
+class ArtifactError(Exception):
+    """An input file is missing, corrupt or does not match the manifest (exit status 1)."""
+
+    def __init__(self, path: Path | str, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = Path(path)
+        self.problem = problem

@@ -1,0 +1,38 @@
+"""The reference model: the seed's 2 -> 8 -> 8 -> 1 ReLU MLP, and its target."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+# Names match the seed's MyNN, so state_dict keys are a.weight, a.bias, ...
+LAYERS: tuple[tuple[str, int, int], ...] = (("a", 2, 8), ("b", 8, 8), ("c", 8, 1))
+
+
+class MLP(nn.Module):
+    """2 -> 8 -> 8 -> 1, ReLU between layers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(2, 8)
+        self.b = nn.Linear(8, 8)
+        self.c = nn.Linear(8, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = torch.relu(self.a(x))
+        x = torch.relu(self.b(x))
+        return self.c(x)
+
+
+def target(x: torch.Tensor) -> torch.Tensor:
+    """f(x1, x2) = |x1| + x2, shaped [batch, 1]."""
+    return (x[:, 0].abs() + x[:, 1]).unsqueeze(1)
+
+
+def state_dict_shapes() -> dict[str, tuple[int, ...]]:
+    """The exact keys and shapes a state_dict of this architecture has."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for name, fan_in, fan_out in LAYERS:
+        shapes[f"{name}.weight"] = (fan_out, fan_in)
+        shapes[f"{name}.bias"] = (fan_out,)
+    return shapes
