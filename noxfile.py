@@ -23,12 +23,14 @@ def install(session: nox.Session) -> None:
     session.install("-e", ALL_EXTRAS)
 
 
-def build_cpp(session: nox.Session) -> None:
-    session.run("python", "scripts/build_cpp.py")
+def build_cpp(session: nox.Session, *extra: str) -> None:
+    """Configure and build cpp/ (CMake, Release, incremental); --test also runs ctest."""
+    session.run("python", "scripts/build_cpp.py", *extra)
 
 
-def build_java(session: nox.Session) -> None:
-    session.run("python", "scripts/build_java.py")
+def build_java(session: nox.Session, *extra: str) -> None:
+    """Build java/ with Maven (and the JNI native peer); --test also runs Surefire."""
+    session.run("python", "scripts/build_java.py", *extra)
 
 
 def harness(session: nox.Session, *languages: str) -> None:
@@ -79,6 +81,13 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "callbench.report")
 
 
+@nox.session(name="bench-kernels", python=PYTHON)
+def bench_kernels(session: nox.Session) -> None:
+    """The seeds' micro-benchmarks (elementwise math, batched dot); --quick for a small size."""
+    install(session)
+    session.run("python", "-m", "callbench.kernels", *session.posargs)
+
+
 @nox.session(python=PYTHON)
 def report(session: nox.Session) -> None:
     """Write results/report.md and charts from the newest run (or the runs named)."""
@@ -90,8 +99,8 @@ def report(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """Unit and end-to-end tests of every language (no test asserts a time)."""
     install(session)
-    build_cpp(session)
-    build_java(session)
+    build_cpp(session, "--test")
+    build_java(session, "--test")
     session.run("python", "-m", "pytest", *session.posargs)
 
 
