@@ -1,0 +1,1 @@
+"""Python drivers. ``python -m callbench.drivers <driver-id> <contract options>`` runs one."""

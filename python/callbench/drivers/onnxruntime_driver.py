@@ -1,0 +1,73 @@
+"""python-onnxruntime: an ONNX Runtime InferenceSession on mlp.onnx, one run per call.
+
+The plain variant calls ``session.run`` with a NumPy view of the call's
+inputs. ``-iobinding`` is the documented way to avoid per-call allocation:
+input and output OrtValues are bound once and refilled in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnxruntime as ort
+
+from callbench.artifacts import ONNX
+from callbench.drivers.torch_common import check_output
+from callbench.protocol import DriverInfo, Options, Prepared, model_error
+
+
+def info(variant: str) -> DriverInfo:
+    suffix = f"-{variant}" if variant else ""
+    return DriverInfo(f"python-onnxruntime{suffix}", "onnxruntime", ort.__version__, ONNX)
+
+
+def session(options: Options) -> ort.InferenceSession:
+    from callbench.artifacts import require
+
+    path = require(options.models, ONNX)
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = options.threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.log_severity_level = 3  # warnings about unused initialisers are noise here
+    try:
+        return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf types
+        raise model_error(path, exc) from None
+
+
+def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    sess = session(options)
+    x = inputs.reshape(-1, options.batch, 2)
+    y = outputs.reshape(-1, options.batch, 1)
+    run = sess.run
+    check_output(options.models / ONNX, run(None, {"x": x[0]})[0], options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            y[i] = run(None, {"x": x[i]})[0]
+
+    return Prepared(loop)
+
+
+def iobinding(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    sess = session(options)
+    x = inputs.reshape(-1, options.batch, 2)
+    y = outputs.reshape(-1, options.batch, 1)
+    x_buf = np.zeros((options.batch, 2), dtype=np.float32)
+    y_buf = np.zeros((options.batch, 1), dtype=np.float32)
+    binding = sess.io_binding()
+    binding.bind_ortvalue_input("x", ort.OrtValue.ortvalue_from_numpy(x_buf))
+    binding.bind_ortvalue_output("y", ort.OrtValue.ortvalue_from_numpy(y_buf))
+    run_options = ort.RunOptions()
+    run = sess.run_with_iobinding
+    x_buf[...] = x[0]
+    run(binding, run_options)
+    check_output(options.models / ONNX, y_buf, options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            x_buf[...] = x[i]
+            run(binding, run_options)
+            y[i] = y_buf
+
+    return Prepared(loop)

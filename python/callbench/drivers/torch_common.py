@@ -1,0 +1,72 @@
+"""What the torch-based Python drivers share: threads, loading, storing a result."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from callbench.artifacts import require
+from callbench.protocol import Options, model_error
+
+Store = Callable[[int, torch.Tensor], None]
+
+
+def set_threads(threads: int) -> None:
+    torch.set_num_threads(threads)
+    # Inter-op threads can only be set before the first parallel op; one is plenty.
+    if torch.get_num_interop_threads() != 1:
+        try:
+            torch.set_num_interop_threads(1)
+        except RuntimeError:
+            pass
+
+
+def storer(outputs: np.ndarray, batch: int) -> Store:
+    """A function that stores call i's result into ``outputs``.
+
+    ``item()`` is the cheapest way to read a one-element tensor (a tensor
+    __setitem__ costs several times the forward pass here).
+    """
+    if batch == 1:
+        flat = outputs.reshape(-1)
+
+        def store_one(i: int, y: torch.Tensor) -> None:
+            flat[i] = y.item()
+
+        return store_one
+    rows = outputs.reshape(-1, batch)
+
+    def store_batch(i: int, y: torch.Tensor) -> None:
+        rows[i] = y.detach().numpy().reshape(-1)
+
+    return store_batch
+
+
+def load_torchscript(options: Options, name: str) -> torch.jit.ScriptModule:
+    path = require(options.models, name)
+    try:
+        module = torch.jit.load(str(path), map_location="cpu")
+    except Exception as exc:  # torch raises RuntimeError/ValueError for bad archives
+        raise model_error(path, exc) from None
+    module.eval()
+    return module
+
+
+def per_call_inputs(inputs: np.ndarray, batch: int) -> torch.Tensor:
+    """Inputs viewed as [calls, batch, 2], sharing memory with the NumPy array."""
+    return torch.from_numpy(inputs).view(-1, batch, 2)
+
+
+def models_path(options: Options, name: str) -> Path:
+    return require(options.models, name)
+
+
+def check_output(path: Path, y: torch.Tensor | np.ndarray, batch: int) -> None:
+    """A model that answers with the wrong shape is named before any timing."""
+    from callbench.errors import ArtifactError
+
+    if tuple(y.shape) != (batch, 1):
+        raise ArtifactError(path, f"gives outputs of shape {tuple(y.shape)}, expected ({batch}, 1)")

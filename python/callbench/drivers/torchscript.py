@@ -1,0 +1,56 @@
+"""python-torchscript: ``torch.jit.load`` of the exported TorchScript, one call per call.
+
+``-frozen`` is the documented inference path: ``torch.jit.freeze`` folds the
+weights into the graph, ``optimize_for_inference`` fuses what it can, and the
+calls run under ``torch.inference_mode()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+import torch
+
+from callbench.artifacts import TORCHSCRIPT
+from callbench.drivers.torch_common import (
+    check_output,
+    load_torchscript,
+    models_path,
+    per_call_inputs,
+    set_threads,
+    storer,
+)
+from callbench.protocol import DriverInfo, Options, Prepared
+
+
+def info(variant: str) -> DriverInfo:
+    suffix = f"-{variant}" if variant else ""
+    return DriverInfo(f"python-torchscript{suffix}", "torch.jit", torch.__version__, TORCHSCRIPT)
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, frozen: bool) -> Prepared:
+    set_threads(options.threads)
+    module = load_torchscript(options, TORCHSCRIPT)
+    if frozen:
+        module = torch.jit.optimize_for_inference(torch.jit.freeze(module))
+    x = per_call_inputs(inputs, options.batch)
+    store = storer(outputs, options.batch)
+    mode = torch.inference_mode if frozen else contextlib.nullcontext
+    with mode():
+        check_output(models_path(options, TORCHSCRIPT), module(x[0]), options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        with mode():
+            for i in range(start, stop):
+                store(i, module(x[i]))
+
+    return Prepared(loop)
+
+
+def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    return setup(options, inputs, outputs, frozen=False)
+
+
+def frozen(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    return setup(options, inputs, outputs, frozen=True)
