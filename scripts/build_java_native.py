@@ -1,0 +1,128 @@
+"""Build java/native (the JNI peer of org.pytorch:pytorch_java_only) into build/java-native/.
+
+The libraries land in build/java-native/lib (libpytorch_jni.so, libfbjni.so),
+the folder the JVM gets as java.library.path. LibTorch comes from the torch
+wheel of the Python running this script; the RPATH points there. Incremental:
+CMake is configured only when the build folder is new or the torch wheel moved.
+
+Usage: python scripts/build_java_native.py [--build-dir DIR] [--print-lib-dir]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SOURCE = REPO / "java" / "native"
+DEFAULT_BUILD = REPO / "build" / "java-native"
+LIBRARIES = ("libpytorch_jni.so", "libfbjni.so")
+
+
+def fail(message: str) -> None:
+    print(f"build_java_native: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def require_tool(name: str, install_hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        fail(f"{name} not found on PATH: install {install_hint}")
+    assert path is not None
+    return path
+
+
+def torch_root() -> Path:
+    """The torch package folder of this Python, found without importing torch (slow)."""
+    spec = importlib.util.find_spec("torch")
+    if spec is None or spec.origin is None:
+        fail(f"torch is not installed in {sys.executable}: pip install the project first")
+    assert spec is not None and spec.origin is not None
+    root = Path(spec.origin).parent
+    if not (root / "lib" / "libtorch_cpu.so").is_file():
+        fail(f"{root}/lib/libtorch_cpu.so missing: this torch wheel ships no LibTorch")
+    return root
+
+
+def torch_cxx11_abi() -> str:
+    """torch._C._GLIBCXX_USE_CXX11_ABI, asked in a child so this script stays light."""
+    code = "import torch; print(int(torch.compiled_with_cxx11_abi()))"
+    return subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def java_home() -> Path:
+    """The JDK of JAVA_HOME, else the one javac on PATH belongs to."""
+    env = os.environ.get("JAVA_HOME")
+    if env and (Path(env) / "include" / "jni.h").is_file():
+        return Path(env)
+    javac = require_tool("javac", "a JDK 17 (apt-get install openjdk-17-jdk-headless)")
+    home = Path(javac).resolve().parents[1]
+    if not (home / "include" / "jni.h").is_file():
+        fail(f"{home}/include/jni.h missing: install a full JDK (openjdk-17-jdk-headless)")
+    return home
+
+
+def cached_value(cache: Path, key: str) -> str | None:
+    if not cache.is_file():
+        return None
+    for line in cache.read_text().splitlines():
+        if line.startswith(key + ":"):
+            return line.split("=", 1)[1]
+    return None
+
+
+def configure(build: Path, torch: Path) -> None:
+    cache = build / "CMakeCache.txt"
+    if cached_value(cache, "TORCH_ROOT") == str(torch):
+        return  # cmake --build re-runs CMake itself when CMakeLists.txt changes
+    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+    subprocess.run(
+        [
+            "cmake",
+            "-S",
+            str(SOURCE),
+            "-B",
+            str(build),
+            *generator,
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DTORCH_ROOT={torch}",
+            f"-DTORCH_CXX11_ABI={torch_cxx11_abi()}",
+            f"-DJAVA_HOME={java_home()}",
+        ],
+        check=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD)
+    parser.add_argument(
+        "--print-lib-dir", action="store_true", help="print the library folder when done"
+    )
+    args = parser.parse_args()
+    require_tool("cmake", "cmake (apt-get install cmake)")
+    require_tool("g++", "a C++ compiler (apt-get install g++)")
+    build = args.build_dir.resolve()
+    configure(build, torch_root())
+    # Two jobs at most: the LibTorch headers are heavy and the machine is shared.
+    try:
+        subprocess.run(["cmake", "--build", str(build), "-j", "2"], check=True)
+    except subprocess.CalledProcessError as error:
+        fail(f"building {SOURCE} failed (exit {error.returncode}); see the compiler output above")
+    lib_dir = build / "lib"
+    missing = [name for name in LIBRARIES if not (lib_dir / name).is_file()]
+    if missing:
+        fail(f"{lib_dir}: {', '.join(missing)} not built")
+    if args.print_lib_dir:
+        print(lib_dir)
+
+
+if __name__ == "__main__":
+    main()
