@@ -1,0 +1,43 @@
+"""A small env.json for a kernel run (the harness writes a richer one for driver runs)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _cpu_model() -> str | None:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def kernel_env(threads: int) -> dict[str, Any]:
+    """Versions, CPU and thread settings that the kernel figures depend on."""
+    import numexpr
+    import numpy
+    import scipy
+    import torch
+
+    return {
+        "python": platform.python_version(),
+        "implementation": sys.implementation.name,
+        "platform": platform.platform(),
+        "cpu": _cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "threads": threads,
+        "cuda_device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        "versions": {
+            "numpy": numpy.__version__,
+            "scipy": scipy.__version__,
+            "numexpr": numexpr.__version__,
+            "torch": torch.__version__,
+        },
+    }
