@@ -129,7 +129,7 @@ def load_state_dict(path: Path) -> dict[str, Any]:
 
     import torch
 
-    from callbench.model import state_dict_shapes
+    from callbench.architecture import state_dict_shapes
 
     if not path.is_file():
         raise ArtifactError(path, f"missing; {EXPORT_HINT}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -122,8 +123,16 @@ def _read_tail(path: Path, limit: int = 1 << 16) -> str:
 
 
 def _progress_line(stderr_path: Path) -> str | None:
+    """The driver's newest progress line, with the time left where it can be told."""
     lines = [ln for ln in _read_tail(stderr_path, 4096).splitlines() if ln.startswith("progress:")]
-    return lines[-1][len("progress:") :].strip() if lines else None
+    if not lines:
+        return None
+    match = re.match(r"progress:\s*repeat (\d+)/(\d+) last=(\d+)", lines[-1])
+    if match:
+        k, total, last_ns = (int(g) for g in match.groups())
+        left = (total - k + 1) * last_ns / 1e9
+        return f"repeat {k}/{total}, about {left:.0f} s left"
+    return lines[-1][len("progress:") :].strip()
 
 
 def launch(command: Sequence[str], limit: float, label: str, env: dict[str, str]) -> Outcome:
@@ -304,7 +313,6 @@ def run_driver(
         for key in ("notes",):
             if key in result:
                 record[key] = result[key]
-        record["reported_warmup"] = result.get("warmup")
         error, problem = compare(outputs, reference[: options.calls * options.batch])
         record["max_abs_error"] = None if np.isnan(error) else error
         if problem:

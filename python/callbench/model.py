@@ -5,8 +5,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-# Names match the seed's MyNN, so state_dict keys are a.weight, a.bias, ...
-LAYERS: tuple[tuple[str, int, int], ...] = (("a", 2, 8), ("b", 8, 8), ("c", 8, 1))
+from callbench.architecture import LAYERS, state_dict_shapes
+
+__all__ = ["LAYERS", "MLP", "state_dict_shapes", "target"]
 
 
 class MLP(nn.Module):
@@ -28,11 +29,3 @@ def target(x: torch.Tensor) -> torch.Tensor:
     """f(x1, x2) = |x1| + x2, shaped [batch, 1]."""
     return (x[:, 0].abs() + x[:, 1]).unsqueeze(1)
 
-
-def state_dict_shapes() -> dict[str, tuple[int, ...]]:
-    """The exact keys and shapes a state_dict of this architecture has."""
-    shapes: dict[str, tuple[int, ...]] = {}
-    for name, fan_in, fan_out in LAYERS:
-        shapes[f"{name}.weight"] = (fan_out, fan_in)
-        shapes[f"{name}.bias"] = (fan_out,)
-    return shapes

@@ -95,6 +95,12 @@ def parse_options(argv: Sequence[str]) -> Options:
     return Options(**vars(parser.parse_args(argv)))
 
 
+def progress(stage: str, repeat_ns: Sequence[int] = ()) -> None:
+    """A line the harness shows while it waits (docs/contract.md, Progress)."""
+    last = f" last={repeat_ns[-1]}" if repeat_ns else ""
+    print(f"progress: {stage}{last}", file=sys.stderr, flush=True)
+
+
 def _warm(loop: Loop, calls: int, warmup: int) -> None:
     """Warm-up call j runs call j mod calls, as the contract says."""
     done = 0
@@ -131,10 +137,12 @@ def measure(info: DriverInfo, setup: Setup, options: Options) -> dict[str, objec
     prepared = setup(options, inputs, outputs)
     load_ns = time.perf_counter_ns() - t0
 
+    progress("warm-up")
     _warm(prepared.loop, options.calls, options.warmup)
     repeat_ns: list[int] = []
     clock = time.perf_counter_ns
-    for _ in range(options.repeats):
+    for k in range(options.repeats):
+        progress(f"repeat {k + 1}/{options.repeats}", repeat_ns)
         outputs.fill(np.nan)  # a call that stores nothing shows up as an error
         t0 = clock()
         prepared.loop(0, options.calls)

@@ -13,8 +13,8 @@ import numpy as np
 import torch
 
 from callbench.artifacts import STATE_DICT, load_state_dict
+from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import (
-    check_output,
     models_path,
     per_call_inputs,
     set_threads,
@@ -24,9 +24,8 @@ from callbench.model import MLP
 from callbench.protocol import DriverInfo, Options, Prepared
 
 
-def info(variant: str) -> DriverInfo:
-    suffix = f"-{variant}" if variant else ""
-    return DriverInfo(f"python-eager{suffix}", "torch", torch.__version__, STATE_DICT)
+def info(driver_id: str) -> DriverInfo:
+    return DriverInfo(driver_id, "torch", torch.__version__, STATE_DICT)
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, inference: bool) -> Prepared:

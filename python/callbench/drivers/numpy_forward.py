@@ -9,16 +9,17 @@ import numpy as np
 
 from callbench.artifacts import WEIGHTS, require
 from callbench.errors import ArtifactError
-from callbench.model import LAYERS
+from callbench.architecture import LAYERS, WEIGHT_COUNT
 from callbench.protocol import DriverInfo, Options, Prepared
 
-INFO = DriverInfo("python-numpy", "numpy", np.__version__, WEIGHTS)
+def info(driver_id: str) -> DriverInfo:
+    return DriverInfo(driver_id, "numpy", np.__version__, WEIGHTS)
 
 
 def read_layers(options: Options) -> list[tuple[np.ndarray, np.ndarray]]:
     """(W transposed to [in, out], bias) per layer, from the raw weights file."""
     path = require(options.models, WEIGHTS)
-    expected = sum(fan_out * fan_in + fan_out for _, fan_in, fan_out in LAYERS)
+    expected = WEIGHT_COUNT
     flat = np.fromfile(path, dtype="<f4")
     if flat.size != expected or path.stat().st_size != 4 * expected:
         raise ArtifactError(path, f"holds {path.stat().st_size} bytes, the MLP needs {4 * expected}")

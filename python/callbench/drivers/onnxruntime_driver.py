@@ -11,13 +11,12 @@ import numpy as np
 import onnxruntime as ort
 
 from callbench.artifacts import ONNX
-from callbench.drivers.torch_common import check_output
+from callbench.drivers.checks import check_output
 from callbench.protocol import DriverInfo, Options, Prepared, model_error
 
 
-def info(variant: str) -> DriverInfo:
-    suffix = f"-{variant}" if variant else ""
-    return DriverInfo(f"python-onnxruntime{suffix}", "onnxruntime", ort.__version__, ONNX)
+def info(driver_id: str) -> DriverInfo:
+    return DriverInfo(driver_id, "onnxruntime", ort.__version__, ONNX)
 
 
 def session(options: Options) -> ort.InferenceSession:

@@ -63,10 +63,3 @@ def per_call_inputs(inputs: np.ndarray, batch: int) -> torch.Tensor:
 def models_path(options: Options, name: str) -> Path:
     return require(options.models, name)
 
-
-def check_output(path: Path, y: torch.Tensor | np.ndarray, batch: int) -> None:
-    """A model that answers with the wrong shape is named before any timing."""
-    from callbench.errors import ArtifactError
-
-    if tuple(y.shape) != (batch, 1):
-        raise ArtifactError(path, f"gives outputs of shape {tuple(y.shape)}, expected ({batch}, 1)")

@@ -13,8 +13,8 @@ import numpy as np
 import torch
 
 from callbench.artifacts import TORCHSCRIPT
+from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import (
-    check_output,
     load_torchscript,
     models_path,
     per_call_inputs,
@@ -24,9 +24,8 @@ from callbench.drivers.torch_common import (
 from callbench.protocol import DriverInfo, Options, Prepared
 
 
-def info(variant: str) -> DriverInfo:
-    suffix = f"-{variant}" if variant else ""
-    return DriverInfo(f"python-torchscript{suffix}", "torch.jit", torch.__version__, TORCHSCRIPT)
+def info(driver_id: str) -> DriverInfo:
+    return DriverInfo(driver_id, "torch.jit", torch.__version__, TORCHSCRIPT)
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, frozen: bool) -> Prepared:
