@@ -91,6 +91,13 @@ def ids() -> list[str]:
     return out
 
 
+def _ref(op: str) -> str:
+    """What a torch-on-CUDA row is checked against (and compared with in the report)."""
+    if op == "h2d":
+        return "the input array"
+    return kernel_id(op, elementwise.OPS[op].reference_impl)
+
+
 def _torch_items(size: int, wanted: Wanted) -> Iterator[Item]:
     reason = torch_reason()
     shape = [size, size]
@@ -99,14 +106,16 @@ def _torch_items(size: int, wanted: Wanted) -> Iterator[Item]:
         return
     if reason is not None:
         for op, impl, note in rows:
-            yield NotRun(_labels(op, impl, shape, "float64", notes=note), reason)
+            yield NotRun(
+                _labels(op, impl, shape, "float64", notes=note, reference=_ref(op)), reason
+            )
         return
     x = elementwise.make_input(size)
     x_dev = torch.as_tensor(x).to("cuda")
     sync = torch.cuda.synchronize
     for op, impl, note in rows:
         if op == "h2d":
-            labels = _labels(op, impl, shape, "float64", notes=note, reference="the input")
+            labels = _labels(op, impl, shape, "float64", notes=note, reference=_ref(op))
             yield Kernel(labels, lambda: torch.as_tensor(x).to("cuda"), _error(x), 0.0, sync)
             continue
         spec = elementwise.OPS[op]
@@ -114,9 +123,7 @@ def _torch_items(size: int, wanted: Wanted) -> Iterator[Item]:
         tol = relative_tolerance(ref, elementwise.rtol_for(spec, size))
         fn = getattr(torch, op)
         kwargs = {"dim": 0} if spec.reduces else {}
-        labels = _labels(
-            op, impl, shape, "float64", notes=note, reference=kernel_id(op, spec.reference_impl)
-        )
+        labels = _labels(op, impl, shape, "float64", notes=note, reference=_ref(op))
         if impl == "torch":
             call: Callable[[], object] = _bind(fn, x_dev, kwargs)
         else:

@@ -1,0 +1,191 @@
+"""The report's kernel section: our figures per kernel, beside the seeds'.
+
+``kernel_section(records, env)`` takes the records of one run (any kind:
+non-kernel records are ignored) and returns Markdown. Times are medians of
+the repeats with min and max; "x ref" is the ratio to the reference
+implementation of the same operation in the same run, the figure that
+carries over between machines, shown beside the seed's own ratio. The
+batched dot products have no timed reference (they are checked against a
+float64 NumPy computation), so their base is ``bmm``, the seed's baseline.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from callbench.kernels.kernel import FAMILIES
+from callbench.kernels.record import KIND
+from callbench.kernels.seeds import BY_KERNEL, FIGURES, Seed
+
+TITLES = {
+    "elementwise": "Elementwise math (seed 000)",
+    "batchdot": "Batched dot products (seed 001)",
+    "cuda": "CUDA: torch, host-to-device copies, CuPy (seeds 000, 001, 003)",
+}
+HEADER = (
+    "| kernel | runtime | shape | threads | median ms | min-max ms | x base "
+    "| max abs err | status | seed ms | seed x base | notes |"
+)
+RULE = "|" + "---|" * HEADER.count(" | ") + "---|"
+
+
+def _ms(ns: float) -> str:
+    """Milliseconds to 4 significant digits, without exponent for everyday sizes."""
+    ms = ns / 1e6
+    if ms >= 100:
+        return f"{ms:.0f}"
+    return f"{ms:.4g}" if ms >= 1e-3 else f"{ms:.2e}"
+
+
+def _median(record: Mapping[str, Any]) -> float | None:
+    if record.get("status") != "ok" or not record.get("per_call_ns"):
+        return None
+    return float(statistics.median(record["per_call_ns"]))
+
+
+def _ratio(value: float | None, base: float | None) -> str:
+    return "—" if value is None or base is None or base <= 0 else f"{value / base:.3g}"
+
+
+def _seed_cells(record: Mapping[str, Any], footnotes: list[str]) -> tuple[str, str]:
+    seed = BY_KERNEL.get(record["driver"])
+    if seed is None:
+        return "—", "—"
+    cell = f"{seed.ms:g}"
+    if tuple(record.get("shape", ())) != seed.seed.shape:
+        mark = "†"
+        note = (
+            f"† the seed measured {'x'.join(map(str, seed.seed.shape))}; this run "
+            f"{'x'.join(map(str, record.get('shape', [])))}: compare the ratios, not the times."
+        )
+        if note not in footnotes:
+            footnotes.append(note)
+        cell += mark
+    base_id = _base_id(record)
+    ref_seed = BY_KERNEL.get(base_id) if base_id else None
+    ratio = "—" if ref_seed is None else f"{seed.ms / ref_seed.ms:.3g}"
+    if seed.note:
+        cell += f" ({seed.note})"
+    return cell, ratio
+
+
+# Display order: operations as the seeds introduce them, the reference impl first.
+OP_ORDER = (
+    "exp", "log", "erf", "tanh", "logsumexp", "batchdot", "batchdot-backward", "h2d",
+    "transpose-scale", "squared-diff", "l2norm",
+)  # fmt: skip
+IMPL_ORDER = (
+    "numpy", "numpy-out", "scipy", "scipy-out", "numexpr", "numexpr-out", "torch", "torch-out",
+    "torch-copy", "torch-roundtrip", "bmm", "mulsum", "einsum", "matmul", "vecdot", "cupy",
+    "cupy-pool",
+)  # fmt: skip
+
+
+def _rank(order: tuple[str, ...], name: object) -> tuple[int, str]:
+    return (order.index(name), "") if name in order else (len(order), str(name))
+
+
+def _sort_key(record: Mapping[str, Any]) -> tuple[tuple[int, str], tuple[int, str]]:
+    return _rank(OP_ORDER, record.get("op")), _rank(IMPL_ORDER, record.get("impl"))
+
+
+def _base_id(record: Mapping[str, Any]) -> str | None:
+    """The kernel this one's time is compared with: its reference, or bmm for batchdot."""
+    ref = record.get("reference")
+    if isinstance(ref, str) and ref.startswith("kernel-"):
+        return ref
+    impl, driver = str(record.get("impl")), str(record["driver"])
+    if str(record.get("op", "")).startswith("batchdot") and driver.endswith("-" + impl):
+        return driver[: -len(impl)] + "bmm"
+    return None
+
+
+def _status(record: Mapping[str, Any]) -> str:
+    if record["status"] == "ok":
+        return "ok"
+    return f"{record['status']}: {record.get('error') or 'no reason given'}"
+
+
+def _row(record: Mapping[str, Any], medians: Mapping[str, float | None], foot: list[str]) -> str:
+    median = _median(record)
+    samples = record.get("per_call_ns") or []
+    spread = f"{_ms(min(samples))}-{_ms(max(samples))}" if median is not None else "—"
+    base_id = _base_id(record)
+    base = medians.get(base_id) if base_id else None
+    ratio = "1" if base_id == record["driver"] and median is not None else _ratio(median, base)
+    err = record.get("max_abs_error")
+    seed_ms, seed_ratio = _seed_cells(record, foot)
+    cells = [
+        f"`{record['driver']}`",
+        f"{record.get('runtime')} {record.get('runtime_version') or ''}".strip(),
+        "x".join(str(d) for d in record.get("shape", [])) + f" {record.get('dtype', '')}",
+        str(record.get("threads", "—")),
+        _ms(median) if median is not None else "—",
+        spread,
+        ratio,
+        "—" if err is None else f"{err:.2g}",
+        _status(record),
+        seed_ms,
+        seed_ratio,
+        (record.get("notes") or "").replace("|", "\\|"),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _env_line(env: Mapping[str, Any]) -> str:
+    versions = env.get("versions") or {}
+    libs = ", ".join(f"{k} {v}" for k, v in versions.items()) if isinstance(versions, dict) else ""
+    parts = [
+        f"CPU: {env.get('cpu') or 'unknown'} ({env.get('cpu_count') or '?'} logical cores)",
+        f"threads: {env.get('threads', '?')}",
+    ]
+    if env.get("cuda_device"):
+        parts.append(f"GPU: {env['cuda_device']}")
+    if libs:
+        parts.append(libs)
+    return "; ".join(parts) + "."
+
+
+def _seed_lines() -> list[str]:
+    seen: list[Seed] = []
+    for figure in FIGURES:
+        if figure.seed not in seen:
+            seen.append(figure.seed)
+    return [
+        f"- `{s.file}`: {s.title}. Hardware: {s.hardware}. Software: {s.software}. "
+        f"Shape {'x'.join(map(str, s.shape))} {s.dtype}."
+        for s in seen
+    ]
+
+
+def kernel_section(records: Sequence[Mapping[str, Any]], env: Mapping[str, Any]) -> str:
+    """The Markdown section for the kernel records of one run ("" when there are none)."""
+    kernels = [r for r in records if r.get("kind") == KIND]
+    if not kernels:
+        return ""
+    medians = {r["driver"]: _median(r) for r in kernels}
+    footnotes: list[str] = []
+    lines = [
+        "## Kernels: the seeds' micro-benchmarks",
+        "",
+        "Each kernel is one call (e.g. `np.exp` of the whole array), timed in repeats after "
+        "a warm-up; every result was checked against the reference implementation "
+        "(max abs error), and only checked results have times. Median of the repeats "
+        "with min-max, in ms per call; x base is the ratio to the operation's reference "
+        "implementation in this run (NumPy / SciPy; `bmm` for the batched dot products), "
+        "the figure to compare with the seed's. The seeds used each library's default "
+        "thread count (numexpr and torch: all cores), so their ratios differ from "
+        "single-threaded ones.",
+        "",
+        _env_line(env),
+    ]
+    for family in FAMILIES:
+        rows = sorted((r for r in kernels if r.get("family") == family), key=_sort_key)
+        if not rows:
+            continue
+        lines += ["", f"### {TITLES[family]}", "", HEADER, RULE]
+        lines += [_row(r, medians, footnotes) for r in rows]
+    lines += [""] + footnotes + (["", "Seeds:"] if footnotes else ["Seeds:"]) + _seed_lines()
+    return "\n".join(lines) + "\n"
