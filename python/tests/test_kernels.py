@@ -1,0 +1,256 @@
+"""The seeds' micro-benchmarks: every kernel at a tiny size, verified; records and CLI.
+
+No test asserts a time: only that kernels run, agree with their references,
+and that the records and the report say what happened.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from callbench.kernels import batchdot, cuda, elementwise, report
+from callbench.kernels.cli import known_ids, selector
+from callbench.kernels.kernel import Kernel, Labels
+from callbench.kernels.record import make_record, validate_kernel
+from callbench.kernels.runner import run_all, run_kernel
+from callbench.kernels.timing import measure
+from callbench.kernels.verify import spot_check
+from callbench.records import load_run
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+TINY = 12  # elementwise side: every code path, no time to speak of
+FAST: dict[str, Any] = {"threads": 1, "repeats": 2, "min_repeat_s": 0.0}
+
+
+def _only(kernel: str) -> Any:
+    return lambda candidate: candidate == kernel
+
+
+def _records(items: Any) -> list[dict[str, Any]]:
+    return run_all(items, **FAST)
+
+
+def _assert_verified(record: dict[str, Any]) -> None:
+    assert validate_kernel(record) == []
+    assert record["status"] == "ok", record["error"]
+    assert record["max_abs_error"] is not None
+    assert record["max_abs_error"] <= record["tolerance"]
+    assert len(record["per_call_ns"]) == 2
+    assert record["threads"] == 1
+
+
+@pytest.mark.parametrize("kernel", elementwise.ids())
+def test_elementwise_kernel_runs_and_matches_reference(kernel: str) -> None:
+    (record,) = _records(elementwise.kernels(TINY, _only(kernel)))
+    assert record["driver"] == kernel
+    assert record["family"] == "elementwise"
+    assert record["shape"] == [TINY, TINY]
+    if kernel == "kernel-erf-numexpr":
+        assert record["status"] == "skipped"
+        assert "numexpr has no erf" in record["error"]
+        assert validate_kernel(record) == []
+    else:
+        _assert_verified(record)
+
+
+@pytest.mark.parametrize("kernel", batchdot.ids())
+def test_batchdot_kernel_runs_and_matches_reference(kernel: str) -> None:
+    (record,) = _records(batchdot.kernels(4, 8, _only(kernel)))
+    assert record["driver"] == kernel
+    assert record["shape"] == [4, 8]
+    _assert_verified(record)
+
+
+def test_seed_ids_exist() -> None:
+    ids = set(known_ids())
+    for expected in (
+        "kernel-exp-numpy",
+        "kernel-exp-numexpr",
+        "kernel-exp-torch",
+        "kernel-exp-torch-copy",
+        "kernel-erf-scipy",
+        "kernel-tanh-numexpr",
+        "kernel-logsumexp-scipy",
+        "kernel-batchdot-bmm",
+        "kernel-batchdot-backward-mulsum",
+        "kernel-batchdot-einsum",
+        "kernel-batchdot-matmul",
+        "kernel-cuda-h2d-torch",
+        "kernel-cuda-transpose-scale-cupy-pool",
+    ):
+        assert expected in ids
+    assert len(ids) == len(known_ids()), "kernel ids must be unique"
+
+
+def test_cuda_family_runs_or_says_why() -> None:
+    records = _records(cuda.kernels(TINY))
+    assert {r["driver"] for r in records} == set(cuda.ids())
+    have_cuda = torch.cuda.is_available()
+    for record in records:
+        assert validate_kernel(record) == []
+        if record["device"] == "cpu":  # the NumPy references of the CuPy rows
+            _assert_verified(record)
+        elif record["status"] == "skipped":
+            assert record["error"].startswith(("no CUDA device", "cupy not installed"))
+            assert record["per_call_ns"] == []
+            if record["runtime"] == "torch":
+                assert not have_cuda
+        else:
+            _assert_verified(record)
+
+
+def _labels(kernel: str = "kernel-test-wrong") -> Labels:
+    return Labels(kernel, "elementwise", "test", "wrong", "numpy", np.__version__, [4], "float64")
+
+
+def test_wrong_result_is_failed_not_timed_as_ok() -> None:
+    x = np.linspace(0.0, 1.0, 4)
+    ref = np.exp(x)
+    wrong = Kernel(
+        _labels(), lambda: np.exp(x) + 1e-6, lambda r: float(np.max(np.abs(r - ref))), 1e-12
+    )
+    record = run_kernel(wrong, **FAST)
+    assert record["status"] == "failed"
+    assert "exceeds tolerance" in record["error"]
+    assert validate_kernel(record) == []
+
+
+def test_wrong_shape_and_exceptions_are_failed_with_one_line() -> None:
+    from callbench.kernels.verify import max_abs_error
+
+    ref = np.zeros(4)
+    shape = Kernel(_labels(), lambda: np.zeros(5), lambda r: max_abs_error(r, ref), 1.0)
+    record = run_kernel(shape, **FAST)
+    assert record["status"] == "failed" and record["max_abs_error"] is None
+
+    def boom() -> object:
+        raise RuntimeError("device lost\nsecond line")
+
+    record = run_kernel(Kernel(_labels(), boom, lambda r: 0.0, 1.0), **FAST)
+    assert record["status"] == "failed"
+    assert record["error"] == "RuntimeError: device lost"
+    assert validate_kernel(record) == []
+
+
+def test_spot_check_catches_a_wrong_reference() -> None:
+    x = np.linspace(0.0, 1.0, 50)
+    assert spot_check(np.exp(x), x, math.exp) is None
+    assert spot_check(np.exp(x) * (1 + 1e-9), x, math.exp) is not None
+
+
+def test_measure_keeps_every_repeat_and_the_last_result() -> None:
+    calls: list[int] = []
+
+    def call() -> int:
+        calls.append(1)
+        return len(calls)
+
+    m = measure(call, repeats=3, warmup=2, min_repeat_s=0.0)
+    assert len(m.repeat_ns) == 3 and len(m.per_call_ns) == 3
+    assert m.last == len(calls)
+    assert len(calls) == m.untimed_calls + 3 * m.calls_per_repeat
+    with pytest.raises(ValueError):
+        measure(call, repeats=0, warmup=0, min_repeat_s=0.0)
+
+
+def test_validate_kernel_rejects_bad_records() -> None:
+    good = make_record(_labels(), threads=1, repeats=2, status="skipped", error="no CUDA device")
+    assert validate_kernel(good) == []
+    assert validate_kernel({**good, "error": None})  # skipped without a reason
+    assert validate_kernel({**good, "kind": "driver"})
+    assert validate_kernel({k: v for k, v in good.items() if k != "threads"})
+    ok = {
+        **good,
+        "status": "ok",
+        "error": None,
+        "per_call_ns": [1.0, 2.0],
+        "max_abs_error": 1.0,
+        "tolerance": 0.5,
+    }
+    assert any("exceeds" in p for p in validate_kernel(ok))
+    assert validate_kernel({**ok, "max_abs_error": 0.1}) == []
+    assert validate_kernel({**ok, "max_abs_error": 0.1, "per_call_ns": [1.0]})
+
+
+def test_selector_reads_prefixes() -> None:
+    wanted = selector(["exp", "kernel-batchdot-backward"])
+    assert wanted("kernel-exp-numpy") and wanted("kernel-batchdot-backward-bmm")
+    assert not wanted("kernel-expm1-numpy") and not wanted("kernel-batchdot-bmm")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(PYTHON_DIR), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "callbench.kernels", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_cli_writes_valid_records_and_env(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    done = _cli("--size", "8", "--repeats", "2", "--min-repeat-time", "0", "--threads", "2",
+                "--runs-dir", str(runs))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (run_dir,) = list(runs.iterdir())
+    env, records = load_run(run_dir)
+    assert env["threads"] == 2 and "numexpr" in env["versions"]
+    assert {r["driver"] for r in records} == set(known_ids())
+    for record in records:
+        assert validate_kernel(record) == [], record["driver"]
+        assert record["threads"] == 2
+        assert record["status"] in ("ok", "skipped"), record["error"]
+    section = report.kernel_section(records, env)
+    assert "| `kernel-exp-numpy` |" in section
+    assert "965" in section  # the seed's np.exp figure beside ours
+
+
+def test_cli_adds_to_an_existing_run_without_touching_its_env(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "env.json").write_text('{"from": "harness"}\n')
+    done = _cli("--size", "8", "--repeats", "1", "--min-repeat-time", "0", "--only", "exp",
+                "--run-dir", str(run_dir))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads((run_dir / "env.json").read_text()) == {"from": "harness"}
+    written = {p.stem for p in run_dir.glob("kernel-*.json")}
+    assert written == {i for i in known_ids() if i.startswith("kernel-exp-")}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--only", "nothing-like-this"], "matches no kernel"), (["--threads", "0"], "must be >= 1")],
+)
+def test_cli_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    done = _cli(*args, "--runs-dir", str(tmp_path))
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_report_section_ignores_other_records_and_hides_unchecked_times() -> None:
+    assert report.kernel_section([{"driver": "python-eager", "status": "ok"}], {}) == ""
+    failed = make_record(_labels("kernel-exp-numexpr"), threads=1, repeats=2, status="failed",
+                         error="max abs error 1 exceeds tolerance 1e-12")  # fmt: skip
+    failed["per_call_ns"] = [5.0e6, 6.0e6]
+    section = report.kernel_section([failed], {"threads": 1})
+    row = next(line for line in section.splitlines() if "kernel-exp-numexpr" in line)
+    assert "failed: max abs error" in row
+    assert "| 5 |" not in row and "5-6" not in row  # no time shown for an unchecked result
+    assert "89.8" in row  # the seed's figure is still there
