@@ -26,6 +26,7 @@ from callbench.kernels.runner import run_all, run_kernel
 from callbench.kernels.timing import measure
 from callbench.kernels.verify import spot_check
 from callbench.records import load_run
+from callbench.records import validate as records_validate
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 TINY = 12  # elementwise side: every code path, no time to speak of
@@ -212,8 +213,12 @@ def test_cli_writes_valid_records_and_env(tmp_path: Path) -> None:
     env, records = load_run(run_dir)
     assert env["threads"] == 2 and "numexpr" in env["versions"]
     assert {r["driver"] for r in records} == set(known_ids())
+    assert env["effective_threads"]["torch"] == 2
+    assert env["effective_threads"]["numexpr"] == 2
+    assert env["effective_threads"]["OMP_NUM_THREADS"] == "2"
     for record in records:
         assert validate_kernel(record) == [], record["driver"]
+        assert records_validate(record) == [], record["driver"]  # readable as a driver record
         assert record["threads"] == 2
         assert record["status"] in ("ok", "skipped"), record["error"]
     section = report.kernel_section(records, env)

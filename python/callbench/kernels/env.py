@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from callbench.kernels.threads import THREAD_VARIABLES
+
 
 def _cpu_model() -> str | None:
     try:
@@ -33,6 +35,12 @@ def kernel_env(threads: int) -> dict[str, Any]:
         "cpu": _cpu_model(),
         "cpu_count": os.cpu_count(),
         "threads": threads,
+        # What the libraries report after ``set_runtime_threads``, not just what was asked.
+        "effective_threads": {
+            "torch": torch.get_num_threads(),
+            "numexpr": numexpr.get_num_threads(),
+            **{name: os.environ.get(name) for name in THREAD_VARIABLES},
+        },
         "cuda_device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
         "versions": {
             "numpy": numpy.__version__,

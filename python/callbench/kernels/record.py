@@ -79,6 +79,14 @@ def make_record(
         "status": status,
         "error": error,
         "notes": labels.notes,
+        # The driver-record fields that have a meaning here, so code that reads
+        # every record of a run (``callbench.records.validate``) accepts these too.
+        "calls": measurement.calls_per_repeat if measurement else 0,
+        "batch": 1,
+        "artifact": None,
+        "load_ms": None,
+        "peak_rss_mb": None,
+        "latency_ns": None,
     }
 
 
