@@ -1,0 +1,32 @@
+// The contract's command-line options, parsed once for every C++ driver.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace callbench {
+
+struct Options {
+  std::filesystem::path models{"models"};
+  std::int64_t calls = 1'000'000;
+  std::int64_t warmup = 1'000;
+  std::int64_t repeats = 3;
+  std::int64_t batch = 1;
+  std::int64_t threads = 1;
+  std::optional<std::filesystem::path> outputs;
+  std::optional<std::filesystem::path> latencies;
+  bool debug = false;
+};
+
+// Parses the arguments after the program name ("--calls 10" or "--calls=10").
+// Throws UsageError naming the bad option.
+Options parse_options(std::span<const std::string_view> args);
+Options parse_options(int argc, const char* const* argv);
+
+// How many calls the --latencies pass times one by one.
+std::int64_t latency_calls(const Options& options);
+
+}  // namespace callbench

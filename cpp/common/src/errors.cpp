@@ -1,0 +1,29 @@
+#include "callbench/errors.hpp"
+
+namespace callbench {
+
+DataError::DataError(const std::filesystem::path& path, const std::string& problem)
+    : std::runtime_error(path.string() + ": " + problem), path_(path) {}
+
+std::string first_line(std::string_view text) {
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!line.empty()) return std::string(line);
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return "unknown error";
+}
+
+DataError missing_artifact(const std::filesystem::path& path) {
+  return DataError(path, "missing; run nox -s export to write the artifacts");
+}
+
+void require_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw missing_artifact(path);
+}
+
+}  // namespace callbench

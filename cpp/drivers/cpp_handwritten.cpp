@@ -1,0 +1,35 @@
+// cpp-handwritten: the forward pass as plain loops over mlp_weights.f32, no
+// library at all. The floor: what one call costs when only the arithmetic is left.
+#include <string>
+
+#include "callbench/driver_main.hpp"
+#include "callbench/mlp_weights.hpp"
+#include "mlp_forward.hpp"
+
+namespace {
+
+class HandwrittenModel {
+ public:
+  explicit HandwrittenModel(const callbench::Options& options)
+      : weights_(callbench::read_weights(options.models / "mlp_weights.f32")),
+        batch_(static_cast<std::size_t>(options.batch)) {}
+
+  void operator()(const float* in, float* out) const {
+    callbench::mlp_forward(weights_, in, out, batch_);
+  }
+  std::string runtime_version() const { return "g++ " __VERSION__; }
+  std::string notes() const { return "plain loops, -O3, compiler barrier after each call"; }
+
+ private:
+  callbench::MlpWeights weights_;
+  std::size_t batch_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const callbench::DriverInfo info{"cpp-handwritten", "handwritten", "mlp_weights.f32"};
+  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+    return HandwrittenModel(options);
+  });
+}

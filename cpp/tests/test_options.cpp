@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+#include "callbench/errors.hpp"
+#include "callbench/options.hpp"
+
+namespace callbench {
+namespace {
+
+Options parse(std::vector<std::string_view> args) {
+  return parse_options(std::span<const std::string_view>(args));
+}
+
+TEST(Options, DefaultsFollowTheContract) {
+  const Options o = parse({});
+  EXPECT_EQ(o.models, "models");
+  EXPECT_EQ(o.calls, 1'000'000);
+  EXPECT_EQ(o.warmup, 1'000);
+  EXPECT_EQ(o.repeats, 3);
+  EXPECT_EQ(o.batch, 1);
+  EXPECT_EQ(o.threads, 1);
+  EXPECT_FALSE(o.outputs.has_value());
+  EXPECT_FALSE(o.latencies.has_value());
+}
+
+TEST(Options, ParsesSpaceAndEqualsForms) {
+  const Options o = parse({"--models", "m", "--calls=20", "--warmup", "0", "--repeats", "2",
+                           "--batch=4", "--threads", "2", "--outputs", "o.f32",
+                           "--latencies=l.i64", "--debug"});
+  EXPECT_EQ(o.models, "m");
+  EXPECT_EQ(o.calls, 20);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.repeats, 2);
+  EXPECT_EQ(o.batch, 4);
+  EXPECT_EQ(o.threads, 2);
+  EXPECT_EQ(o.outputs, "o.f32");
+  EXPECT_EQ(o.latencies, "l.i64");
+  EXPECT_TRUE(o.debug);
+}
+
+TEST(Options, RejectsOutOfRangeValues) {
+  EXPECT_THROW(parse({"--calls", "0"}), UsageError);
+  EXPECT_THROW(parse({"--warmup", "-1"}), UsageError);
+  EXPECT_THROW(parse({"--repeats", "0"}), UsageError);
+  EXPECT_THROW(parse({"--batch", "0"}), UsageError);
+  EXPECT_THROW(parse({"--threads", "0"}), UsageError);
+}
+
+TEST(Options, RejectsMalformedInput) {
+  EXPECT_THROW(parse({"--calls", "12x"}), UsageError);
+  EXPECT_THROW(parse({"--calls", ""}), UsageError);
+  EXPECT_THROW(parse({"--calls"}), UsageError);
+  EXPECT_THROW(parse({"--bogus", "1"}), UsageError);
+  EXPECT_THROW(parse({"calls"}), UsageError);
+  EXPECT_THROW(parse({"--calls", "99999999999999999999"}), UsageError);
+}
+
+TEST(Options, NamesTheBadOption) {
+  try {
+    parse({"--repeats", "zero"});
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--repeats"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Options, LatencyCallsAreCappedAt100k) {
+  Options o;
+  o.calls = 20;
+  EXPECT_EQ(latency_calls(o), 20);
+  o.calls = 1'000'000;
+  EXPECT_EQ(latency_calls(o), 100'000);
+}
+
+}  // namespace
+}  // namespace callbench

@@ -1,0 +1,144 @@
+"""Configure and build the C++ drivers (cpp/) into build/cpp/; --test also runs ctest.
+
+LibTorch and libonnxruntime come from the wheels of the Python running this
+script. build/cpp/deps/ holds stable symlinks to them, so that the compiler,
+the linker and the binaries' RPATH see one fixed path whichever environment
+(nox session, venv) built last, and switching environments does not force a
+rebuild. A second run with nothing changed takes seconds (CMake + Ninja).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SOURCE = REPO_ROOT / "cpp"
+BUILD = REPO_ROOT / "build" / "cpp"
+DEPS = BUILD / "deps"
+
+TOOLS = {
+    "cmake": "CMake >= 3.25 (apt-get install cmake)",
+    "ninja": "Ninja (apt-get install ninja-build)",
+    "g++": "a C++20 compiler (apt-get install g++)",
+}
+
+
+class BuildError(Exception):
+    """A one-line reason the build cannot go on."""
+
+
+def require_tools() -> None:
+    for tool, what in TOOLS.items():
+        if shutil.which(tool) is None:
+            raise BuildError(f"{tool} not found: install {what}")
+
+
+def point(link: Path, target: Path) -> None:
+    """Make ``link`` a symlink to ``target``, touching nothing if it already is one."""
+    if link.is_symlink() and Path(os.readlink(link)) == target:
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    tmp = link.with_name(link.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    tmp.symlink_to(target)
+    tmp.replace(link)
+
+
+def torch_site() -> tuple[Path, bool]:
+    """The site-packages holding torch, and torch.compiled_with_cxx11_abi()."""
+    try:
+        import torch
+    except ImportError:
+        raise BuildError(f"torch is not installed in {sys.executable}") from None
+    root = Path(torch.__file__).resolve().parent
+    if not (root / "lib" / "libtorch_cpu.so").is_file():
+        raise BuildError(f"{root}/lib has no libtorch_cpu.so: not a LibTorch-bearing torch wheel")
+    return root.parent, bool(torch.compiled_with_cxx11_abi())
+
+
+def onnxruntime_library(site: Path) -> Path | None:
+    """The wheel's libonnxruntime.so.<version>, through the deps/site-packages link if it can."""
+    try:
+        import onnxruntime
+    except ImportError:
+        print("build_cpp: onnxruntime not installed: ONNX Runtime drivers skipped", file=sys.stderr)
+        return None
+    capi = Path(onnxruntime.__file__).resolve().parent / "capi"
+    libraries = sorted(capi.glob("libonnxruntime.so*"))
+    if not libraries:
+        print(f"build_cpp: no libonnxruntime.so* in {capi}: ONNX Runtime drivers skipped")
+        return None
+    library = libraries[-1]
+    if library.is_relative_to(site):
+        return DEPS / "site-packages" / library.relative_to(site)
+    return library
+
+
+def onnxruntime_headers() -> Path | None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import fetch_onnxruntime_headers as fetcher
+
+    try:
+        return fetcher.fetch(fetcher.installed_onnxruntime_version(), fetcher.DEFAULT_CACHE)
+    except fetcher.FetchError as exc:
+        print(f"build_cpp: warning: {exc}: ONNX Runtime drivers skipped", file=sys.stderr)
+        return None
+
+
+def lay_out_deps() -> bool:
+    """Point build/cpp/deps at this Python's wheels; returns the CXX11 ABI flag."""
+    site, cxx11_abi = torch_site()
+    point(DEPS / "site-packages", site)
+    ort_dir = DEPS / "onnxruntime"
+    library = onnxruntime_library(site)
+    headers = onnxruntime_headers() if library else None
+    # The wheel has only libonnxruntime.so.<version>; the binaries ask for
+    # its SONAME (libonnxruntime.so.1) and the linker for libonnxruntime.so.
+    links = {"lib/libonnxruntime.so.1": library, "lib/libonnxruntime.so": library}
+    links["include"] = headers
+    for name, target in links.items():
+        if library and headers and target:
+            point(ort_dir / name, target)
+        else:
+            (ort_dir / name).unlink(missing_ok=True)
+    return cxx11_abi
+
+
+def run(*command: str | Path) -> None:
+    print("+", " ".join(str(c) for c in command), flush=True)
+    result = subprocess.run([str(c) for c in command], check=False)
+    if result.returncode != 0:
+        raise BuildError(f"{Path(str(command[0])).name} failed (exit {result.returncode})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--test", action="store_true", help="run the C++ unit tests (ctest) too")
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
+    args = parser.parse_args(argv)
+    try:
+        require_tools()
+        cxx11_abi = lay_out_deps()
+        run(
+            "cmake", "-S", SOURCE, "-B", BUILD, "-G", "Ninja",
+            "-DCMAKE_BUILD_TYPE=Release",
+            f"-DCALLBENCH_DEPS={DEPS}",
+            f"-DCALLBENCH_TORCH_CXX11_ABI={int(cxx11_abi)}",
+        )  # fmt: skip
+        run("cmake", "--build", BUILD, "--parallel", str(args.jobs))
+        if args.test:
+            run("ctest", "--test-dir", BUILD, "--output-on-failure")
+    except BuildError as exc:
+        print(f"build_cpp: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"build_cpp: drivers in {BUILD / 'bin'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
