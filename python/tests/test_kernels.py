@@ -259,3 +259,15 @@ def test_report_section_ignores_other_records_and_hides_unchecked_times() -> Non
     assert "failed: max abs error" in row
     assert "| 5 |" not in row and "5-6" not in row  # no time shown for an unchecked result
     assert "89.8" in row  # the seed's figure is still there
+
+
+def test_report_reads_both_env_formats() -> None:
+    record = make_record(_labels(), threads=1, repeats=2, status="skipped", error="no CUDA device")
+    ours = report.kernel_section(
+        [record], {"cpu": "CPU-A", "cpu_count": 2, "versions": {"numpy": "9"}}
+    )
+    harness = report.kernel_section(
+        [record], {"cpu": "CPU-B", "cores": 4, "packages": {"torch": "8"}}
+    )
+    assert "CPU-A (2 logical cores)" in ours and "numpy 9" in ours
+    assert "CPU-B (4 logical cores)" in harness and "torch 8" in harness

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from callbench.kernels.env import kernel_env
 from callbench.kernels.kernel import Item, Wanted
 from callbench.kernels.runner import run_all
 from callbench.kernels.threads import set_runtime_threads
+from callbench.stats import median
 
 PROG = "callbench.kernels"
 
@@ -36,7 +36,7 @@ def all_kernels(size: int, wanted: Wanted) -> Iterator[Item]:
 def _row(record: dict[str, Any]) -> str:
     samples = record["per_call_ns"]
     if record["status"] == "ok":
-        ms = f"{statistics.median(samples) / 1e6:12.4f}"
+        ms = f"{median(samples) / 1e6:12.4f}"
         err = f"{record['max_abs_error']:.2g}"
     else:
         ms, err = f"{'-':>12}", "-"
@@ -69,14 +69,25 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"{PROG}: {size} x {size} elementwise, {args.threads} thread(s), into {run_dir}")
     print(f"{'kernel':<44}{'median ms':>12}  {'max err':>8}  status")
-    results = run_all(
-        all_kernels(size, wanted),
-        threads=args.threads,
-        repeats=args.repeats,
-        min_repeat_s=args.min_repeat_time,
-        run_dir=run_dir,
-        progress=lambda r: print(_row(r), flush=True),
-    )
+    try:
+        results = run_all(
+            all_kernels(size, wanted),
+            threads=args.threads,
+            repeats=args.repeats,
+            min_repeat_s=args.min_repeat_time,
+            run_dir=run_dir,
+            progress=lambda r: print(_row(r), flush=True),
+        )
+    except MemoryError:
+        # Building the inputs and references (N x N float64 each) is what can run out.
+        print(
+            f"{PROG}: error: {size} x {size}: out of memory (try --quick or --size)",
+            file=sys.stderr,
+        )
+        return 1
+    except OSError as exc:
+        print(f"{PROG}: error: {exc.filename or run_dir}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     failed = sum(r["status"] == "failed" for r in results)
     print(f"{PROG}: {len(results)} records ({failed} failed) in {run_dir}")
     return 0

@@ -9,7 +9,7 @@ a family can free one operation's arrays before building the next.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 FAMILIES = ("elementwise", "batchdot", "cuda")
 
@@ -45,7 +45,6 @@ class Kernel:
     sync: Callable[[], None] | None = None
     # Untimed calls before calibration; kernels with a slow first call want more.
     warmup: int = 1
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ float64 NumPy computation), so their base is ``bmm``, the seed's baseline.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from callbench.kernels.kernel import FAMILIES
 from callbench.kernels.record import KIND
 from callbench.kernels.seeds import BY_KERNEL, FIGURES, Seed
+from callbench.stats import median
 
 TITLES = {
     "elementwise": "Elementwise math (seed 000)",
@@ -40,9 +40,10 @@ def _ms(ns: float) -> str:
 
 
 def _median(record: Mapping[str, Any]) -> float | None:
+    """Only a checked (ok) record has a time to show."""
     if record.get("status") != "ok" or not record.get("per_call_ns"):
         return None
-    return float(statistics.median(record["per_call_ns"]))
+    return median(record["per_call_ns"])
 
 
 def _ratio(value: float | None, base: float | None) -> str:
@@ -134,13 +135,16 @@ def _row(record: Mapping[str, Any], medians: Mapping[str, float | None], foot: l
     return "| " + " | ".join(cells) + " |"
 
 
+LIBRARIES = ("numpy", "scipy", "numexpr", "torch", "cupy")
+
+
 def _env_line(env: Mapping[str, Any]) -> str:
-    versions = env.get("versions") or {}
-    libs = ", ".join(f"{k} {v}" for k, v in versions.items()) if isinstance(versions, dict) else ""
-    parts = [
-        f"CPU: {env.get('cpu') or 'unknown'} ({env.get('cpu_count') or '?'} logical cores)",
-        f"threads: {env.get('threads', '?')}",
-    ]
+    """One line from our env.json or the harness's richer one (their keys differ a little)."""
+    found = env.get("versions") or env.get("packages") or {}
+    versions = found if isinstance(found, Mapping) else {}
+    libs = ", ".join(f"{k} {versions[k]}" for k in LIBRARIES if versions.get(k))
+    cores = env.get("cpu_count") or env.get("cores") or "?"
+    parts = [f"CPU: {env.get('cpu') or 'unknown'} ({cores} logical cores)"]
     if env.get("cuda_device"):
         parts.append(f"GPU: {env['cuda_device']}")
     if libs:
