@@ -1,7 +1,9 @@
 """Build java/native (the JNI peer of org.pytorch:pytorch_java_only) into build/java-native/.
 
 The libraries land in build/java-native/lib (libpytorch_jni.so, libfbjni.so),
-the folder the JVM gets as java.library.path. LibTorch comes from the torch
+the folder the JVM gets as java.library.path. The JUnit tests' TorchScript
+modules are (re)written to build/java-native/test-modules when their generator
+changed. LibTorch comes from the torch
 wheel of the Python running this script; the RPATH points there. Incremental:
 CMake is configured only when the build folder is new or the torch wheel moved.
 
@@ -22,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 SOURCE = REPO / "java" / "native"
 DEFAULT_BUILD = REPO / "build" / "java-native"
 LIBRARIES = ("libpytorch_jni.so", "libfbjni.so")
+TEST_MODULES_SCRIPT = REPO / "python" / "callbench" / "export_testmodules.py"
 
 
 def fail(message: str) -> None:
@@ -100,6 +103,26 @@ def configure(build: Path, torch: Path) -> None:
     )
 
 
+def export_test_modules(build: Path) -> None:
+    """Run the generator when its source changed since the last export (a stamp file)."""
+    out = build / "test-modules"
+    stamp = out / ".stamp"
+    source = TEST_MODULES_SCRIPT.stat()
+    fingerprint = f"{source.st_size} {source.st_mtime_ns} {sys.executable}"
+    if stamp.is_file() and stamp.read_text() == fingerprint:
+        return
+    result = subprocess.run(
+        [sys.executable, str(TEST_MODULES_SCRIPT), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr)
+        fail(f"{TEST_MODULES_SCRIPT.name} failed (output above)")
+    stamp.write_text(fingerprint)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD)
@@ -120,6 +143,7 @@ def main() -> None:
     missing = [name for name in LIBRARIES if not (lib_dir / name).is_file()]
     if missing:
         fail(f"{lib_dir}: {', '.join(missing)} not built")
+    export_test_modules(build)
     if args.print_lib_dir:
         print(lib_dir)
 

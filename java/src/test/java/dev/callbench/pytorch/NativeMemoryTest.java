@@ -1,0 +1,75 @@
+package dev.callbench.pytorch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.pytorch.IValue;
+import org.pytorch.Module;
+import org.pytorch.Tensor;
+
+/**
+ * Native memory is given back: modules on destroy(), output tensors once
+ * Java collects them (fbjni's DestructorThread). Checked with the process's
+ * resident set size, which a leak would grow well past the bounds below.
+ */
+class NativeMemoryTest {
+    private static long rssMiB() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+            }
+        }
+        throw new IOException("/proc/self/status has no VmRSS");
+    }
+
+    private static void loadUseDestroy(Path path, int times) {
+        Tensor x = Tensor.fromBlob(new float[] {1f, 2f}, new long[] {1, 2});
+        for (int i = 0; i < times; i++) {
+            Module module = Module.load(path.toString());
+            assertArrayEquals(new float[] {1.5f, 2.5f},
+                    module.forward(IValue.from(x)).toTensor().getDataAsFloatArray());
+            module.destroy();
+        }
+    }
+
+    @Test
+    void loadingAndDestroyingModulesDoesNotGrowMemory() throws Exception {
+        Path path = NativePeerFiles.module("weights4mib.pt");
+        LibTorch.ensureLoaded();
+        loadUseDestroy(path, 20);  // allocator pools and code paths warmed up
+        long before = rssMiB();
+        loadUseDestroy(path, 200);
+        long growth = rssMiB() - before;
+        // Each module holds 4 MiB of weights: 200 leaked ones would be 800 MiB.
+        assertTrue(growth < 100, "RSS grew by " + growth + " MiB over 200 load/destroy cycles");
+    }
+
+    @Test
+    void collectedOutputTensorsAreFreed() throws Exception {
+        Module module = NativePeerFiles.loadRoundTrip();
+        try {
+            // 1 MiB per output: 2000 outputs held natively would be 2 GiB.
+            int n = 256 * 1024;
+            Tensor x = Tensor.fromBlob(new float[n], new long[] {n});
+            IValue input = IValue.from(x);
+            long before = rssMiB();
+            for (int i = 0; i < 2000; i++) {
+                module.forward(input).toTensor();
+                if (i % 100 == 99) {
+                    System.gc();
+                    Thread.sleep(20);  // let the DestructorThread run deleteNative
+                }
+            }
+            System.gc();
+            Thread.sleep(200);
+            long growth = rssMiB() - before;
+            assertTrue(growth < 400, "RSS grew by " + growth + " MiB over 2000 outputs of 1 MiB");
+        } finally {
+            module.destroy();
+        }
+    }
+}
