@@ -1,0 +1,132 @@
+package dev.callbench.drivers;
+
+import ai.djl.MalformedModelException;
+import ai.djl.inference.Predictor;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.repository.zoo.Criteria;
+import ai.djl.repository.zoo.ModelNotFoundException;
+import ai.djl.repository.zoo.ZooModel;
+import ai.djl.translate.Batchifier;
+import ai.djl.translate.TranslateException;
+import ai.djl.translate.Translator;
+import ai.djl.translate.TranslatorContext;
+import dev.callbench.CallbenchException;
+import dev.callbench.DataException;
+import dev.callbench.Driver;
+import dev.callbench.DriverMain;
+import dev.callbench.Inference;
+import dev.callbench.Options;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * java-djl: Deep Java Library with its PyTorch engine, used the way DJL
+ * documents: a {@code Criteria} loads the TorchScript into a {@code ZooModel},
+ * and each call goes through a {@code Predictor} and a {@code Translator}
+ * (a fresh NDManager per call, input created from a Java array, output read
+ * back into one).
+ */
+public final class DjlDriver implements Driver {
+    @Override
+    public String id() {
+        return "java-djl";
+    }
+
+    @Override
+    public String runtime() {
+        return "djl-pytorch";
+    }
+
+    @Override
+    public String artifact() {
+        return "mlp_torchscript.pt";
+    }
+
+    @Override
+    public String runtimeVersion() {
+        return DjlEngine.version();
+    }
+
+    @Override
+    public Map<String, Object> notes() {
+        return DjlEngine.notes();
+    }
+
+    @Override
+    public Inference load(Path model, Options options)
+            throws ModelNotFoundException, MalformedModelException, IOException, TranslateException,
+            DataException {
+        DjlEngine.configure(options);
+        Criteria<float[], float[]> criteria = DjlModels.criteria(model)
+                .setTypes(float[].class, float[].class)
+                .optTranslator(new MlpTranslator(options.batch))
+                .build();
+        ZooModel<float[], float[]> zoo = criteria.loadModel();
+        try {
+            DjlModels.requireOutputShape(zoo, model, options.batch);
+        } catch (TranslateException | DataException | RuntimeException e) {
+            zoo.close();
+            throw e;
+        }
+        return new Plain(zoo, options.batch);
+    }
+
+    /** float[2B] in, float[B] out: the model's [B, 2] -> [B, 1] forward as Java arrays. */
+    static final class MlpTranslator implements Translator<float[], float[]> {
+        private final Shape shape;
+
+        MlpTranslator(int batch) {
+            this.shape = new Shape(batch, 2);
+        }
+
+        @Override
+        public NDList processInput(TranslatorContext ctx, float[] input) {
+            return new NDList(ctx.getNDManager().create(input, shape));
+        }
+
+        @Override
+        public float[] processOutput(TranslatorContext ctx, NDList list) {
+            NDArray y = list.singletonOrThrow();
+            return y.toFloatArray();
+        }
+
+        @Override
+        public Batchifier getBatchifier() {
+            // The input already carries its batch dimension.
+            return null;
+        }
+    }
+
+    private static final class Plain implements Inference {
+        private final ZooModel<float[], float[]> zoo;
+        private final Predictor<float[], float[]> predictor;
+        private final int batch;
+
+        Plain(ZooModel<float[], float[]> zoo, int batch) {
+            this.zoo = zoo;
+            this.predictor = zoo.newPredictor();
+            this.batch = batch;
+        }
+
+        @Override
+        public void call(float[] inputs, int first, float[] outputs) throws TranslateException {
+            float[] x = Arrays.copyOfRange(inputs, 2 * first, 2 * (first + batch));
+            float[] y = predictor.predict(x);
+            System.arraycopy(y, 0, outputs, first, batch);
+        }
+
+        @Override
+        public void close() {
+            predictor.close();
+            zoo.close();
+        }
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new DjlDriver(), args);
+    }
+}
