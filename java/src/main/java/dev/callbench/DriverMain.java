@@ -84,8 +84,11 @@ public final class DriverMain {
         record.put("repeats", options.repeats);
         record.put("repeat_ns", repeatNs);
         record.put("load_ns", loadNs);
-        record.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        record.putAll(driver.notes());
+        // The harness keeps extra detail under "notes".
+        Map<String, Object> notes = new LinkedHashMap<>();
+        notes.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        notes.putAll(driver.notes());
+        record.put("notes", notes);
         System.out.println(Json.object(record));
         System.out.flush();
     }
