@@ -33,12 +33,22 @@ def build_java(session: nox.Session, *extra: str) -> None:
     session.run("python", "scripts/build_java.py", *extra)
 
 
-def harness(session: nox.Session, *languages: str) -> None:
+def harness(session: nox.Session, *languages: str, run_dir: str | None = None) -> None:
     """Run the harness on the drivers of ``languages``, passing options through."""
     args = ["python", "-m", "callbench.harness"]
     for language in languages:
         args += ["--language", language]
+    if run_dir:
+        args += ["--run-dir", run_dir]
     session.run(*args, *session.posargs)
+
+
+def new_run_dir(session: nox.Session) -> str:
+    """One run folder for everything a `bench` measures."""
+    code = "from callbench.records import new_run_dir; print(new_run_dir())"
+    out = session.run("python", "-c", code, silent=True)
+    assert isinstance(out, str)
+    return out.strip().splitlines()[-1]
 
 
 @nox.session(python=PYTHON)
@@ -77,8 +87,10 @@ def bench(session: nox.Session) -> None:
     install(session)
     build_cpp(session)
     build_java(session)
-    harness(session, "python", "cpp", "java")
-    session.run("python", "-m", "callbench.report")
+    run_dir = new_run_dir(session)
+    harness(session, "python", "cpp", "java", run_dir=run_dir)
+    session.run("python", "-m", "callbench.kernels", "--run-dir", run_dir)
+    session.run("python", "-m", "callbench.report", run_dir)
 
 
 @nox.session(name="bench-kernels", python=PYTHON)

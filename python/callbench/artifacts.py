@@ -143,9 +143,7 @@ def load_state_dict(path: Path) -> dict[str, Any]:
         raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
     expected = state_dict_shapes()
     if set(state) != set(expected):
-        raise ArtifactError(
-            path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}"
-        )
+        raise ArtifactError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
     for key, shape in expected.items():
         value = state[key]
         if not isinstance(value, torch.Tensor) or tuple(value.shape) != shape:

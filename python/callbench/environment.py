@@ -49,10 +49,16 @@ def memory_gib() -> float | None:
 
 def git_commit() -> dict[str, Any]:
     sha = _first_line("git", "-C", str(REPO_ROOT), "rev-parse", "HEAD")
-    status = subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--untracked-files=no"],
-        capture_output=True, text=True, check=False,
-    ).stdout if shutil.which("git") else ""
+    status = (
+        subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        if shutil.which("git")
+        else ""
+    )
     return {"commit": sha, "dirty": bool(status.strip())}
 
 

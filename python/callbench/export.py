@@ -31,7 +31,9 @@ def make_inputs(n: int, seed: int) -> np.ndarray:
     rng = np.random.Generator(np.random.PCG64(seed))
     x = rng.random((n, 2), dtype=np.float32) * np.float32(HIGH - LOW) + np.float32(LOW)
     # Rounding may land on HIGH itself; keep the interval half-open.
-    return np.minimum(x, np.nextafter(np.float32(HIGH), np.float32(0)))
+    top = np.nextafter(np.float32(HIGH), np.float32(0))
+    clipped: np.ndarray = np.minimum(x, top)
+    return clipped
 
 
 def reference_outputs(model: MLP, inputs: np.ndarray, chunk: int = 1 << 16) -> np.ndarray:
@@ -82,7 +84,11 @@ def onnx_bytes(model: MLP) -> bytes:
 def weights_bytes(model: MLP) -> bytes:
     """The weights as raw float32 in LAYERS order, for runtimes that cannot read a pickle."""
     state = model.state_dict()
-    parts = [state[f"{name}.{kind}"].numpy().ravel() for name, _, _ in LAYERS for kind in ("weight", "bias")]
+    parts = [
+        state[f"{name}.{kind}"].numpy().ravel()
+        for name, _, _ in LAYERS
+        for kind in ("weight", "bias")
+    ]
     return np.concatenate(parts).astype("<f4").tobytes()
 
 
@@ -146,8 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.samples < 1:
         parser.error("--samples must be at least 1")
     manifest = export(args.out, args.samples, TrainConfig())
-    print(f"wrote {len(manifest['files']) + 1} files to {args.out}/ "
-          f"(fit RMSE {manifest['fit_rmse']:.4f} on held-out points)")
+    print(
+        f"wrote {len(manifest['files']) + 1} files to {args.out}/ "
+        f"(fit RMSE {manifest['fit_rmse']:.4f} on held-out points)"
+    )
     if manifest["fit_rmse"] >= 0.1:
         print(f"error: fit RMSE {manifest['fit_rmse']:.4f} is not below 0.1", file=sys.stderr)
         return 1

@@ -11,6 +11,7 @@ A driver's time enters its record only after its outputs match
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -193,10 +194,8 @@ def _wait(
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def error_line(stderr: str) -> str | None:

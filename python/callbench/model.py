@@ -22,10 +22,10 @@ class MLP(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = torch.relu(self.a(x))
         x = torch.relu(self.b(x))
-        return self.c(x)
+        y: torch.Tensor = self.c(x)
+        return y
 
 
 def target(x: torch.Tensor) -> torch.Tensor:
     """f(x1, x2) = |x1| + x2, shaped [batch, 1]."""
     return (x[:, 0].abs() + x[:, 1]).unsqueeze(1)
-

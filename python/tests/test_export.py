@@ -70,7 +70,9 @@ def test_onnx_is_valid_with_a_dynamic_batch(small_models: Path) -> None:
 def test_raw_weights_match_the_state_dict(small_models: Path) -> None:
     state = art.load_state_dict(small_models / art.STATE_DICT)
     flat = np.fromfile(small_models / art.WEIGHTS, dtype="<f4")
-    expected = np.concatenate([state[k].numpy().ravel() for k in manifest(small_models)["weights_order"]])
+    expected = np.concatenate(
+        [state[k].numpy().ravel() for k in manifest(small_models)["weights_order"]]
+    )
     np.testing.assert_array_equal(flat, expected)
 
 

@@ -19,7 +19,9 @@ def test_catalogue_has_the_design_ids() -> None:
 
 
 @pytest.mark.parametrize("batch", [1, 5])
-def test_every_python_driver_is_verified_ok(run_harness: Callable[..., HarnessRun], batch: int) -> None:
+def test_every_python_driver_is_verified_ok(
+    run_harness: Callable[..., HarnessRun], batch: int
+) -> None:
     run = run_harness("--language", "python", "--calls", "300", "--warmup", "10",
                       "--repeats", "2", "--batch", str(batch))  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -36,7 +38,9 @@ def test_every_python_driver_is_verified_ok(run_harness: Callable[..., HarnessRu
 def test_latency_percentiles_where_calls_take_microseconds(
     run_harness: Callable[..., HarnessRun],
 ) -> None:
-    run = run_harness("--only", "python-eager", "--calls", "200", "--warmup", "10", "--repeats", "1")
+    run = run_harness(
+        "--only", "python-eager", "--calls", "200", "--warmup", "10", "--repeats", "1"
+    )
     latency = run.records["python-eager"]["latency_ns"]
     # An eager module call costs several microseconds on any machine this runs on.
     assert latency is not None and latency["p50"] <= latency["p90"] <= latency["p99"]

@@ -28,7 +28,9 @@ def info(driver_id: str) -> DriverInfo:
     return DriverInfo(driver_id, "torch", torch.__version__, STATE_DICT)
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, inference: bool) -> Prepared:
+def setup(
+    options: Options, inputs: np.ndarray, outputs: np.ndarray, *, inference: bool
+) -> Prepared:
     set_threads(options.threads)
     path = models_path(options, STATE_DICT)
     model = MLP()

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from callbench.architecture import LAYERS, WEIGHT_COUNT
 from callbench.artifacts import WEIGHTS, require
 from callbench.errors import ArtifactError
-from callbench.architecture import LAYERS, WEIGHT_COUNT
 from callbench.protocol import DriverInfo, Options, Prepared
+
 
 def info(driver_id: str) -> DriverInfo:
     return DriverInfo(driver_id, "numpy", np.__version__, WEIGHTS)
@@ -22,7 +23,9 @@ def read_layers(options: Options) -> list[tuple[np.ndarray, np.ndarray]]:
     expected = WEIGHT_COUNT
     flat = np.fromfile(path, dtype="<f4")
     if flat.size != expected or path.stat().st_size != 4 * expected:
-        raise ArtifactError(path, f"holds {path.stat().st_size} bytes, the MLP needs {4 * expected}")
+        raise ArtifactError(
+            path, f"holds {path.stat().st_size} bytes, the MLP needs {4 * expected}"
+        )
     if not np.isfinite(flat).all():
         raise ArtifactError(path, "holds NaN or Inf weights")
     layers = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,10 +19,8 @@ def set_threads(threads: int) -> None:
     torch.set_num_threads(threads)
     # Inter-op threads can only be set before the first parallel op; one is plenty.
     if torch.get_num_interop_threads() != 1:
-        try:
+        with contextlib.suppress(RuntimeError):
             torch.set_num_interop_threads(1)
-        except RuntimeError:
-            pass
 
 
 def storer(outputs: np.ndarray, batch: int) -> Store:
@@ -48,7 +47,9 @@ def storer(outputs: np.ndarray, batch: int) -> Store:
 def load_torchscript(options: Options, name: str) -> torch.jit.ScriptModule:
     path = require(options.models, name)
     try:
-        module = torch.jit.load(str(path), map_location="cpu")
+        module: torch.jit.ScriptModule = torch.jit.load(  # type: ignore[no-untyped-call]
+            str(path), map_location="cpu"
+        )
     except Exception as exc:  # torch raises RuntimeError/ValueError for bad archives
         raise model_error(path, exc) from None
     module.eval()
@@ -62,4 +63,3 @@ def per_call_inputs(inputs: np.ndarray, batch: int) -> torch.Tensor:
 
 def models_path(options: Options, name: str) -> Path:
     return require(options.models, name)
-
