@@ -1,0 +1,67 @@
+package dev.callbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+    @Test
+    void defaultsFollowTheContract() throws UsageException {
+        Options o = Options.parse("d", new String[0]);
+        assertEquals(Path.of("models"), o.models);
+        assertEquals(1_000_000, o.calls);
+        assertEquals(1000, o.warmup);
+        assertEquals(3, o.repeats);
+        assertEquals(1, o.batch);
+        assertEquals(1, o.threads);
+        assertNull(o.outputs);
+        assertNull(o.latencies);
+    }
+
+    @Test
+    void readsEveryOptionInBothSpellings() throws UsageException {
+        Options o = Options.parse("d", new String[] {"--models", "m", "--calls=7", "--warmup", "0",
+            "--repeats", "2", "--batch=4", "--threads", "3", "--outputs", "o.f32",
+            "--latencies=l.i64", "--debug"});
+        assertEquals(Path.of("m"), o.models);
+        assertEquals(7, o.calls);
+        assertEquals(0, o.warmup);
+        assertEquals(2, o.repeats);
+        assertEquals(4, o.batch);
+        assertEquals(3, o.threads);
+        assertEquals(Path.of("o.f32"), o.outputs);
+        assertEquals(Path.of("l.i64"), o.latencies);
+        assertTrue(o.debug);
+        assertEquals(28, o.samplesNeeded());
+        assertEquals(7, o.latencyCalls());
+    }
+
+    @Test
+    void latencyCallsAreCapped() throws UsageException {
+        assertEquals(100_000, Options.parse("d", new String[] {"--calls", "250000"}).latencyCalls());
+    }
+
+    @Test
+    void usageErrorsNameTheOptionAndExitTwo() {
+        assertUsage("java-x: usage: unknown option --frobnicate", "--frobnicate", "1");
+        assertUsage("java-x: usage: --calls needs a value", "--calls");
+        assertUsage("java-x: usage: --calls needs an integer, got 'many'", "--calls", "many");
+        assertUsage("java-x: usage: --calls must be >= 1, got 0", "--calls", "0");
+        assertUsage("java-x: usage: --warmup must be >= 0, got -1", "--warmup", "-1");
+        assertUsage("java-x: usage: --repeats must be >= 1, got 0", "--repeats", "0");
+        assertUsage("java-x: usage: --batch must be >= 1, got 0", "--batch", "0");
+        assertUsage("java-x: usage: --threads must be >= 1, got 0", "--threads=0");
+        assertUsage("java-x: usage: --calls x --batch is too large for one run",
+                "--calls", "1000000000", "--batch", "4");
+    }
+
+    private static void assertUsage(String expected, String... args) {
+        UsageException e = assertThrows(UsageException.class, () -> Options.parse("java-x", args));
+        assertEquals(expected, e.getMessage());
+        assertEquals(2, e.exitStatus());
+    }
+}
