@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
 import socket
 import subprocess
@@ -23,7 +24,8 @@ def _first_line(*command: str) -> str | None:
         done = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    text = (done.stdout or done.stderr).strip()
+    # Maven colours its banner even in a pipe; keep the words only.
+    text = re.sub(r"\x1b\[[0-9;]*m", "", done.stdout or done.stderr).strip()
     return text.splitlines()[0] if text else None
 
 

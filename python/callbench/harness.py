@@ -22,7 +22,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -38,6 +38,7 @@ from callbench.errors import ArtifactError, UsageError
 ATOL = 1e-4
 LANGUAGES = ("python", "cpp", "java")
 STARTUP_SECONDS = 120.0
+DEFAULT_BATCHES = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, help="seconds per driver (default: from the work)")
     p.add_argument("--runs-dir", type=Path, default=records.RUNS)
     p.add_argument("--run-dir", type=Path, help="add to this existing run instead of a new one")
+    p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
+    p.add_argument(
+        "--sweep-values", type=lambda t: [int(v) for v in t.split(",")], help="e.g. 1,10,100"
+    )
     p.add_argument("--list", action="store_true", help="list the selected drivers and stop")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     return p
@@ -351,8 +356,30 @@ def summary(records_: Sequence[dict[str, Any]]) -> str:
     return "\n".join(rows)
 
 
+def sweep_points(args: argparse.Namespace, base: RunOptions) -> list[tuple[RunOptions, str]]:
+    """(options, sub-folder) per point: the main run, or each value of a sweep.
+
+    A batch sweep spends about ``--calls`` samples per point (calls = calls / B),
+    so every point costs the same work and the cost per sample is comparable.
+    """
+    if args.sweep is None:
+        return [(base, "")]
+    kind = args.sweep
+    values = args.sweep_values or (
+        DEFAULT_BATCHES if kind == "batch" else list(range(1, (os.cpu_count() or 1) + 1))
+    )
+    points = []
+    for value in values:
+        if kind == "batch":
+            point = replace(base, batch=value, calls=max(1, base.calls // value))
+        else:
+            point = replace(base, threads=value)
+        points.append((point, f"sweep-{kind}/{value}"))
+    return points
+
+
 def run(args: argparse.Namespace) -> int:
-    options = RunOptions(
+    base = RunOptions(
         models=args.models, calls=args.calls, warmup=args.warmup, repeats=args.repeats,
         batch=args.batch, threads=args.threads, timeout=args.timeout,
     )  # fmt: skip
@@ -365,39 +392,49 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print("\n".join(d.id for d in drivers))
         return 0
-    manifest = check_models(options.models, options.calls * options.batch)
-    reference = art.read_reference(options.models)
+    points = sweep_points(args, base)
+    manifest = art.read_manifest(base.models)
+    for options, _ in points:
+        manifest = check_models(options.models, options.calls * options.batch)
+    reference = art.read_reference(base.models)
     run_dir = args.run_dir or records.new_run_dir(args.runs_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     env_path = run_dir / records.ENV_FILE
     if not env_path.is_file():
-        env = environment.capture({**asdict(options), "models": str(options.models)})
-        env["manifest_sha256"] = art.sha256_of(options.models / art.MANIFEST)
+        env = environment.capture({**asdict(base), "models": str(base.models)})
+        env["manifest_sha256"] = art.sha256_of(base.models / art.MANIFEST)
         env["fit_rmse"] = manifest.get("fit_rmse")
         records.write_json(env_path, env)
-    print(f"run {run_dir.name}: {len(drivers)} drivers, {options.calls} calls x "
-          f"{options.repeats} repeats, batch {options.batch}, {options.threads} thread(s)",
-          flush=True)  # fmt: skip
     done: list[dict[str, Any]] = []
-    for n, spec in enumerate(drivers, 1):
-        label = f"[{n}/{len(drivers)}] {spec.id}"
-        print(f"{label} ...", flush=True)
-        try:
-            record = run_driver(spec, options, reference, label)
-        except KeyboardInterrupt:
-            record = base_record(spec, options)
-            record["error"] = "interrupted by the user"
-            records.write_record(run_dir, record)
-            print(f"\ninterrupted; {len(done)} records kept in {run_dir}", file=sys.stderr)
-            return 130
-        records.write_record(run_dir, record)
-        done.append(record)
-        figure = (
-            f"{stats.median(record['per_call_ns']) / 1e3:.3f} µs/call"
-            if record["status"] == "ok"
-            else record["error"]
-        )
-        print(f"{label} {record['status']}: {figure}", flush=True)
+    total = len(points) * len(drivers)
+    for p, (options, sub) in enumerate(points):
+        where = f" ({sub})" if sub else ""
+        print(f"run {run_dir.name}{where}: {len(drivers)} drivers, {options.calls} calls x "
+              f"{options.repeats} repeats, batch {options.batch}, {options.threads} thread(s)",
+              flush=True)  # fmt: skip
+        target = run_dir / sub
+        target.mkdir(parents=True, exist_ok=True)
+        for n, spec in enumerate(drivers, 1):
+            label = f"[{p * len(drivers) + n}/{total}] {spec.id}"
+            print(f"{label} ...", flush=True)
+            try:
+                record = run_driver(spec, options, reference, label)
+            except KeyboardInterrupt:
+                record = base_record(spec, options)
+                record["error"] = "interrupted by the user"
+                records.write_record(target, record)
+                print(f"\ninterrupted; {len(done)} records kept in {run_dir}", file=sys.stderr)
+                return 130
+            if sub:
+                record["sweep"] = {"kind": args.sweep, "value": int(sub.rsplit("/", 1)[1])}
+            records.write_record(target, record)
+            done.append(record)
+            figure = (
+                f"{stats.median(record['per_call_ns']) / 1e3:.3f} µs/call"
+                if record["status"] == "ok"
+                else record["error"]
+            )
+            print(f"{label} {record['status']}: {figure}", flush=True)
     print()
     print(summary(done))
     print(f"\nrecords: {run_dir}")

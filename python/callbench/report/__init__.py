@@ -1,0 +1,1 @@
+"""The report: results/report.md and its charts, from one or more runs."""
