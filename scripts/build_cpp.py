@@ -40,7 +40,7 @@ def require_tools() -> None:
 
 def point(link: Path, target: Path) -> None:
     """Make ``link`` a symlink to ``target``, touching nothing if it already is one."""
-    if link.is_symlink() and Path(os.readlink(link)) == target:
+    if link.is_symlink() and link.readlink() == target:
         return
     link.parent.mkdir(parents=True, exist_ok=True)
     tmp = link.with_name(link.name + ".tmp")

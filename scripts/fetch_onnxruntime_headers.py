@@ -90,7 +90,9 @@ def from_maven(version: str, dest: Path) -> str:
         aar_path = Path(tmp) / "onnxruntime-android.aar"
         aar_path.write_bytes(aar)
         with zipfile.ZipFile(aar_path) as archive:
-            members = [m for m in archive.namelist() if m.startswith("headers/") and m.endswith(".h")]
+            members = [
+                m for m in archive.namelist() if m.startswith("headers/") and m.endswith(".h")
+            ]
             if not members:
                 raise FetchError(f"{url}: the AAR has no headers/ folder")
             for member in members:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from callbench.catalogue import REPO_ROOT, DriverSpec
 
-BIN_DIR = REPO_ROOT / "build" / "cpp" / "bin"
+# CALLBENCH_CPP_BIN points at binaries built elsewhere (tests use it to simulate "not built").
+BIN_DIR = Path(os.environ.get("CALLBENCH_CPP_BIN") or REPO_ROOT / "build" / "cpp" / "bin")
 BUILD_HINT = "run nox -s bench-cpp (or python scripts/build_cpp.py)"
 
 # id, runtime, artifact, seconds per million calls (a generous limit, not a figure)

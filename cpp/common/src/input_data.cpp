@@ -22,7 +22,7 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
   const std::size_t record = sizeof(float) * width;
   if (bytes % record != 0) {
     throw DataError(path, "size " + std::to_string(bytes) + " bytes is not a whole number of " +
-                              what + " (" + std::to_string(record) + " bytes each)");
+                              what + "s (" + std::to_string(record) + " bytes each)");
   }
   std::vector<float> values(bytes / sizeof(float));
   in.seekg(0);
@@ -39,7 +39,7 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
 }
 
 std::vector<float> read_inputs(const std::filesystem::path& path) {
-  return read_finite_floats(path, kInputWidth, "samples");
+  return read_finite_floats(path, kInputWidth, "sample");
 }
 
 void require_samples(const std::filesystem::path& path, std::size_t samples,

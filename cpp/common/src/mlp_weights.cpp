@@ -9,7 +9,7 @@
 namespace callbench {
 
 MlpWeights read_weights(const std::filesystem::path& path) {
-  const auto values = read_finite_floats(path, 1, "weights");
+  const auto values = read_finite_floats(path, 1, "weight");
   if (values.size() != kWeightCount) {
     throw DataError(path, "holds " + std::to_string(values.size()) + " floats, expected " +
                               std::to_string(kWeightCount) + " (the 2-8-8-1 MLP)");

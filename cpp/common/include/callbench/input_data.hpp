@@ -12,7 +12,8 @@ namespace callbench {
 inline constexpr std::size_t kInputWidth = 2;   // floats per sample in inputs.f32
 inline constexpr std::size_t kOutputWidth = 1;  // floats per sample in the outputs
 
-// The whole file as little-endian float32, every value finite.
+// The whole file as little-endian float32 records of width floats, every value
+// finite; what names one record in messages ("sample").
 // Throws DataError (missing, unreadable, size not a multiple of 4*width, NaN/Inf).
 std::vector<float> read_finite_floats(const std::filesystem::path& path, std::size_t width,
                                       const char* what);
