@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,10 +27,13 @@ class HarnessRun:
     env: dict[str, Any] = field(default_factory=dict)
 
 
-def run_module(module: str, *args: str, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+def run_module(
+    module: str, *args: str, timeout: float = 900, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", module, *args],
         capture_output=True, text=True, timeout=timeout, check=False,
+        env=None if env is None else {**os.environ, **env},
     )  # fmt: skip
 
 
@@ -56,10 +60,10 @@ def run_harness(small_models: Path, tmp_path: Path) -> Callable[..., HarnessRun]
     """
     runs = tmp_path / "runs"
 
-    def run(*args: str, timeout: float = 900) -> HarnessRun:
+    def run(*args: str, timeout: float = 900, env: dict[str, str] | None = None) -> HarnessRun:
         models = [] if "--models" in args else ["--models", str(small_models)]
         done = run_module(
-            "callbench.harness", "--runs-dir", str(runs), *models, *args, timeout=timeout
+            "callbench.harness", "--runs-dir", str(runs), *models, *args, timeout=timeout, env=env
         )
         dirs = sorted(p for p in runs.glob("*") if p.is_dir()) if runs.exists() else []
         result = HarnessRun(done.returncode, done.stdout, done.stderr, dirs[-1] if dirs else None)

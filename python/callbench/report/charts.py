@@ -7,10 +7,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from callbench.report.load import Run  # noqa: E402
-from callbench.report.tables import median_ns, ordered  # noqa: E402
+from callbench.report.load import Run
+from callbench.report.tables import median_ns, ordered
 
 COLOURS = {"Python": "#3572A5", "C++": "#f34b7d", "Java": "#b07219"}
 
@@ -70,4 +70,3 @@ def sweep(run: Run, kind: str, path: Path) -> Path | None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
-

@@ -127,7 +127,9 @@ def sweep_table(run: Run, kind: str) -> str:
     return f"({unit})\n\n" + _table(header, rows)
 
 
-def _stops_paying(driver: str, values: Sequence[int], cell: Mapping[tuple[str, int], float | None]) -> str:
+def _stops_paying(
+    driver: str, values: Sequence[int], cell: Mapping[tuple[str, int], float | None]
+) -> str:
     """The first batch size after which a 10x larger batch saves less than 10% per sample."""
     known = [(v, cell.get((driver, v))) for v in values]
     known_ok = [(v, c) for v, c in known if c is not None]
@@ -169,7 +171,8 @@ def environment(run: Run) -> str:
         f"- compilers: {compilers.get('g++') or '?'}; {compilers.get('cmake') or '?'}",
         f"- Java: {env.get('java') or 'not found'}; Maven: {env.get('maven') or 'not found'}",
         f"- packages: {packages}",
-        f"- git commit: `{git.get('commit') or '?'}`" + (" (uncommitted changes)" if git.get("dirty") else ""),
+        f"- git commit: `{git.get('commit') or '?'}`"
+        + (" (uncommitted changes)" if git.get("dirty") else ""),
         f"- options: {env.get('options', {})}",
     ]
     return "\n".join(lines)
