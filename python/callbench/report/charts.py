@@ -30,8 +30,8 @@ def per_call(run: Run, path: Path) -> Path:
         ax.set_xscale("log")
     ax.set_xlabel("µs per call (median of repeats; bars: min–max), log scale")
     ax.set_title(f"Cost per call, batch 1 — {run.host}")
-    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in COLOURS.values()]
-    ax.legend(handles, list(COLOURS), loc="lower right", fontsize=8)
+    handles = [Patch(color=c, label=name) for name, c in COLOURS.items()]
+    ax.legend(handles=handles, loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -133,7 +134,7 @@ def _stops_paying(
     """The first batch size after which a 10x larger batch saves less than 10% per sample."""
     known = [(v, cell.get((driver, v))) for v in values]
     known_ok = [(v, c) for v, c in known if c is not None]
-    for (v, c), (_, c_next) in zip(known_ok, known_ok[1:], strict=False):
+    for (v, c), (_, c_next) in itertools.pairwise(known_ok):
         if c_next > 0.9 * c:
             return f"{v:,}"
     return f"beyond {known_ok[-1][0]:,}" if known_ok else "–"
