@@ -104,7 +104,7 @@ jobject primitive_list_to_java(JNIEnv* env, const List& list,
 
 }  // namespace
 
-c10::IValue ivalue_from_java(JNIEnv* env, jobject value, BorrowedBuffers& borrowed) {
+c10::IValue ivalue_from_java(JNIEnv* env, jobject value) {
   const JniCache& c = jni_cache();
   if (value == nullptr) {
     throw IllegalArgument("IValue is null (use IValue.optionalNull())");
@@ -115,7 +115,7 @@ c10::IValue ivalue_from_java(JNIEnv* env, jobject value, BorrowedBuffers& borrow
     case kNull:
       return c10::IValue();
     case kTensor:
-      return tensor_from_java(env, data.get(), borrowed);
+      return tensor_from_java(env, data.get());
     case kBool: {
       const bool b = env->CallBooleanMethod(data.get(), c.boolean_value) == JNI_TRUE;
       check_java(env);
@@ -149,15 +149,15 @@ c10::IValue ivalue_from_java(JNIEnv* env, jobject value, BorrowedBuffers& borrow
       list.reserve(static_cast<std::size_t>(n));
       for (jsize i = 0; i < n; ++i) {
         LocalRef t(env, env->GetObjectArrayElement(array, i));
-        list.push_back(tensor_from_java(env, t.get(), borrowed));
+        list.push_back(tensor_from_java(env, t.get()));
       }
       return list;
     }
     case kTuple:
       return c10::ivalue::Tuple::create(
-          ivalues_from_java(env, static_cast<jobjectArray>(data.get()), borrowed));
+          ivalues_from_java(env, static_cast<jobjectArray>(data.get())));
     case kList: {
-      auto elements = ivalues_from_java(env, static_cast<jobjectArray>(data.get()), borrowed);
+      auto elements = ivalues_from_java(env, static_cast<jobjectArray>(data.get()));
       c10::impl::GenericList list(element_type(elements));
       list.reserve(elements.size());
       for (auto& e : elements) list.push_back(std::move(e));
@@ -169,8 +169,7 @@ c10::IValue ivalue_from_java(JNIEnv* env, jobject value, BorrowedBuffers& borrow
   }
 }
 
-std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values,
-                                           BorrowedBuffers& borrowed) {
+std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values) {
   std::vector<c10::IValue> result;
   if (values == nullptr) {
     return result;
@@ -179,7 +178,7 @@ std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values,
   result.reserve(static_cast<std::size_t>(n));
   for (jsize i = 0; i < n; ++i) {
     LocalRef element(env, env->GetObjectArrayElement(values, i));
-    result.push_back(ivalue_from_java(env, element.get(), borrowed));
+    result.push_back(ivalue_from_java(env, element.get()));
   }
   return result;
 }
@@ -187,26 +186,25 @@ std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values,
 namespace {
 
 jobject ivalue_array_to_java(JNIEnv* env, c10::ArrayRef<c10::IValue> values,
-                             const BorrowedBuffers& borrowed, jmethodID factory) {
+                             jmethodID factory) {
   const JniCache& c = jni_cache();
   const auto n = static_cast<jsize>(values.size());
   jobjectArray array = checked(env, env->NewObjectArray(n, c.ivalue_class, nullptr));
   LocalRef owner(env, array);
   for (jsize i = 0; i < n; ++i) {
-    LocalRef element(env, ivalue_to_java(env, values[static_cast<std::size_t>(i)], borrowed));
+    LocalRef element(env, ivalue_to_java(env, values[static_cast<std::size_t>(i)]));
     env->SetObjectArrayElement(array, i, element.get());
   }
   return env->CallStaticObjectMethod(c.ivalue_class, factory, array);
 }
 
-jobject tensor_list_to_java(JNIEnv* env, const c10::List<at::Tensor>& list,
-                            const BorrowedBuffers& borrowed) {
+jobject tensor_list_to_java(JNIEnv* env, const c10::List<at::Tensor>& list) {
   const JniCache& c = jni_cache();
   const auto n = static_cast<jsize>(list.size());
   jobjectArray array = checked(env, env->NewObjectArray(n, c.tensor_class, nullptr));
   LocalRef owner(env, array);
   for (jsize i = 0; i < n; ++i) {
-    LocalRef element(env, tensor_to_java(env, list.get(static_cast<std::size_t>(i)), borrowed));
+    LocalRef element(env, tensor_to_java(env, list.get(static_cast<std::size_t>(i))));
     env->SetObjectArrayElement(array, i, element.get());
   }
   return env->CallStaticObjectMethod(c.ivalue_class, c.ivalue_tensor_list, array);
@@ -216,14 +214,14 @@ jobject checked_result(JNIEnv* env, jobject result) { return checked(env, result
 
 }  // namespace
 
-jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value, const BorrowedBuffers& borrowed) {
+jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value) {
   const JniCache& c = jni_cache();
   jclass iv = c.ivalue_class;
   if (value.isNone()) {
     return checked_result(env, env->CallStaticObjectMethod(iv, c.ivalue_null));
   }
   if (value.isTensor()) {
-    LocalRef tensor(env, tensor_to_java(env, value.toTensor(), borrowed));
+    LocalRef tensor(env, tensor_to_java(env, value.toTensor()));
     return checked_result(env, env->CallStaticObjectMethod(iv, c.ivalue_from_tensor, tensor.get()));
   }
   if (value.isBool()) {
@@ -244,7 +242,7 @@ jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value, const BorrowedBuff
   }
   if (value.isTuple()) {
     return checked_result(
-        env, ivalue_array_to_java(env, value.toTupleRef().elements(), borrowed, c.ivalue_tuple));
+        env, ivalue_array_to_java(env, value.toTupleRef().elements(), c.ivalue_tuple));
   }
   if (value.isBoolList()) {
     return checked_result(env, primitive_list_to_java<jbooleanArray, jboolean>(
@@ -262,11 +260,11 @@ jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value, const BorrowedBuff
                                    &JNIEnv::SetDoubleArrayRegion, c.ivalue_double_list));
   }
   if (value.isTensorList()) {
-    return checked_result(env, tensor_list_to_java(env, value.toTensorList(), borrowed));
+    return checked_result(env, tensor_list_to_java(env, value.toTensorList()));
   }
   if (value.isList()) {
     const auto list = value.toListRef();
-    return checked_result(env, ivalue_array_to_java(env, list, borrowed, c.ivalue_list));
+    return checked_result(env, ivalue_array_to_java(env, list, c.ivalue_list));
   }
   throw Unsupported("unsupported IValue kind " + value.tagKind() + " (" +
                     value.type()->repr_str() + ")");

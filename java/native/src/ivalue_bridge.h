@@ -15,12 +15,11 @@
 
 namespace callbench::jni {
 
-c10::IValue ivalue_from_java(JNIEnv* env, jobject value, BorrowedBuffers& borrowed);
+c10::IValue ivalue_from_java(JNIEnv* env, jobject value);
 
 // The elements of a Java IValue[] (forward's varargs) as a call stack.
-std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values,
-                                           BorrowedBuffers& borrowed);
+std::vector<c10::IValue> ivalues_from_java(JNIEnv* env, jobjectArray values);
 
-jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value, const BorrowedBuffers& borrowed);
+jobject ivalue_to_java(JNIEnv* env, const c10::IValue& value);
 
 }  // namespace callbench::jni

@@ -52,9 +52,32 @@ void fill(JNIEnv* env, JniCache& c) {
   c.tensor_class = global_class(env, "org/pytorch/Tensor");
   jclass t = c.tensor_class;
   c.tensor_shape = field(env, t, "shape", "[J");
-  c.tensor_dtype_code = method(env, t, "dtypeJniCode", "()I");
-  c.tensor_memory_format_code = method(env, t, "memoryFormatJniCode", "()I");
-  c.tensor_raw_buffer = method(env, t, "getRawDataBuffer", "()Ljava/nio/Buffer;");
+  c.tensor_memory_format = field(env, t, "memoryFormat", "Lorg/pytorch/MemoryFormat;");
+  jclass format = global_class(env, "org/pytorch/MemoryFormat");
+  c.memory_format_code = field(env, format, "jniCode", "I");
+  struct KindName {
+    const char* cls;
+    const char* buffer;
+    jint dtype_code;
+    const char* as_array;
+    const char* array;
+  };
+  // DType.jniCode: UINT8 1, INT8 2, INT32 3, FLOAT32 4, INT64 5, FLOAT64 6.
+  static constexpr KindName kinds[JniCache::kTensorKinds] = {
+      {"org/pytorch/Tensor$Tensor_float32", "Ljava/nio/FloatBuffer;", 4, "getDataAsFloatArray", "()[F"},
+      {"org/pytorch/Tensor$Tensor_int64", "Ljava/nio/LongBuffer;", 5, "getDataAsLongArray", "()[J"},
+      {"org/pytorch/Tensor$Tensor_int32", "Ljava/nio/IntBuffer;", 3, "getDataAsIntArray", "()[I"},
+      {"org/pytorch/Tensor$Tensor_float64", "Ljava/nio/DoubleBuffer;", 6, "getDataAsDoubleArray", "()[D"},
+      {"org/pytorch/Tensor$Tensor_uint8", "Ljava/nio/ByteBuffer;", 1, "getDataAsUnsignedByteArray", "()[B"},
+      {"org/pytorch/Tensor$Tensor_int8", "Ljava/nio/ByteBuffer;", 2, "getDataAsByteArray", "()[B"},
+  };
+  for (int i = 0; i < JniCache::kTensorKinds; ++i) {
+    JniCache::TensorKind& kind = c.tensor_kinds[i];
+    kind.cls = global_class(env, kinds[i].cls);
+    kind.data = field(env, kind.cls, "data", kinds[i].buffer);
+    kind.dtype_code = kinds[i].dtype_code;
+    kind.as_array = method(env, kind.cls, kinds[i].as_array, kinds[i].array);
+  }
   c.tensor_new_native = static_method(
       env, t, "nativeNewTensor",
       "(Ljava/nio/ByteBuffer;[JIILcom/facebook/jni/HybridData;)Lorg/pytorch/Tensor;");
@@ -68,9 +91,10 @@ void fill(JNIEnv* env, JniCache& c) {
   jclass destructor = global_class(env, "com/facebook/jni/HybridData$Destructor");
   c.destructor_native_pointer = field(env, destructor, "mNativePointer", "J");
 
-  jclass byte_buffer = global_class(env, "java/nio/ByteBuffer");
+  c.byte_buffer_class = global_class(env, "java/nio/ByteBuffer");
+  c.byte_buffer_wrap = static_method(env, c.byte_buffer_class, "wrap", "([B)Ljava/nio/ByteBuffer;");
   c.byte_buffer_order =
-      method(env, byte_buffer, "order", "(Ljava/nio/ByteOrder;)Ljava/nio/ByteBuffer;");
+      method(env, c.byte_buffer_class, "order", "(Ljava/nio/ByteOrder;)Ljava/nio/ByteBuffer;");
   jclass byte_order = global_class(env, "java/nio/ByteOrder");
   jobject order = checked(env, env->CallStaticObjectMethod(
                                    byte_order, static_method(env, byte_order, "nativeOrder",

@@ -30,11 +30,22 @@ struct JniCache {
 
   // org.pytorch.Tensor
   jclass tensor_class;
-  jfieldID tensor_shape;                // long[] shape
-  jmethodID tensor_dtype_code;          // int dtypeJniCode()
-  jmethodID tensor_memory_format_code;  // int memoryFormatJniCode()
-  jmethodID tensor_raw_buffer;          // Buffer getRawDataBuffer()
-  jmethodID tensor_new_native;          // static nativeNewTensor(ByteBuffer, long[], int, int, HybridData)
+  jfieldID tensor_shape;          // long[] shape
+  jfieldID tensor_memory_format;  // MemoryFormat memoryFormat
+  jfieldID memory_format_code;    // int MemoryFormat.jniCode
+  jmethodID tensor_new_native;    // static nativeNewTensor(ByteBuffer, long[], int, int, HybridData)
+
+  // One entry per Tensor subclass (Tensor_float32, ...): reading its `data`
+  // field directly spares the JNI up-calls of dtype() and getRawDataBuffer()
+  // on every call; getDataAs...Array() is the copy path for a heap buffer.
+  struct TensorKind {
+    jclass cls;
+    jfieldID data;      // the subclass's private final XxxBuffer data
+    jint dtype_code;    // DType.jniCode
+    jmethodID as_array; // public getDataAsXxxArray()
+  };
+  static constexpr int kTensorKinds = 6;
+  TensorKind tensor_kinds[kTensorKinds];
 
   // org.pytorch.NativePeer, com.facebook.jni.HybridData(+$Destructor)
   jfieldID peer_hybrid_data;
@@ -44,7 +55,9 @@ struct JniCache {
   jfieldID destructor_native_pointer;
 
   // java.nio: Tensor views its ByteBuffer as Float/Int/...Buffer, which needs
-  // native byte order (NewDirectByteBuffer gives big endian).
+  // native byte order (ByteBuffer.wrap gives big endian).
+  jclass byte_buffer_class;
+  jmethodID byte_buffer_wrap;
   jmethodID byte_buffer_order;
   jobject native_byte_order;
 

@@ -10,6 +10,7 @@
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,10 +27,16 @@ namespace {
 
 constexpr jint kDeviceCpu = 1;  // org.pytorch.Device.CPU.jniCode
 
+// Modules alive in this process: lets tests see that reset and collection free them.
+std::atomic<long> g_live_modules{0};
+
 class ModuleHolder final : public NativeObject {
  public:
   explicit ModuleHolder(torch::jit::Module module)
-      : module_(std::move(module)), forward_(module_.find_method("forward")) {}
+      : module_(std::move(module)), forward_(module_.find_method("forward")) {
+    ++g_live_modules;
+  }
+  ~ModuleHolder() override { --g_live_modules; }
 
   torch::jit::Module& module() { return module_; }
   // Looked up once: Module::forward would search the method table every call.
@@ -95,12 +102,11 @@ ModuleHolder& module_of(JNIEnv* env, jobject peer) {
 }
 
 jobject run(JNIEnv* env, const torch::jit::Method& method, jobjectArray args) {
-  BorrowedBuffers borrowed;
-  std::vector<c10::IValue> stack = ivalues_from_java(env, args, borrowed);
+  std::vector<c10::IValue> stack = ivalues_from_java(env, args);
   // No autograd bookkeeping: the fastest documented mode for inference.
   c10::InferenceMode inference;
   c10::IValue result = method(std::move(stack));
-  return ivalue_to_java(env, result, borrowed);
+  return ivalue_to_java(env, result);
 }
 
 }  // namespace
@@ -180,6 +186,12 @@ JNIEXPORT jobject JNICALL Java_org_pytorch_NativePeer_runMethod(JNIEnv* env, job
     }
     return run(env, *method, args);
   });
+}
+
+// dev.callbench.pytorch.LibTorch.liveModules(): how many modules are not yet freed.
+JNIEXPORT jlong JNICALL Java_dev_callbench_pytorch_LibTorch_nativeLiveModules(JNIEnv* /*env*/,
+                                                                               jclass /*cls*/) {
+  return callbench::jni::g_live_modules.load();
 }
 
 }  // extern "C"

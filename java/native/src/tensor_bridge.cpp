@@ -4,11 +4,11 @@
 #include <c10/core/MemoryFormat.h>
 #include <c10/util/SmallVector.h>
 
+#include <algorithm>
 #include <climits>
-#include <memory>
+#include <cstring>
 #include <string>
 
-#include "hybrid_data.h"
 #include "java_errors.h"
 #include "jni_cache.h"
 
@@ -46,130 +46,165 @@ jint dtype_code_of(c10::ScalarType type) {
   }
 }
 
-// The data owned by a Java Tensor built from a LibTorch result.
-class TensorHolder final : public NativeObject {
- public:
-  explicit TensorHolder(at::Tensor tensor) : tensor_(std::move(tensor)) {}
-
- private:
-  at::Tensor tensor_;
-};
-
-}  // namespace
-
-void BorrowedBuffers::add(const void* data, std::size_t bytes) {
-  const char* begin = static_cast<const char*>(data);
-  ranges_.emplace_back(begin, begin + bytes);
-}
-
-bool BorrowedBuffers::aliases(const at::Tensor& tensor) const {
-  if (ranges_.empty() || !tensor.has_storage()) {
-    return false;
-  }
-  const auto& storage = tensor.storage();
-  const char* begin = static_cast<const char*>(storage.data());
-  const char* end = begin + storage.nbytes();
-  for (const auto& [b, e] : ranges_) {
-    if (begin < e && b < end) {
-      return true;
+const JniCache::TensorKind& kind_of(JNIEnv* env, jobject tensor) {
+  const JniCache& c = jni_cache();
+  jclass cls = env->GetObjectClass(tensor);
+  for (const auto& kind : c.tensor_kinds) {
+    if (env->IsSameObject(cls, kind.cls)) {
+      env->DeleteLocalRef(cls);
+      return kind;
     }
   }
-  return false;
+  env->DeleteLocalRef(cls);
+  throw IllegalArgument("Tensor is of an unknown subclass (not one of org.pytorch.Tensor's dtypes)");
 }
 
-at::Tensor tensor_from_java(JNIEnv* env, jobject tensor, BorrowedBuffers& borrowed) {
-  const JniCache& c = jni_cache();
-  if (tensor == nullptr) {
-    throw IllegalArgument("Tensor is null");
-  }
-  auto shape_array = static_cast<jlongArray>(env->GetObjectField(tensor, c.tensor_shape));
-  if (shape_array == nullptr) {
+c10::SmallVector<int64_t, 8> shape_of(JNIEnv* env, jobject tensor) {
+  auto array = static_cast<jlongArray>(env->GetObjectField(tensor, jni_cache().tensor_shape));
+  if (array == nullptr) {
     throw IllegalArgument("Tensor has no shape");
   }
-  const jsize rank = env->GetArrayLength(shape_array);
+  const jsize rank = env->GetArrayLength(array);
   c10::SmallVector<int64_t, 8> sizes(static_cast<std::size_t>(rank));
-  env->GetLongArrayRegion(shape_array, 0, rank, reinterpret_cast<jlong*>(sizes.data()));
-  env->DeleteLocalRef(shape_array);
+  env->GetLongArrayRegion(array, 0, rank, reinterpret_cast<jlong*>(sizes.data()));
+  env->DeleteLocalRef(array);
   check_java(env);
-
-  const jint dtype_code = env->CallIntMethod(tensor, c.tensor_dtype_code);
-  check_java(env);
-  const jint format_code = env->CallIntMethod(tensor, c.tensor_memory_format_code);
-  check_java(env);
-  jobject buffer = env->CallObjectMethod(tensor, c.tensor_raw_buffer);
-  check_java(env);
-  void* data = env->GetDirectBufferAddress(buffer);
-  const jlong capacity = env->GetDirectBufferCapacity(buffer);  // in elements
-  env->DeleteLocalRef(buffer);
-  if (data == nullptr) {
-    throw IllegalArgument("Tensor data buffer is not a direct buffer");
-  }
-
-  const c10::ScalarType type = scalar_type_of(dtype_code);
-  int64_t numel = 1;
   for (int64_t size : sizes) {
     if (size < 0) {
       throw IllegalArgument("Tensor shape has a negative size");
     }
-    numel *= size;
+  }
+  return sizes;
+}
+
+jint memory_format_of(JNIEnv* env, jobject tensor) {
+  const JniCache& c = jni_cache();
+  jobject format = env->GetObjectField(tensor, c.tensor_memory_format);
+  if (format == nullptr) {
+    return kContiguous;
+  }
+  const jint code = env->GetIntField(format, c.memory_format_code);
+  env->DeleteLocalRef(format);
+  return code;
+}
+
+// The strides of a Java tensor's layout (Java states the shape in NCHW order).
+c10::SmallVector<int64_t, 8> strides_of(jint format, c10::IntArrayRef sizes) {
+  switch (format) {
+    case kContiguous: {
+      c10::SmallVector<int64_t, 8> strides(sizes.size());
+      int64_t stride = 1;
+      for (std::size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= std::max<int64_t>(sizes[i], 1);
+      }
+      return strides;
+    }
+    case kChannelsLast:
+      if (sizes.size() != 4) throw IllegalArgument("CHANNELS_LAST needs a 4-d shape");
+      return c10::SmallVector<int64_t, 8>(c10::get_channels_last_strides_2d(sizes));
+    case kChannelsLast3d:
+      if (sizes.size() != 5) throw IllegalArgument("CHANNELS_LAST_3D needs a 5-d shape");
+      return c10::SmallVector<int64_t, 8>(c10::get_channels_last_strides_3d(sizes));
+    default:
+      throw IllegalArgument("Tensor has unknown memory format code " + std::to_string(format));
+  }
+}
+
+// A heap buffer: copy what getDataAsXxxArray() returns (the API's own accessor).
+at::Tensor copy_from_heap(JNIEnv* env, jobject tensor, const JniCache::TensorKind& kind,
+                          c10::ScalarType type, c10::IntArrayRef sizes,
+                          c10::IntArrayRef strides, int64_t numel) {
+  auto array = static_cast<jarray>(env->CallObjectMethod(tensor, kind.as_array));
+  check_java(env);
+  const jsize length = env->GetArrayLength(array);
+  if (length < numel) {
+    env->DeleteLocalRef(array);
+    throw IllegalArgument("Tensor shape needs " + std::to_string(numel) +
+                          " elements, its buffer holds " + std::to_string(length));
+  }
+  at::Tensor result = at::empty_strided(sizes, strides, at::TensorOptions().dtype(type));
+  void* raw = env->GetPrimitiveArrayCritical(array, nullptr);
+  if (raw == nullptr) {
+    env->DeleteLocalRef(array);
+    check_java(env);
+    throw std::runtime_error("GetPrimitiveArrayCritical failed");
+  }
+  std::memcpy(result.data_ptr(), raw, static_cast<std::size_t>(numel) * c10::elementSize(type));
+  env->ReleasePrimitiveArrayCritical(array, raw, JNI_ABORT);
+  env->DeleteLocalRef(array);
+  return result;
+}
+
+}  // namespace
+
+at::Tensor tensor_from_java(JNIEnv* env, jobject tensor) {
+  if (tensor == nullptr) {
+    throw IllegalArgument("Tensor is null");
+  }
+  const JniCache::TensorKind& kind = kind_of(env, tensor);
+  const c10::ScalarType type = scalar_type_of(kind.dtype_code);
+  const auto sizes = shape_of(env, tensor);
+  const auto strides = strides_of(memory_format_of(env, tensor), sizes);
+  int64_t numel = 1;
+  for (int64_t size : sizes) numel *= size;
+
+  jobject buffer = env->GetObjectField(tensor, kind.data);
+  if (buffer == nullptr) {
+    throw IllegalArgument("Tensor has no data buffer");
+  }
+  void* data = env->GetDirectBufferAddress(buffer);
+  const jlong capacity = env->GetDirectBufferCapacity(buffer);  // in elements
+  env->DeleteLocalRef(buffer);
+  if (data == nullptr) {
+    return copy_from_heap(env, tensor, kind, type, sizes, strides, numel);
   }
   if (numel > capacity) {
     throw IllegalArgument("Tensor shape needs " + std::to_string(numel) +
                           " elements, its buffer holds " + std::to_string(capacity));
   }
-  const auto options = at::TensorOptions().dtype(type);
-  borrowed.add(data, static_cast<std::size_t>(numel) * c10::elementSize(type));
-  switch (format_code) {
-    case kContiguous:
-      return at::from_blob(data, sizes, options);
-    case kChannelsLast:
-      if (sizes.size() != 4) {
-        throw IllegalArgument("CHANNELS_LAST needs a 4-d shape");
-      }
-      return at::from_blob(data, sizes, c10::get_channels_last_strides_2d(sizes), options);
-    case kChannelsLast3d:
-      if (sizes.size() != 5) {
-        throw IllegalArgument("CHANNELS_LAST_3D needs a 5-d shape");
-      }
-      return at::from_blob(data, sizes, c10::get_channels_last_strides_3d(sizes), options);
-    default:
-      throw IllegalArgument("Tensor has unknown memory format code " + std::to_string(format_code));
-  }
+  return at::from_blob(data, sizes, strides, at::TensorOptions().dtype(type));
 }
 
-jobject tensor_to_java(JNIEnv* env, at::Tensor tensor, const BorrowedBuffers& borrowed) {
+jobject tensor_to_java(JNIEnv* env, const at::Tensor& value) {
   const JniCache& c = jni_cache();
-  if (!tensor.defined()) {
+  if (!value.defined()) {
     throw Unsupported("unsupported IValue kind: undefined Tensor");
   }
-  if (!tensor.device().is_cpu()) {
-    throw Unsupported("tensor on device " + tensor.device().str() + ": only CPU is supported");
+  if (!value.device().is_cpu()) {
+    throw Unsupported("tensor on device " + value.device().str() + ": only CPU is supported");
   }
-  const jint dtype_code = dtype_code_of(tensor.scalar_type());
-  tensor = tensor.contiguous();
-  if (borrowed.aliases(tensor)) {
-    tensor = tensor.clone();
-  }
+  const jint dtype_code = dtype_code_of(value.scalar_type());
+  const at::Tensor tensor = value.contiguous();
   const auto nbytes = tensor.nbytes();
   if (nbytes > static_cast<std::size_t>(INT_MAX)) {
-    throw Unsupported("tensor of " + std::to_string(nbytes) + " bytes: a Java buffer holds < 2 GiB");
+    throw Unsupported("tensor of " + std::to_string(nbytes) + " bytes: a Java array holds < 2 GiB");
   }
-  static char empty_tensor_data = 0;  // NewDirectByteBuffer wants an address even for 0 bytes
-  void* data = nbytes == 0 ? &empty_tensor_data : tensor.data_ptr();
+  const auto length = static_cast<jsize>(nbytes);
+
+  jbyteArray bytes = checked(env, env->NewByteArray(length));
+  if (length > 0) {
+    env->SetByteArrayRegion(bytes, 0, length, static_cast<const jbyte*>(tensor.const_data_ptr()));
+  }
+  jobject wrapped = env->CallStaticObjectMethod(c.byte_buffer_class, c.byte_buffer_wrap, bytes);
+  env->DeleteLocalRef(bytes);
+  checked(env, wrapped);
+  jobject ordered = env->CallObjectMethod(wrapped, c.byte_buffer_order, c.native_byte_order);
+  env->DeleteLocalRef(wrapped);
+  checked(env, ordered);
 
   const auto rank = static_cast<jsize>(tensor.dim());
-  jlongArray shape = checked(env, env->NewLongArray(rank));
+  jlongArray shape = env->NewLongArray(rank);
+  if (shape == nullptr) {
+    env->DeleteLocalRef(ordered);
+    checked(env, shape);
+  }
   env->SetLongArrayRegion(shape, 0, rank, reinterpret_cast<const jlong*>(tensor.sizes().data()));
-
-  jobject bytes = checked(env, env->NewDirectByteBuffer(data, static_cast<jlong>(nbytes)));
-  jobject ordered = checked(env, env->CallObjectMethod(bytes, c.byte_buffer_order, c.native_byte_order));
-  env->DeleteLocalRef(bytes);
-  jobject hybrid = new_hybrid_data(env, std::make_unique<TensorHolder>(std::move(tensor)));
+  // No HybridData: the Java tensor owns its (heap) data.
   jobject result = env->CallStaticObjectMethod(c.tensor_class, c.tensor_new_native, ordered, shape,
-                                               dtype_code, kContiguous, hybrid);
+                                               dtype_code, kContiguous, nullptr);
   env->DeleteLocalRef(ordered);
   env->DeleteLocalRef(shape);
-  env->DeleteLocalRef(hybrid);
   return checked(env, result);
 }
 

@@ -5,30 +5,21 @@
 
 #include <ATen/core/Tensor.h>
 
-#include <utility>
-#include <vector>
-
 namespace callbench::jni {
 
-// Java memory lent to LibTorch for one call. Inputs are wrapped without a
-// copy; an output that still points into one of them is copied before Java
-// gets it, since Java may free the input buffer while the output lives on.
-class BorrowedBuffers {
- public:
-  void add(const void* data, std::size_t bytes);
-  bool aliases(const at::Tensor& tensor) const;
+// The Java tensor as an at::Tensor with its shape, dtype and memory format.
+// A direct buffer (Tensor.fromBlob, allocateXxxBuffer) is wrapped without a
+// copy: Java keeps it alive for the duration of the native call, and outputs
+// never point into it (tensor_to_java copies). Any other buffer (a tensor
+// this peer returned) is copied. Throws IllegalArgument for a buffer too
+// small for the shape or an unknown dtype or memory format.
+at::Tensor tensor_from_java(JNIEnv* env, jobject tensor);
 
- private:
-  std::vector<std::pair<const char*, const char*>> ranges_;
-};
-
-// Wraps the Java tensor's direct buffer (no copy) with its shape, dtype and
-// memory format. Throws IllegalArgument if the buffer is not direct or too
-// small for the shape.
-at::Tensor tensor_from_java(JNIEnv* env, jobject tensor, BorrowedBuffers& borrowed);
-
-// A Java Tensor viewing the tensor's memory, which its HybridData keeps
-// alive. Throws Unsupported for a dtype the Java API has no class for.
-jobject tensor_to_java(JNIEnv* env, at::Tensor tensor, const BorrowedBuffers& borrowed);
+// A Java Tensor holding a copy of the tensor's data in a Java heap buffer.
+// Copying (for the benchmark's [B, 1] outputs, a few bytes) frees the native
+// tensor at once on the calling thread, instead of handing each output to
+// fbjni's DestructorThread through a HybridData; the Java tensor is plain
+// garbage then. Throws Unsupported for a dtype the Java API has no class for.
+jobject tensor_to_java(JNIEnv* env, const at::Tensor& tensor);
 
 }  // namespace callbench::jni

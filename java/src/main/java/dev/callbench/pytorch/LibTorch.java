@@ -71,6 +71,17 @@ public final class LibTorch {
         }
     }
 
+    /**
+     * How many modules the peer holds: loaded and not yet freed by
+     * {@code destroy()} or by fbjni's DestructorThread after collection.
+     */
+    public static long liveModules() {
+        ensureLoaded();
+        return nativeLiveModules();
+    }
+
+    private static native long nativeLiveModules();
+
     private static native void nativeSetNumThreads(int threads);
 
     private static native int nativeGetNumThreads();

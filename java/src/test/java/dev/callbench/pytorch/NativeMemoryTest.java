@@ -1,6 +1,7 @@
 package dev.callbench.pytorch;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -46,6 +47,27 @@ class NativeMemoryTest {
         long growth = rssMiB() - before;
         // Each module holds 4 MiB of weights: 200 leaked ones would be 800 MiB.
         assertTrue(growth < 100, "RSS grew by " + growth + " MiB over 200 load/destroy cycles");
+    }
+
+    @Test
+    void destroyedAndCollectedModulesAreFreed() throws Exception {
+        Path path = NativePeerFiles.module("roundtrip.pt");
+        LibTorch.ensureLoaded();
+        long baseline = LibTorch.liveModules();
+        Module kept = Module.load(path.toString());
+        assertEquals(baseline + 1, LibTorch.liveModules());
+        kept.destroy();
+        assertEquals(baseline, LibTorch.liveModules());
+        for (int i = 0; i < 20; i++) {
+            Module.load(path.toString());  // dropped without destroy()
+        }
+        assertTrue(LibTorch.liveModules() >= baseline + 1, "dropped modules freed before any GC");
+        // fbjni's DestructorThread frees them once the GC has found them unreachable.
+        for (int attempt = 0; attempt < 100 && LibTorch.liveModules() > baseline; attempt++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertEquals(baseline, LibTorch.liveModules(), "modules left after collection");
     }
 
     @Test

@@ -130,6 +130,25 @@ class TensorRoundTripTest {
     }
 
     @Test
+    void outputFedBackAsInput() {
+        // Outputs live in Java heap buffers; the peer copies them in again.
+        Tensor x = Tensor.fromBlob(new long[] {1, 2, 3, 4, 5, 6}, new long[] {2, 3});
+        Tensor y = module.forward(IValue.from(x)).toTensor();
+        Tensor z = module.forward(IValue.from(y)).toTensor();
+        assertArrayEquals(new long[] {2, 3}, z.shape());
+        assertArrayEquals(new long[] {3, 4, 5, 6, 7, 8}, z.getDataAsLongArray());
+    }
+
+    @Test
+    void channelsLastInputKeepsItsLayout() {
+        // NHWC data of an NCHW shape [1, 2, 1, 2]: channel 0 is {1, 3}, channel 1 is {2, 4}.
+        float[] nhwc = {1f, 2f, 3f, 4f};
+        Tensor x = Tensor.fromBlob(nhwc, new long[] {1, 2, 1, 2}, org.pytorch.MemoryFormat.CHANNELS_LAST);
+        Tensor y = module.forward(IValue.from(x)).toTensor();
+        assertArrayEquals(new float[] {2f, 4f, 3f, 5f}, y.getDataAsFloatArray());  // contiguous NCHW
+    }
+
+    @Test
     void outputThatIsTheInputIsCopiedOutOfJavaMemory() {
         FloatBuffer buffer = Tensor.allocateFloatBuffer(3);
         buffer.put(new float[] {1f, 2f, 3f});
