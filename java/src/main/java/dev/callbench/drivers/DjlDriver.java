@@ -1,13 +1,11 @@
 package dev.callbench.drivers;
 
 import ai.djl.MalformedModelException;
+import ai.djl.Model;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.types.Shape;
-import ai.djl.repository.zoo.Criteria;
-import ai.djl.repository.zoo.ModelNotFoundException;
-import ai.djl.repository.zoo.ZooModel;
 import ai.djl.translate.Batchifier;
 import ai.djl.translate.TranslateException;
 import ai.djl.translate.Translator;
@@ -25,8 +23,8 @@ import java.util.Map;
 
 /**
  * java-djl: Deep Java Library with its PyTorch engine, used the way DJL
- * documents: a {@code Criteria} loads the TorchScript into a {@code ZooModel},
- * and each call goes through a {@code Predictor} and a {@code Translator}
+ * documents: the Model API loads the TorchScript, and each call goes
+ * through a {@code Predictor} and a {@code Translator}
  * (a fresh NDManager per call, input created from a Java array, output read
  * back into one).
  */
@@ -58,21 +56,17 @@ public final class DjlDriver implements Driver {
 
     @Override
     public Inference load(Path model, Options options)
-            throws ModelNotFoundException, MalformedModelException, IOException, TranslateException,
+            throws MalformedModelException, IOException, TranslateException,
             DataException {
         DjlEngine.configure(options);
-        Criteria<float[], float[]> criteria = DjlModels.criteria(model)
-                .setTypes(float[].class, float[].class)
-                .optTranslator(new MlpTranslator(options.batch))
-                .build();
-        ZooModel<float[], float[]> zoo = criteria.loadModel();
+        Model loaded = DjlModels.load(model);
         try {
-            DjlModels.requireOutputShape(zoo, model, options.batch);
+            DjlModels.requireOutputShape(loaded, model, options.batch);
         } catch (TranslateException | DataException | RuntimeException e) {
-            zoo.close();
+            loaded.close();
             throw e;
         }
-        return new Plain(zoo, options.batch);
+        return new Plain(loaded, options.batch);
     }
 
     /** float[2B] in, float[B] out: the model's [B, 2] -> [B, 1] forward as Java arrays. */
@@ -102,13 +96,13 @@ public final class DjlDriver implements Driver {
     }
 
     private static final class Plain implements Inference {
-        private final ZooModel<float[], float[]> zoo;
+        private final Model model;
         private final Predictor<float[], float[]> predictor;
         private final int batch;
 
-        Plain(ZooModel<float[], float[]> zoo, int batch) {
-            this.zoo = zoo;
-            this.predictor = zoo.newPredictor();
+        Plain(Model model, int batch) {
+            this.model = model;
+            this.predictor = model.newPredictor(new MlpTranslator(batch));
             this.batch = batch;
         }
 
@@ -122,7 +116,7 @@ public final class DjlDriver implements Driver {
         @Override
         public void close() {
             predictor.close();
-            zoo.close();
+            model.close();
         }
     }
 

@@ -1,13 +1,12 @@
 package dev.callbench.drivers;
 
 import ai.djl.MalformedModelException;
+import ai.djl.Model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
-import ai.djl.repository.zoo.ModelNotFoundException;
-import ai.djl.repository.zoo.ZooModel;
 import ai.djl.training.ParameterStore;
 import ai.djl.translate.TranslateException;
 import dev.callbench.CallbenchException;
@@ -59,24 +58,21 @@ public final class DjlReuseDriver implements Driver {
 
     @Override
     public Inference load(Path model, Options options)
-            throws ModelNotFoundException, MalformedModelException, IOException, TranslateException,
+            throws MalformedModelException, IOException, TranslateException,
             DataException {
         DjlEngine.configure(options);
-        ZooModel<NDList, NDList> zoo = DjlModels.criteria(model)
-                .setTypes(NDList.class, NDList.class)
-                .build()
-                .loadModel();
+        Model loaded = DjlModels.load(model);
         try {
-            DjlModels.requireOutputShape(zoo, model, options.batch);
-            return new Reuse(zoo, options.batch);
+            DjlModels.requireOutputShape(loaded, model, options.batch);
+            return new Reuse(loaded, options.batch);
         } catch (TranslateException | DataException | RuntimeException e) {
-            zoo.close();
+            loaded.close();
             throw e;
         }
     }
 
     private static final class Reuse implements Inference {
-        private final ZooModel<NDList, NDList> zoo;
+        private final Model model;
         private final int batch;
         private final Block block;
         private final ParameterStore parameters;
@@ -86,11 +82,11 @@ public final class DjlReuseDriver implements Driver {
         private final NDArray input;
         private final NDList inputs;
 
-        Reuse(ZooModel<NDList, NDList> zoo, int batch) {
-            this.zoo = zoo;
+        Reuse(Model model, int batch) {
+            this.model = model;
             this.batch = batch;
-            this.block = zoo.getBlock();
-            this.manager = zoo.getNDManager().newSubManager();
+            this.block = model.getBlock();
+            this.manager = model.getNDManager().newSubManager();
             this.parameters = new ParameterStore(manager, false);
             // A direct, native-order buffer is handed to LibTorch without another copy.
             this.bytes = ByteBuffer.allocateDirect(4 * 2 * batch).order(ByteOrder.nativeOrder());
@@ -116,7 +112,7 @@ public final class DjlReuseDriver implements Driver {
         @Override
         public void close() {
             manager.close();
-            zoo.close();
+            model.close();
         }
     }
 
