@@ -99,9 +99,9 @@ def main() -> None:
         STAMP.write_text(fingerprint + "\n")
 
     # The JNI native peer (issue 5) builds with its own script when present.
-    if NATIVE_CMAKE.is_file() and NATIVE_SCRIPT.is_file():
-        if subprocess.run([sys.executable, str(NATIVE_SCRIPT)], check=False).returncode != 0:
-            fail(f"{NATIVE_SCRIPT.name} failed (output above)")
+    native = NATIVE_CMAKE.is_file() and NATIVE_SCRIPT.is_file()
+    if native and subprocess.run([sys.executable, str(NATIVE_SCRIPT)], check=False).returncode:
+        fail(f"{NATIVE_SCRIPT.name} failed (output above)")
 
     if args.test:
         # Surefire prints its own summary ("Tests run: ..."), so not quiet.

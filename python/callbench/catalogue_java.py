@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-from callbench.catalogue import DriverSpec
+from callbench.catalogue import REPO_ROOT, DriverSpec
 from callbench.jvm_host import BUILD_HINT, CLASSES, LIB
 
 PACKAGE = "dev.callbench.drivers"
+# libpytorch_jni.so and libfbjni.so, the native peer of pytorch_java_only.
+PYTORCH_NATIVE_LIB = REPO_ROOT / "build" / "java-native" / "lib"
 
 
 def class_file(main_class: str) -> Path:
@@ -54,15 +56,13 @@ def java_driver(
     seconds_per_million: float = 300.0,
 ) -> DriverSpec:
     """A DriverSpec for a JVM-hosted driver class (``native_lib_dir``: -Djava.library.path)."""
-    command: Callable[[], list[str]] = lambda: host_command(main_class, native_lib_dir)  # noqa: E731
-    available: Callable[[], str | None] = lambda: availability(main_class, native_lib_dir)  # noqa: E731
     return DriverSpec(
         id=driver_id,
         language="Java",
         runtime=runtime,
         artifact=artifact,
-        command=command,
-        available=available,
+        command=partial(host_command, main_class, native_lib_dir),
+        available=partial(availability, main_class, native_lib_dir),
         seconds_per_million=seconds_per_million,
     )
 
@@ -79,4 +79,14 @@ DRIVERS: list[DriverSpec] = [
     ),
     java_driver("java-djl", "djl-pytorch", "mlp_torchscript.pt", f"{PACKAGE}.DjlDriver"),
     java_driver("java-djl-reuse", "djl-pytorch", "mlp_torchscript.pt", f"{PACKAGE}.DjlReuseDriver"),
+    # org.pytorch (pytorch_java_only) on the project's JNI peer, built by
+    # scripts/build_java_native.py (which scripts/build_java.py runs).
+    java_driver(
+        "java-pytorch", "libtorch", "mlp_torchscript.pt", f"{PACKAGE}.PytorchJavaDriver",
+        native_lib_dir=PYTORCH_NATIVE_LIB,
+    ),
+    java_driver(
+        "java-pytorch-reuse", "libtorch", "mlp_torchscript.pt", f"{PACKAGE}.PytorchJavaReuseDriver",
+        native_lib_dir=PYTORCH_NATIVE_LIB,
+    ),
 ]  # fmt: skip

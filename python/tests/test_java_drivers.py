@@ -156,8 +156,8 @@ def test_corrupt_model_is_a_failed_record_naming_the_file(
     for name in (art.ONNX, art.TORCHSCRIPT):
         damage(models_copy / name)
         resign(models_copy, name)
-    run = run_harness("--only", "java-onnxruntime", "--only", "java-djl", "--models", str(models_copy), "--calls", "100",
-                      "--repeats", "1")  # fmt: skip
+    run = run_harness("--only", "java-onnxruntime", "--only", "java-djl",
+                      "--models", str(models_copy), "--calls", "100", "--repeats", "1")  # fmt: skip
     assert run.returncode == 0, run.stderr
     for driver_id in OWN_IDS:
         record = run.records[driver_id]
