@@ -46,7 +46,7 @@ class RoundTrip(torch.nn.Module):
         return a + b
 
     @torch.jit.export
-    def half(self, v: float) -> float:
+    def halved(self, v: float) -> float:
         return v / 2.0
 
     @torch.jit.export

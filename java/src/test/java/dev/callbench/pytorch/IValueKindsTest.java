@@ -89,7 +89,7 @@ class IValueKindsTest {
     @Test
     void scalars() {
         assertEquals(42L, module.runMethod("add_ints", IValue.from(40L), IValue.from(2L)).toLong());
-        assertEquals(1.25, module.runMethod("half", IValue.from(2.5)).toDouble());
+        assertEquals(1.25, module.runMethod("halved", IValue.from(2.5)).toDouble());
         assertFalse(module.runMethod("negate", IValue.from(true)).toBool());
         assertEquals("hello jni", module.runMethod("greet", IValue.from("jni")).toStr());
     }
