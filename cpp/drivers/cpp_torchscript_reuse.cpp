@@ -1,8 +1,12 @@
 // cpp-torchscript-reuse: the fast way to call the same TorchScript file.
-// The module is frozen (torch::jit::freeze: weights inlined as constants,
-// attribute look-ups gone); the input tensor and the IValue stack are made
-// once and each call copies its samples into the tensor's storage.
+// The module goes through torch::jit::optimize_for_inference (which freezes
+// it: weights inlined as constants, attribute look-ups gone, then fuses and
+// folds for inference); the forward Method is looked up once and run on a
+// reused stack; the input tensor is made once and each call copies its
+// samples into its storage. Measured against plain forward(), freeze alone
+// and the simple executor; this was the fastest of them.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,31 +22,41 @@ class TorchScriptReuseModel {
     callbench::configure_torch_threads(options.threads);
     torch::jit::Module module = callbench::load_torchscript(path_);
     module.eval();
-    module_ = torch::jit::freeze(module);
+    module_ = torch::jit::optimize_for_inference(module);
+    forward_.emplace(module_.get_method("forward"));
     input_ = torch::zeros({batch_, 2}, torch::kFloat32);
-    inputs_.emplace_back(input_);
     c10::InferenceMode guard;
-    callbench::check_output(path_, module_.forward(inputs_).toTensor(), batch_);
+    callbench::check_output(path_, run(), batch_);
   }
 
   void operator()(const float* in, float* out) {
     c10::InferenceMode guard;
     std::memcpy(input_.mutable_data_ptr<float>(), in, bytes_in());
-    const at::Tensor y = module_.forward(inputs_).toTensor();
+    const at::Tensor y = run();
     std::memcpy(out, y.const_data_ptr<float>(), bytes_out());
   }
   std::string runtime_version() const { return callbench::torch_version(); }
-  std::string notes() const { return "frozen module, input tensor reused (copy in), forward"; }
+  std::string notes() const {
+    return "optimize_for_inference (frozen), Method::run on a reused stack, input copied in";
+  }
 
  private:
+  at::Tensor run() {
+    // Method::run takes the arguments on the stack and leaves the result there.
+    stack_.clear();
+    stack_.emplace_back(input_);
+    forward_->run(stack_);
+    return stack_.back().toTensor().contiguous();
+  }
   std::size_t bytes_in() const { return static_cast<std::size_t>(batch_) * 2 * sizeof(float); }
   std::size_t bytes_out() const { return static_cast<std::size_t>(batch_) * sizeof(float); }
 
   std::filesystem::path path_;
   std::int64_t batch_;
   torch::jit::Module module_;
+  std::optional<torch::jit::Method> forward_;  // set once module_ is final
   at::Tensor input_;
-  std::vector<torch::jit::IValue> inputs_;
+  torch::jit::Stack stack_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@ _DRIVERS = (
     ("cpp-torchscript", "libtorch", "mlp_torchscript.pt", 300.0),
     ("cpp-torchscript-reuse", "libtorch", "mlp_torchscript.pt", 300.0),
     ("cpp-libtorch", "libtorch", "mlp_weights.f32", 300.0),
+    ("cpp-libtorch-out", "libtorch", "mlp_weights.f32", 300.0),
     ("cpp-onnxruntime", "onnxruntime", "mlp.onnx", 120.0),
     ("cpp-onnxruntime-reuse", "onnxruntime", "mlp.onnx", 120.0),
     ("cpp-onnxruntime-iobinding", "onnxruntime", "mlp.onnx", 120.0),
