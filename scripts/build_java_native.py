@@ -4,8 +4,10 @@ The libraries land in build/java-native/lib (libpytorch_jni.so, libfbjni.so),
 the folder the JVM gets as java.library.path. The JUnit tests' TorchScript
 modules are (re)written to build/java-native/test-modules when their generator
 changed. LibTorch comes from the torch
-wheel of the Python running this script; the RPATH points there. Incremental:
-CMake is configured only when the build folder is new or the torch wheel moved.
+wheel of the Python running this script, through the symlink
+build/java-native/torch (also the RPATH), which is retargeted when another venv
+runs the script. Incremental: CMake is configured only when the build folder
+is new.
 
 Usage: python scripts/build_java_native.py [--build-dir DIR] [--print-lib-dir]
 """
@@ -81,6 +83,24 @@ def cached_value(cache: Path, key: str) -> str | None:
     return None
 
 
+def stable_torch_link(build: Path, torch: Path) -> Path:
+    """build/torch -> this Python's torch package, retargeted when another venv runs us.
+
+    Each nox session has its own venv with the same pinned wheel; compiling and
+    linking through one stable path (also the RPATH) keeps the CMake cache
+    valid across them, so switching sessions does not reconfigure.
+    """
+    build.mkdir(parents=True, exist_ok=True)
+    link = build / "torch"
+    if link.is_symlink() and link.readlink() == torch:
+        return link
+    fresh = build / "torch.new"
+    fresh.unlink(missing_ok=True)
+    fresh.symlink_to(torch, target_is_directory=True)
+    fresh.replace(link)
+    return link
+
+
 def configure(build: Path, torch: Path) -> None:
     cache = build / "CMakeCache.txt"
     if cached_value(cache, "TORCH_ROOT") == str(torch):
@@ -108,7 +128,7 @@ def export_test_modules(build: Path) -> None:
     out = build / "test-modules"
     stamp = out / ".stamp"
     source = TEST_MODULES_SCRIPT.stat()
-    fingerprint = f"{source.st_size} {source.st_mtime_ns} {sys.executable}"
+    fingerprint = f"{source.st_size} {source.st_mtime_ns}"
     if stamp.is_file() and stamp.read_text() == fingerprint:
         return
     result = subprocess.run(
@@ -133,7 +153,7 @@ def main() -> None:
     require_tool("cmake", "cmake (apt-get install cmake)")
     require_tool("g++", "a C++ compiler (apt-get install g++)")
     build = args.build_dir.resolve()
-    configure(build, torch_root())
+    configure(build, stable_torch_link(build, torch_root()))
     # Two jobs at most: the LibTorch headers are heavy and the machine is shared.
     try:
         subprocess.run(["cmake", "--build", str(build), "-j", "2"], check=True)
