@@ -1,0 +1,39 @@
+"""The eager module the way the seed calls it: ``load_state_dict``, then the module in a loop."""
+
+import time
+
+import torch
+from torch import nn
+
+from callbench.independent.cli import finish, inputs, parse
+
+
+class MyNN(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = nn.Linear(2, 8)
+        self.b = nn.Linear(8, 8)
+        self.c = nn.Linear(8, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.c(torch.relu(self.b(torch.relu(self.a(x)))))  # type: ignore[no-any-return]
+
+
+args = parse()
+torch.set_num_threads(args.threads)
+x = torch.from_numpy(inputs(args))
+t0 = time.perf_counter_ns()
+model = MyNN()
+model.load_state_dict(torch.load(args.models / "mlp_state_dict.pt", weights_only=True))
+model.eval()
+load_ns = time.perf_counter_ns() - t0
+for i in range(args.warmup):
+    model(x[i % args.calls])
+repeat_ns = []
+for _ in range(args.repeats):
+    outputs: list[float] = []
+    t0 = time.perf_counter_ns()
+    for sample in x:
+        outputs.extend(model(sample).flatten().tolist())
+    repeat_ns.append(time.perf_counter_ns() - t0)
+finish(args, "independent-python-eager", torch.__version__, outputs, repeat_ns, load_ns)
