@@ -102,9 +102,11 @@ ModuleHolder& module_of(JNIEnv* env, jobject peer) {
 }
 
 jobject run(JNIEnv* env, const torch::jit::Method& method, jobjectArray args) {
-  std::vector<c10::IValue> stack = ivalues_from_java(env, args);
-  // No autograd bookkeeping: the fastest documented mode for inference.
+  // No autograd bookkeeping: the fastest documented mode for inference. The
+  // inputs are wrapped inside it too, so they are inference tensors, as in
+  // the C++ drivers.
   c10::InferenceMode inference;
+  std::vector<c10::IValue> stack = ivalues_from_java(env, args);
   c10::IValue result = method(std::move(stack));
   return ivalue_to_java(env, result);
 }
