@@ -17,7 +17,13 @@ class HandwrittenModel {
   void operator()(const float* in, float* out) const {
     callbench::mlp_forward(weights_, in, out, batch_);
   }
-  std::string runtime_version() const { return "g++ " __VERSION__; }
+  std::string runtime_version() const {
+#if defined(__clang__)
+    return "clang " __clang_version__;
+#else
+    return "g++ " __VERSION__;
+#endif
+  }
   std::string notes() const { return "plain loops, -O3, compiler barrier after each call"; }
 
  private:

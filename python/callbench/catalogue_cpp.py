@@ -10,6 +10,8 @@ from callbench.catalogue import REPO_ROOT, DriverSpec
 
 # CALLBENCH_CPP_BIN points at binaries built elsewhere (tests use it to simulate "not built").
 BIN_DIR = Path(os.environ.get("CALLBENCH_CPP_BIN") or REPO_ROOT / "build" / "cpp" / "bin")
+# Symlink to the site-packages whose LibTorch/ONNX Runtime the binaries use.
+DEPS_SITE = REPO_ROOT / "build" / "cpp" / "deps" / "site-packages"
 BUILD_HINT = "run nox -s bench-cpp (or python scripts/build_cpp.py)"
 
 # id, runtime, artifact, seconds per million calls (a generous limit, not a figure)
@@ -35,6 +37,8 @@ def _available(driver_id: str) -> str | None:
         return f"C++ driver not built ({path} missing): {BUILD_HINT}"
     if not os.access(path, os.X_OK):
         return f"{path} is not executable: {BUILD_HINT}"
+    if DEPS_SITE.is_symlink() and not DEPS_SITE.exists():
+        return f"the Python environment the C++ drivers were built with is gone: {BUILD_HINT}"
     return None
 
 
