@@ -42,11 +42,11 @@ public final class DriverMain {
         long loadNs = System.nanoTime() - loadStart;
 
         float[] outputs = new float[needed];
-        long[] repeatNs;
+        TimingLoop.Repeats repeats;
         long[] latencies = null;
         try (model) {
             TimingLoop.warmup(model, inputs, outputs, options.calls, options.batch, options.warmup);
-            repeatNs = TimingLoop.repeats(model, inputs, outputs, options.calls, options.batch,
+            repeats = TimingLoop.repeats(model, inputs, outputs, options.calls, options.batch,
                     options.repeats);
             if (options.outputs != null) {
                 // Written before the latency pass so the file holds the last repeat.
@@ -82,11 +82,14 @@ public final class DriverMain {
         record.put("threads", options.threads);
         record.put("warmup", options.warmup);
         record.put("repeats", options.repeats);
-        record.put("repeat_ns", repeatNs);
+        record.put("repeat_ns", repeats.wallNs());
         record.put("load_ns", loadNs);
         // The harness keeps extra detail under "notes".
         Map<String, Object> notes = new LinkedHashMap<>();
         notes.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        // CPU time of the calling thread per repeat: with --threads 1 the runtimes
+        // compute on this thread, so it is the work without other processes' share.
+        notes.put("repeat_thread_cpu_ns", repeats.cpuNs());
         notes.putAll(driver.notes());
         record.put("notes", notes);
         System.out.println(Json.object(record));

@@ -1,5 +1,8 @@
 package dev.callbench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
 /**
  * The measurement protocol of docs/contract.md, written once for every Java
  * driver: warm-up calls, timed repeats over consecutive samples, and optional
@@ -16,18 +19,30 @@ public final class TimingLoop {
         }
     }
 
-    /** Wall time in ns of each of {@code repeats} passes over the same {@code calls} calls. */
-    public static long[] repeats(Inference model, float[] inputs, float[] outputs, int calls,
+    /**
+     * Per repeat: wall time ({@code wallNs}, the contract's {@code repeat_ns}) and
+     * the calling thread's CPU time ({@code cpuNs}, -1 if the JVM cannot tell),
+     * which shows how much of the wall time other processes took on a busy machine.
+     */
+    public record Repeats(long[] wallNs, long[] cpuNs) {}
+
+    /** Times {@code repeats} passes over the same {@code calls} calls. */
+    public static Repeats repeats(Inference model, float[] inputs, float[] outputs, int calls,
             int batch, int repeats) throws Exception {
-        long[] elapsed = new long[repeats];
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+        long[] wall = new long[repeats];
+        long[] cpuNs = new long[repeats];
         for (int r = 0; r < repeats; r++) {
+            long cpuStart = cpu ? threads.getCurrentThreadCpuTime() : 0;
             long start = System.nanoTime();
             for (int i = 0; i < calls; i++) {
                 model.call(inputs, i * batch, outputs);
             }
-            elapsed[r] = System.nanoTime() - start;
+            wall[r] = System.nanoTime() - start;
+            cpuNs[r] = cpu ? threads.getCurrentThreadCpuTime() - cpuStart : -1;
         }
-        return elapsed;
+        return new Repeats(wall, cpuNs);
     }
 
     /** The duration in ns of each of the first {@code count} calls, timed one by one. */

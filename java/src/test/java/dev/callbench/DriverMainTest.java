@@ -122,6 +122,7 @@ class DriverMainTest {
                 + "\"repeat_ns\": ["), json);
         assertTrue(json.contains("\"load_ns\": "), json);
         assertTrue(json.contains("\"notes\": {\"jvm\": "), json);
+        assertTrue(json.contains("\"repeat_thread_cpu_ns\": ["), json);
     }
 
     @Test
