@@ -58,7 +58,7 @@ class ErrorPathTest {
     }
 
     @Test
-    void wrongShapeForTheMlpRaises() {
+    void shapeMismatchInsideLibTorchRaises() {
         Module module = NativePeerFiles.loadRoundTrip();
         try {
             // tensor_sum adds tensors of different shapes: broadcasting fails inside LibTorch
