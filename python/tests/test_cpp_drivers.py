@@ -243,3 +243,45 @@ def test_second_build_is_incremental(repo_root: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "no work to do" in done.stdout
+
+
+def identity_torchscript(path: Path) -> None:
+    """A TorchScript module that answers [B, 2] instead of [B, 1]."""
+    import warnings
+
+    import torch
+
+    class Identity(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x * 1.0
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.jit.save(torch.jit.script(Identity()), str(path))
+
+
+def identity_onnx(path: Path) -> None:
+    """An ONNX model with the right names that answers [B, 2] instead of [B, 1]."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])],
+        "wrong_shape",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+@pytest.mark.parametrize("driver_id", [i for i in IDS if MODEL_OF[i] != "mlp_weights.f32"])
+def test_model_of_the_wrong_shape_fails(driver_id: str, models_copy: Path) -> None:
+    require_built(driver_id)
+    path = models_copy / MODEL_OF[driver_id]
+    (identity_onnx if path.suffix == ".onnx" else identity_torchscript)(path)
+    done = run_binary(driver_id, models_copy, "--batch", "3")
+    assert done.returncode == 1, done.stdout
+    assert done.stderr.strip().startswith(f"{driver_id}: error: {path}: model answers with [3, 2]")
+    assert "expected [3, 1]" in done.stderr
