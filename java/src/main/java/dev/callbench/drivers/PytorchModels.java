@@ -4,6 +4,7 @@ import dev.callbench.DataException;
 import dev.callbench.OutputShape;
 import dev.callbench.pytorch.LibTorch;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.pytorch.IValue;
 import org.pytorch.Module;
@@ -46,7 +47,13 @@ final class PytorchModels {
         return "libtorch " + LibTorch.version() + " via pytorch_java_only 1.13.1";
     }
 
-    static Map<String, Object> notes(String how) {
-        return Map.of("notes", how, "native_peer", "java/native (project's own JNI peer)");
+    /** What each call does, and what LibTorch uses, read back from it (not our setting). */
+    static Map<String, Object> notes(String call) {
+        Map<String, Object> notes = new LinkedHashMap<>();
+        notes.put("call", call);
+        notes.put("libtorch_version", LibTorch.version());
+        notes.put("intra_op_threads", LibTorch.getNumThreads());
+        notes.put("native_peer", "java/native (the project's JNI peer for pytorch_java_only)");
+        return notes;
     }
 }
