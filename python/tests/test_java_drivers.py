@@ -126,6 +126,17 @@ def test_djl_runs_offline_and_writes_nothing_to_home(small_models: Path, tmp_pat
     assert list(home.iterdir()) == []
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_threads_option_reaches_libtorch(small_models: Path, threads: int) -> None:
+    """DJL reads its thread settings once, at engine load; LibTorch reports what it uses."""
+    require_built("java-djl-reuse")
+    done = run_host("java-djl-reuse", small_models, "--threads", str(threads))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["threads"] == threads
+    assert result["notes"]["intra_op_threads"] == threads
+
+
 # ----------------------------------------------------------------- bad input
 
 

@@ -1,6 +1,7 @@
 package dev.callbench.drivers;
 
 import ai.djl.engine.Engine;
+import ai.djl.pytorch.jni.JniUtils;
 import dev.callbench.Options;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,6 +38,8 @@ final class DjlEngine {
         Map<String, Object> notes = new LinkedHashMap<>();
         notes.put("djl_version", Engine.getDjlVersion());
         notes.put("libtorch_version", Engine.getEngine(NAME).getVersion());
+        // What LibTorch actually uses, read back from it (not our setting).
+        notes.put("intra_op_threads", JniUtils.getNumThreads());
         notes.put("graph_optimizer", System.getProperty("ai.djl.pytorch.graph_optimizer", "true"));
         return notes;
     }
