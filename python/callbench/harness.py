@@ -24,13 +24,14 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 
 from callbench import artifacts as art
 from callbench import environment, records, stats
 from callbench.catalogue import DriverSpec, all_drivers, select
+from callbench.cli_types import Parser, count
 from callbench.errors import ArtifactError, UsageError
 
 # Outputs may differ from the eager reference by float32 rounding of a
@@ -79,34 +80,16 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _positive(minimum: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return parse
-
-
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="callbench.harness", description=__doc__.split("\n\n")[0])
+    p = Parser(prog="callbench.harness", description=__doc__.split("\n\n")[0])
     p.add_argument("--language", action="append", choices=LANGUAGES, help="repeatable")
     p.add_argument("--only", action="append", help="driver id or id prefix; repeatable")
     p.add_argument("--models", type=Path, default=Path("models"))
-    p.add_argument("--calls", type=_positive(1), default=1_000_000)
-    p.add_argument("--warmup", type=_positive(0), default=1000)
-    p.add_argument("--repeats", type=_positive(1), default=3)
-    p.add_argument("--batch", type=_positive(1), default=1)
-    p.add_argument("--threads", type=_positive(1), default=1)
+    p.add_argument("--calls", type=count(1), default=1_000_000)
+    p.add_argument("--warmup", type=count(0), default=1000)
+    p.add_argument("--repeats", type=count(1), default=3)
+    p.add_argument("--batch", type=count(1), default=1)
+    p.add_argument("--threads", type=count(1), default=1)
     p.add_argument("--timeout", type=float, help="seconds per driver (default: from the work)")
     p.add_argument("--runs-dir", type=Path, default=records.RUNS)
     p.add_argument("--run-dir", type=Path, help="add to this existing run instead of a new one")

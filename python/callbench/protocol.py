@@ -9,7 +9,6 @@ calls one by one, writes the outputs and prints the JSON line.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -17,11 +16,11 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
 
 import numpy as np
 
 from callbench.artifacts import INPUTS, read_inputs, write_atomic
+from callbench.cli_types import Parser, count
 from callbench.errors import ArtifactError, UsageError
 
 Loop = Callable[[int, int], None]
@@ -63,32 +62,14 @@ class Prepared:
 Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
-        return value
-
-    return parse
-
-
 def parse_options(argv: Sequence[str]) -> Options:
-    parser = _Parser(add_help=False)
+    parser = Parser(add_help=False)
     parser.add_argument("--models", type=Path, default=Path("models"))
-    parser.add_argument("--calls", type=_count(1), default=1_000_000)
-    parser.add_argument("--warmup", type=_count(0), default=1000)
-    parser.add_argument("--repeats", type=_count(1), default=3)
-    parser.add_argument("--batch", type=_count(1), default=1)
-    parser.add_argument("--threads", type=_count(1), default=1)
+    parser.add_argument("--calls", type=count(1), default=1_000_000)
+    parser.add_argument("--warmup", type=count(0), default=1000)
+    parser.add_argument("--repeats", type=count(1), default=3)
+    parser.add_argument("--batch", type=count(1), default=1)
+    parser.add_argument("--threads", type=count(1), default=1)
     parser.add_argument("--outputs", type=Path)
     parser.add_argument("--latencies", type=Path)
     parser.add_argument("--debug", action="store_true")

@@ -7,18 +7,14 @@ mode for code that never calls backward.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import torch
 
 from callbench.artifacts import STATE_DICT, load_state_dict
-from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import (
     models_path,
-    per_call_inputs,
+    module_loop,
     set_threads,
-    storer,
 )
 from callbench.model import MLP
 from callbench.protocol import DriverInfo, Options, Prepared
@@ -36,18 +32,7 @@ def setup(
     model = MLP()
     model.load_state_dict(load_state_dict(path))
     model.eval()
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
-    mode = torch.inference_mode if inference else contextlib.nullcontext
-    with mode():
-        check_output(path, model(x[0]), options.batch)
-
-    def loop(start: int, stop: int) -> None:
-        with mode():
-            for i in range(start, stop):
-                store(i, model(x[i]))
-
-    return Prepared(loop)
+    return module_loop(model, path, options, inputs, outputs, inference=inference)
 
 
 def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:

@@ -10,7 +10,8 @@ import numpy as np
 import torch
 
 from callbench.artifacts import require
-from callbench.protocol import Options, model_error
+from callbench.drivers.checks import check_output
+from callbench.protocol import Options, Prepared, model_error
 
 Store = Callable[[int, torch.Tensor], None]
 
@@ -63,3 +64,31 @@ def per_call_inputs(inputs: np.ndarray, batch: int) -> torch.Tensor:
 
 def models_path(options: Options, name: str) -> Path:
     return require(options.models, name)
+
+
+def module_loop(
+    module: Callable[[torch.Tensor], torch.Tensor],
+    path: Path,
+    options: Options,
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    *,
+    inference: bool,
+) -> Prepared:
+    """The per-call loop both torch drivers time: one module call per call.
+
+    ``inference`` wraps the calls in ``torch.inference_mode()``; without it the
+    calls pay for autograd bookkeeping, as the seed's did.
+    """
+    x = per_call_inputs(inputs, options.batch)
+    store = storer(outputs, options.batch)
+    mode = torch.inference_mode if inference else contextlib.nullcontext
+    with mode():
+        check_output(path, module(x[0]), options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        with mode():
+            for i in range(start, stop):
+                store(i, module(x[i]))
+
+    return Prepared(loop)

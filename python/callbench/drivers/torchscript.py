@@ -7,19 +7,15 @@ calls run under ``torch.inference_mode()``.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import torch
 
 from callbench.artifacts import TORCHSCRIPT
-from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import (
     load_torchscript,
     models_path,
-    per_call_inputs,
+    module_loop,
     set_threads,
-    storer,
 )
 from callbench.protocol import DriverInfo, Options, Prepared
 
@@ -33,18 +29,8 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, frozen: 
     module = load_torchscript(options, TORCHSCRIPT)
     if frozen:
         module = torch.jit.optimize_for_inference(torch.jit.freeze(module))
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
-    mode = torch.inference_mode if frozen else contextlib.nullcontext
-    with mode():
-        check_output(models_path(options, TORCHSCRIPT), module(x[0]), options.batch)
-
-    def loop(start: int, stop: int) -> None:
-        with mode():
-            for i in range(start, stop):
-                store(i, module(x[i]))
-
-    return Prepared(loop)
+    path = models_path(options, TORCHSCRIPT)
+    return module_loop(module, path, options, inputs, outputs, inference=frozen)
 
 
 def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:

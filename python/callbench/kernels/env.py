@@ -5,20 +5,10 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from pathlib import Path
 from typing import Any
 
+from callbench.environment import cpu_model
 from callbench.kernels.threads import THREAD_VARIABLES
-
-
-def _cpu_model() -> str | None:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or None
 
 
 def kernel_env(threads: int) -> dict[str, Any]:
@@ -32,7 +22,7 @@ def kernel_env(threads: int) -> dict[str, Any]:
         "python": platform.python_version(),
         "implementation": sys.implementation.name,
         "platform": platform.platform(),
-        "cpu": _cpu_model(),
+        "cpu": cpu_model(),
         "cpu_count": os.cpu_count(),
         "threads": threads,
         # What the libraries report after ``set_runtime_threads``, not just what was asked.
