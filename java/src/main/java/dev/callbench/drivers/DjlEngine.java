@@ -26,7 +26,7 @@ final class DjlEngine {
         System.setProperty("ai.djl.pytorch.num_interop_threads", "1");
         // ai.djl.pytorch.graph_optimizer stays at DJL's default (on): DJL's
         // performance guide suggests turning it off for latency, but on this
-        // model that cost ~20% more CPU per call (measured, see java/README.md).
+        // model it gained nothing (measured, see java/README.md).
     }
 
     /** "DJL x.y.z, LibTorch a.b.c", known once the engine has loaded. */

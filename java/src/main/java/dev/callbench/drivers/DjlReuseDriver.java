@@ -28,7 +28,8 @@ import java.util.Map;
  * NDArray created once and refilled each call from a direct buffer
  * ({@code NDArray.set}), so no Predictor context, sub-manager or Java input
  * array is made per call. Each call's output is read into the outputs array
- * and freed at once.
+ * and freed at once. Measured: no faster than java-djl, since LibTorch's
+ * forward dominates the call (java/README.md).
  */
 public final class DjlReuseDriver implements Driver {
     @Override
