@@ -16,6 +16,12 @@ nox.options.sessions = ["tests"]
 
 PYTHON = "3.11"
 ALL_EXTRAS = ".[report,kernels,test,lint]"
+# The sweeps take each runtime's fastest way of being called, one driver each.
+SWEEP_DRIVERS = (
+    "python-eager-inference", "python-torchscript-frozen", "python-onnxruntime-iobinding",
+    "python-numpy", "cpp-libtorch-out", "cpp-torchscript-reuse", "cpp-onnxruntime-reuse",
+    "cpp-handwritten", "java-onnxruntime-reuse", "java-djl", "java-pytorch-reuse",
+)  # fmt: skip
 
 
 def install(session: nox.Session) -> None:
@@ -89,6 +95,11 @@ def bench(session: nox.Session) -> None:
     build_java(session)
     run_dir = new_run_dir(session)
     harness(session, "python", "cpp", "java", run_dir=run_dir)
+    sweep = ["python", "-m", "callbench.harness", "--run-dir", run_dir, "--calls", "100000"]
+    for driver in SWEEP_DRIVERS:
+        sweep += ["--only", driver]
+    session.run(*sweep, "--sweep", "batch")
+    session.run(*sweep, "--sweep", "threads", "--batch", "1000", "--calls", "1000")
     session.run("python", "-m", "callbench.kernels", "--run-dir", run_dir)
     session.run("python", "-m", "callbench.report", run_dir)
 

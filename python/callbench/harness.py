@@ -46,11 +46,13 @@ DEFAULT_BATCHES = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 class RunOptions:
     models: Path = Path("models")
     calls: int = 1_000_000
-    warmup: int = 1000
+    warmup: int = 10_000
     repeats: int = 3
     batch: int = 1
     threads: int = 1
     timeout: float | None = None
+    # Per-call timing only in the main run; a sweep compares whole repeats.
+    latencies: bool = True
 
     def driver_args(self) -> list[str]:
         return [
@@ -86,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", action="append", help="driver id or id prefix; repeatable")
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--calls", type=count(1), default=1_000_000)
-    p.add_argument("--warmup", type=count(0), default=1000)
+    # Enough calls for the JVM's JIT to compile the call path before timing.
+    p.add_argument("--warmup", type=count(0), default=10_000)
     p.add_argument("--repeats", type=count(1), default=3)
     p.add_argument("--batch", type=count(1), default=1)
     p.add_argument("--threads", type=count(1), default=1)
@@ -269,10 +272,9 @@ def run_driver(
         env[var] = str(options.threads)
     with tempfile.TemporaryDirectory(prefix="callbench-io-") as tmp:
         outputs, latencies = Path(tmp) / "outputs.f32", Path(tmp) / "latencies.i64"
-        command = [
-            *spec.command(), *options.driver_args(),
-            "--outputs", str(outputs), "--latencies", str(latencies),
-        ]  # fmt: skip
+        command = [*spec.command(), *options.driver_args(), "--outputs", str(outputs)]
+        if options.latencies:
+            command += ["--latencies", str(latencies)]
         outcome = launch(command, options.limit_for(spec), label, env)
         record["peak_rss_mb"] = outcome.peak_rss_mb
         if outcome.timed_out:
@@ -354,9 +356,12 @@ def sweep_points(args: argparse.Namespace, base: RunOptions) -> list[tuple[RunOp
     points = []
     for value in values:
         if kind == "batch":
-            point = replace(base, batch=value, calls=max(1, base.calls // value))
+            calls = max(1, base.calls // value)
+            point = replace(
+                base, batch=value, calls=calls, warmup=min(base.warmup, calls), latencies=False
+            )
         else:
-            point = replace(base, threads=value)
+            point = replace(base, threads=value, latencies=False)
         points.append((point, f"sweep-{kind}/{value}"))
     return points
 

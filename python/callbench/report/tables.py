@@ -121,7 +121,8 @@ def sweep_table(run: Run, kind: str) -> str:
         if kind == "batch":
             row.append(_stops_paying(d, values, cell))
         rows.append(row)
-    unit = "µs per sample" if kind == "batch" else "µs per call"
+    batches = sorted({r["batch"] for recs in points.values() for r in recs})
+    unit = "µs per sample" if kind == "batch" else f"µs per call of batch {batches}"
     header = ["driver", *(f"{kind} {v:,}" for v in values)]
     if kind == "batch":
         header.append("batching stops paying at")
