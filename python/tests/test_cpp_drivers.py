@@ -149,7 +149,7 @@ def test_missing_model_fails_naming_the_file(driver_id: str, models_copy: Path) 
     path.unlink()
     done = run_binary(driver_id, models_copy)
     assert done.returncode == 1
-    hint = "missing; run nox -s export to write the artifacts"
+    hint = "missing; run `nox -s export` first"
     assert done.stderr.strip() == f"{driver_id}: error: {path}: {hint}"
 
 
@@ -162,7 +162,7 @@ def test_nan_in_inputs_fails_naming_the_file(driver_id: str, models_copy: Path) 
     data.tofile(path)
     done = run_binary(driver_id, models_copy)
     assert done.returncode == 1
-    problem = "sample 7 holds NaN or Inf (float 15)"
+    problem = "sample 7 is NaN or Inf"
     assert done.stderr.strip() == f"{driver_id}: error: {path}: {problem}"
 
 
@@ -225,7 +225,7 @@ def test_harness_records_nan_inputs_as_failed(
     for driver_id in ids:
         record = run.records[driver_id]
         assert record["status"] == "failed"
-        assert f"{path}: sample 0 holds NaN or Inf" in record["error"]
+        assert f"{path}: sample 0 is NaN or Inf" in record["error"]
 
 
 def test_second_build_is_incremental(repo_root: Path) -> None:

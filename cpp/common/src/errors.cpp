@@ -18,7 +18,7 @@ std::string first_line(std::string_view text) {
 }
 
 DataError missing_artifact(const std::filesystem::path& path) {
-  return DataError(path, "missing; run nox -s export to write the artifacts");
+  return DataError(path, "missing; run `nox -s export` first");
 }
 
 void require_file(const std::filesystem::path& path) {

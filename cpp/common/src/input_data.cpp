@@ -32,7 +32,7 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!std::isfinite(values[i])) {
       throw DataError(path, std::string(what) + " " + std::to_string(i / width) +
-                                " holds NaN or Inf (float " + std::to_string(i) + ")");
+                                " is NaN or Inf");
     }
   }
   return values;
