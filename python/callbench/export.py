@@ -10,6 +10,7 @@ import argparse
 import io
 import json
 import logging
+import os
 import platform
 import sys
 import warnings
@@ -155,10 +156,16 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # TorchScript names the three Linear types in an order that follows
+        # Python's randomised string hashing; a fixed seed fixes the bytes.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        os.execve(sys.executable, [sys.executable, "-m", "callbench.export", *args_in], env)
     parser = argparse.ArgumentParser(prog="callbench.export", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("models"), help="artifact folder")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="inputs to write")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
     if args.samples < 1:
         parser.error("--samples must be at least 1")
     manifest = export(args.out, args.samples, TrainConfig())
