@@ -119,3 +119,38 @@ def test_the_driver_dispatcher_names_unknown_ids() -> None:
     done = subprocess.run([sys.executable, "-m", "callbench.drivers", "python-nope"],
                           capture_output=True, text=True, check=False)  # fmt: skip
     assert done.returncode == 2 and "python-eager" in done.stderr
+
+
+CORRUPTIONS = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "garbled": lambda data: bytes(b ^ 0x5A for b in data),
+}
+PYTHON_MODELS = {
+    "python-eager": art.STATE_DICT,
+    "python-torchscript": art.TORCHSCRIPT,
+    "python-onnxruntime": art.ONNX,
+    "python-numpy": art.WEIGHTS,
+}
+
+
+# Raw weights have no structure to check: garbled ones are caught by the manifest's
+# sha256 (above) or by the outputs check, not by the driver; truncation is.
+DAMAGES = [(d, how) for d in sorted(PYTHON_MODELS) for how in sorted(CORRUPTIONS)
+           if (d, how) != ("python-numpy", "garbled")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("driver_id", "how"), DAMAGES)
+def test_a_damaged_model_fails_the_driver_with_one_line(
+    run_harness: Callable[..., HarnessRun], models_copy: Path, driver_id: str, how: str
+) -> None:
+    """The manifest is made to agree, so the driver's own loading must catch it."""
+    name = PYTHON_MODELS[driver_id]
+    path = models_copy / name
+    path.write_bytes(CORRUPTIONS[how](path.read_bytes()))
+    refresh_manifest(models_copy, name)
+    run = run_harness("--models", str(models_copy), "--only", driver_id, "--calls", "20",
+                      "--repeats", "1", "--warmup", "0")  # fmt: skip
+    record = run.records[driver_id]
+    assert record["status"] == "failed"
+    assert str(path) in record["error"] and "\n" not in record["error"]
+    assert "Traceback" not in record["error"]

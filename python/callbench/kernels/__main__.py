@@ -16,17 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Nothing here may import NumPy before ``thread_env`` has run.
+from callbench.cli_types import count
 from callbench.kernels.threads import thread_env
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be >= 1")
-    return value
 
 
 def _seconds(text: str) -> float:
@@ -45,9 +36,9 @@ def parser() -> argparse.ArgumentParser:
         description="The seeds' micro-benchmarks (elementwise math, batched dot, CUDA).",
     )
     p.add_argument("--quick", action="store_true", help="elementwise at 1000 x 1000 (CI, tests)")
-    p.add_argument("--size", type=_positive, help="elementwise side N (N x N); default 10000")
-    p.add_argument("--repeats", type=_positive, default=5, help="timed repeats (default 5)")
-    p.add_argument("--threads", type=_positive, default=1, help="threads per library (default 1)")
+    p.add_argument("--size", type=count(1), help="elementwise side N (N x N); default 10000")
+    p.add_argument("--repeats", type=count(1), default=5, help="timed repeats (default 5)")
+    p.add_argument("--threads", type=count(1), default=1, help="threads per library (default 1)")
     p.add_argument(
         "--min-repeat-time",
         type=_seconds,

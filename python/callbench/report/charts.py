@@ -14,6 +14,7 @@ from callbench.report.load import Run
 from callbench.report.tables import median_ns, ordered
 
 COLOURS = {"Python": "#3572A5", "C++": "#f34b7d", "Java": "#b07219"}
+LINESTYLES = {"Python": ":", "C++": "-", "Java": "--"}
 
 
 def per_call(run: Run, path: Path) -> Path:
@@ -52,9 +53,13 @@ def sweep(run: Run, kind: str, path: Path) -> Path | None:
                 per = r["batch"] if kind == "batch" else 1
                 series.setdefault(str(r["driver"]), []).append((value, med / per / 1e3))
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    for driver, pts in sorted(series.items()):
+    languages = {str(r["driver"]): str(r.get("language")) for recs in points.values() for r in recs}
+    palette = [plt.get_cmap("tab20")(k) for k in range(20)]
+    for n, (driver, pts) in enumerate(sorted(series.items())):
         xs, ys = zip(*pts, strict=True)
-        ax.plot(xs, ys, marker="o", markersize=3, label=driver)
+        # Colour tells drivers apart, the line style tells the language.
+        style = LINESTYLES.get(languages.get(driver, ""), "-")
+        ax.plot(xs, ys, marker="o", markersize=3, label=driver, color=palette[n % 20], ls=style)
     ax.set_yscale("log")
     if kind == "batch":
         ax.set_xscale("log")

@@ -35,6 +35,12 @@ def median_ns(record: Record) -> float | None:
     return stats.median(record["per_call_ns"])
 
 
+def runtime_cell(record: Record) -> str:
+    """Runtime and version, without saying the runtime twice when the version names it."""
+    runtime, version = str(record.get("runtime") or ""), str(record.get("runtime_version") or "")
+    return version if version.startswith(runtime) else f"{runtime} {version}".strip()
+
+
 def status_cell(record: Record) -> str:
     if record.get("status") != "ok":
         reason = str(record.get("error") or "").replace("|", "/")
@@ -61,7 +67,7 @@ def driver_table(run: Run) -> str:
         rows.append([
             f"`{r['driver']}`",
             str(r.get("language", "")),
-            f"{r.get('runtime', '')} {r.get('runtime_version') or ''}".strip(),
+            runtime_cell(r),
             us(med) if med is not None else "–",
             f"{us(min(samples))}–{us(max(samples))}" if med is not None else "–",
             f"{med * 1e6 / 1e9:.2f}" if med is not None else "–",
