@@ -240,7 +240,10 @@ def test_cli_adds_to_an_existing_run_without_touching_its_env(tmp_path: Path) ->
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--only", "nothing-like-this"], "matches no kernel"), (["--threads", "0"], "below the minimum 1")],
+    [
+        (["--only", "nothing-like-this"], "matches no kernel"),
+        (["--threads", "0"], "below the minimum 1"),
+    ],
 )
 def test_cli_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     done = _cli(*args, "--runs-dir", str(tmp_path))
