@@ -12,14 +12,12 @@ import ai.djl.translate.Translator;
 import ai.djl.translate.TranslatorContext;
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * java-djl: Deep Java Library with its PyTorch engine, used the way DJL
@@ -28,30 +26,10 @@ import java.util.Map;
  * (a fresh NDManager per call, input created from a Java array, output read
  * back into one).
  */
-public final class DjlDriver implements Driver {
+public final class DjlDriver extends DjlFamily {
     @Override
     public String id() {
         return "java-djl";
-    }
-
-    @Override
-    public String runtime() {
-        return "djl-pytorch";
-    }
-
-    @Override
-    public String artifact() {
-        return "mlp_torchscript.pt";
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return DjlEngine.version();
-    }
-
-    @Override
-    public Map<String, Object> notes() {
-        return DjlEngine.notes();
     }
 
     @Override

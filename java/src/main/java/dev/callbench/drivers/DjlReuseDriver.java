@@ -11,7 +11,6 @@ import ai.djl.training.ParameterStore;
 import ai.djl.translate.TranslateException;
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
@@ -20,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * java-djl-reuse: DJL without the per-call Predictor machinery. The model's
@@ -31,30 +29,10 @@ import java.util.Map;
  * and freed at once. Measured: no faster than java-djl, since LibTorch's
  * forward dominates the call (java/README.md).
  */
-public final class DjlReuseDriver implements Driver {
+public final class DjlReuseDriver extends DjlFamily {
     @Override
     public String id() {
         return "java-djl-reuse";
-    }
-
-    @Override
-    public String runtime() {
-        return "djl-pytorch";
-    }
-
-    @Override
-    public String artifact() {
-        return "mlp_torchscript.pt";
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return DjlEngine.version();
-    }
-
-    @Override
-    public Map<String, Object> notes() {
-        return DjlEngine.notes();
     }
 
     @Override

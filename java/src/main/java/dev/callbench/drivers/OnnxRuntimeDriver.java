@@ -6,7 +6,6 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
@@ -20,25 +19,10 @@ import java.util.Map;
  * a new input tensor per call from a slice of the inputs, {@code session.run}
  * with the input map, and the output read back as a Java array.
  */
-public final class OnnxRuntimeDriver implements Driver {
+public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     @Override
     public String id() {
         return "java-onnxruntime";
-    }
-
-    @Override
-    public String runtime() {
-        return "onnxruntime";
-    }
-
-    @Override
-    public String artifact() {
-        return "mlp.onnx";
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return OnnxRuntimeSessions.version();
     }
 
     @Override

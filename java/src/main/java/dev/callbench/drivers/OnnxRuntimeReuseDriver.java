@@ -6,7 +6,6 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
@@ -25,25 +24,10 @@ import java.util.Map;
  * ({@code OrtSession.run(inputs, pinnedOutputs)}), so no output tensor or Java
  * array is allocated per call either.
  */
-public final class OnnxRuntimeReuseDriver implements Driver {
+public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     @Override
     public String id() {
         return "java-onnxruntime-reuse";
-    }
-
-    @Override
-    public String runtime() {
-        return "onnxruntime";
-    }
-
-    @Override
-    public String artifact() {
-        return "mlp.onnx";
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return OnnxRuntimeSessions.version();
     }
 
     @Override

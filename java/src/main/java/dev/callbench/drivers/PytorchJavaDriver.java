@@ -2,7 +2,6 @@ package dev.callbench.drivers;
 
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
@@ -19,25 +18,10 @@ import org.pytorch.Tensor;
  * {@code Module.forward} and reading the result with
  * {@code getDataAsFloatArray()}. Runs on the project's JNI peer (java/native).
  */
-public final class PytorchJavaDriver implements Driver {
+public final class PytorchJavaDriver extends PytorchJavaFamily {
     @Override
     public String id() {
         return "java-pytorch";
-    }
-
-    @Override
-    public String runtime() {
-        return "libtorch";
-    }
-
-    @Override
-    public String artifact() {
-        return PytorchModels.ARTIFACT;
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return PytorchModels.version();
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.callbench.drivers;
 
 import dev.callbench.CallbenchException;
 import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.DriverMain;
 import dev.callbench.Inference;
 import dev.callbench.Options;
@@ -21,25 +20,10 @@ import org.pytorch.Tensor;
  * new Tensor (the API has no output binding) and is read with
  * {@code getDataAsFloatArray()}.
  */
-public final class PytorchJavaReuseDriver implements Driver {
+public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
     @Override
     public String id() {
         return "java-pytorch-reuse";
-    }
-
-    @Override
-    public String runtime() {
-        return "libtorch";
-    }
-
-    @Override
-    public String artifact() {
-        return PytorchModels.ARTIFACT;
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return PytorchModels.version();
     }
 
     @Override
