@@ -57,4 +57,15 @@ void check_output(const std::filesystem::path& path, const Ort::Value& value, st
   }
 }
 
+OrtFixedBuffers::OrtFixedBuffers(OrtModel& model, std::int64_t batch)
+    : in_(static_cast<std::size_t>(batch) * 2, 0.0f),
+      out_(static_cast<std::size_t>(batch), 0.0f),
+      x_(model.wrap(in_.data(), batch, 2)),
+      y_(model.wrap(out_.data(), batch, 1)) {
+  Ort::RunOptions run_options;
+  std::vector<Ort::Value> y = model.session().Run(run_options, OrtModel::input_names, &x_, 1,
+                                                  OrtModel::output_names, 1);
+  check_output(model.path(), y.front(), batch);
+}
+
 }  // namespace callbench

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <onnxruntime_cxx_api.h>
 
@@ -32,6 +34,25 @@ class OrtModel {
   Ort::Env env_;
   Ort::Session session_;
   Ort::MemoryInfo memory_;
+};
+
+// Input and output OrtValues over buffers allocated once, for the variants
+// that reuse them every call. Made after a plain Run has checked the model's
+// output shape (a reused output would hide a wrong one).
+class OrtFixedBuffers {
+ public:
+  OrtFixedBuffers(OrtModel& model, std::int64_t batch);
+
+  void load(const float* in) { std::memcpy(in_.data(), in, in_.size() * sizeof(float)); }
+  void store(float* out) const { std::memcpy(out, out_.data(), out_.size() * sizeof(float)); }
+  Ort::Value& x() { return x_; }
+  Ort::Value& y() { return y_; }
+
+ private:
+  std::vector<float> in_;
+  std::vector<float> out_;
+  Ort::Value x_;
+  Ort::Value y_;
 };
 
 // ONNX Runtime's own version string (of the library actually loaded).
