@@ -1,12 +1,14 @@
-"""Option parsing shared by the harness and the Python drivers: usage errors, not exits."""
+"""What the harness and the Python drivers share as programs: options and error lines."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from callbench.errors import UsageError
+from callbench.errors import ArtifactError, UsageError
 
 
 class Parser(argparse.ArgumentParser):
@@ -29,3 +31,34 @@ def count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def report_errors(prog: str, body: Callable[[], int], debug: bool, *, catch_all: bool) -> int:
+    """Run ``body``; turn what goes wrong into one stderr line and an exit status.
+
+    Usage errors exit 2, bad artifacts 1, Ctrl-C 130. With ``catch_all`` any
+    other exception (a runtime's own failure) is also one line, exit 1.
+    ``debug`` adds the traceback.
+    """
+    try:
+        return body()
+    except UsageError as exc:
+        print(f"{prog}: usage: {exc}", file=sys.stderr)
+        return 2
+    except ArtifactError as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if not catch_all:
+            raise
+        if debug:
+            traceback.print_exc()
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else ""
+        print(f"{prog}: error: {type(exc).__name__}: {first}", file=sys.stderr)
+        return 1

@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 from callbench import artifacts as art
 from callbench import environment, records, stats
 from callbench.catalogue import DriverSpec, all_drivers, select
-from callbench.cli_types import Parser, count
+from callbench.cli_types import Parser, count, report_errors
 from callbench.errors import ArtifactError, UsageError
 
 # Outputs may differ from the eager reference by float32 rounding of a
@@ -430,21 +429,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
-    try:
-        return run(build_parser().parse_args(argv))
-    except UsageError as exc:
-        print(f"callbench.harness: usage: {exc}", file=sys.stderr)
-        return 2
-    except ArtifactError as exc:
-        if debug:
-            traceback.print_exc()
-        print(f"callbench.harness: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("callbench.harness: interrupted", file=sys.stderr)
-        return 130
+    args = list(sys.argv[1:] if argv is None else argv)
+    return report_errors(
+        "callbench.harness",
+        lambda: run(build_parser().parse_args(args)),
+        "--debug" in args,
+        catch_all=False,  # a fault of the harness itself should show where it is
+    )
 
 
 if __name__ == "__main__":

@@ -9,18 +9,19 @@ calls one by one, writes the outputs and prints the JSON line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
-import traceback
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from callbench.artifacts import INPUTS, read_inputs, write_atomic
-from callbench.cli_types import Parser, count
+from callbench.cli_types import Parser, count, report_errors
 from callbench.errors import ArtifactError, UsageError
 
 Loop = Callable[[int, int], None]
@@ -57,6 +58,9 @@ class Prepared:
 
     loop: Loop
     notes: str | None = None
+    # Entered once around warm-up, repeats and per-call timing (e.g.
+    # torch.inference_mode), so no call pays for entering it.
+    context: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
 
 
 Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
@@ -118,21 +122,22 @@ def measure(info: DriverInfo, setup: Setup, options: Options) -> dict[str, objec
     prepared = setup(options, inputs, outputs)
     load_ns = time.perf_counter_ns() - t0
 
-    progress("warm-up")
-    _warm(prepared.loop, options.calls, options.warmup)
-    repeat_ns: list[int] = []
-    clock = time.perf_counter_ns
-    for k in range(options.repeats):
-        progress(f"repeat {k + 1}/{options.repeats}", repeat_ns)
-        outputs.fill(np.nan)  # a call that stores nothing shows up as an error
-        t0 = clock()
-        prepared.loop(0, options.calls)
-        repeat_ns.append(clock() - t0)
-    if options.outputs is not None:
-        write_atomic(options.outputs, outputs.astype("<f4").tobytes())
-    if options.latencies is not None:
-        latencies = _latencies(prepared.loop, options.calls)
-        write_atomic(options.latencies, latencies.tobytes())
+    with prepared.context():
+        progress("warm-up")
+        _warm(prepared.loop, options.calls, options.warmup)
+        repeat_ns: list[int] = []
+        clock = time.perf_counter_ns
+        for k in range(options.repeats):
+            progress(f"repeat {k + 1}/{options.repeats}", repeat_ns)
+            outputs.fill(np.nan)  # a call that stores nothing shows up as an error
+            t0 = clock()
+            prepared.loop(0, options.calls)
+            repeat_ns.append(clock() - t0)
+        if options.outputs is not None:
+            write_atomic(options.outputs, outputs.astype("<f4").tobytes())
+        if options.latencies is not None:
+            latencies = _latencies(prepared.loop, options.calls)
+            write_atomic(options.latencies, latencies.tobytes())
     result: dict[str, object] = {
         "driver": info.id,
         "language": info.language,
@@ -155,29 +160,12 @@ def measure(info: DriverInfo, setup: Setup, options: Options) -> dict[str, objec
 def main(info: DriverInfo, setup: Setup, argv: Sequence[str] | None = None) -> int:
     """Run a driver as a program: JSON on stdout, or one error line on stderr."""
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args
-    try:
-        options = parse_options(args)
-        result = measure(info, setup, options)
-    except UsageError as exc:
-        print(f"{info.id}: usage: {exc}", file=sys.stderr)
-        return 2
-    except ArtifactError as exc:
-        if debug:
-            traceback.print_exc()
-        print(f"{info.id}: error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{info.id}: error: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # a runtime's own failure: still one line, named
-        if debug:
-            traceback.print_exc()
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        print(f"{info.id}: error: {type(exc).__name__}: {first}", file=sys.stderr)
-        return 1
-    print(json.dumps(result))
-    return 0
+
+    def body() -> int:
+        print(json.dumps(measure(info, setup, parse_options(args))))
+        return 0
+
+    return report_errors(info.id, body, "--debug" in args, catch_all=True)
 
 
 def model_error(path: Path, exc: BaseException) -> ArtifactError:

@@ -77,8 +77,9 @@ def module_loop(
 ) -> Prepared:
     """The per-call loop both torch drivers time: one module call per call.
 
-    ``inference`` wraps the calls in ``torch.inference_mode()``; without it the
-    calls pay for autograd bookkeeping, as the seed's did.
+    ``inference`` runs the calls in ``torch.inference_mode()``, entered once by
+    the protocol, not per call; without it the calls pay for autograd
+    bookkeeping, as the seed's did.
     """
     x = per_call_inputs(inputs, options.batch)
     store = storer(outputs, options.batch)
@@ -87,8 +88,7 @@ def module_loop(
         check_output(path, module(x[0]), options.batch)
 
     def loop(start: int, stop: int) -> None:
-        with mode():
-            for i in range(start, stop):
-                store(i, module(x[i]))
+        for i in range(start, stop):
+            store(i, module(x[i]))
 
-    return Prepared(loop)
+    return Prepared(loop, context=mode)
