@@ -14,18 +14,7 @@ import torch
 
 from callbench import artifacts as art
 from callbench.errors import ArtifactError
-from tests.conftest import HarnessRun, run_module
-
-
-def refresh_manifest(models: Path, name: str) -> None:
-    """Make the manifest agree with a damaged file, so the driver itself must catch it."""
-    import json
-
-    path = models / art.MANIFEST
-    manifest = json.loads(path.read_text())
-    manifest["files"][name]["bytes"] = (models / name).stat().st_size
-    manifest["files"][name]["sha256"] = art.sha256_of(models / name)
-    path.write_text(json.dumps(manifest))
+from tests.conftest import HarnessRun, resign, run_module
 
 
 def test_bench_before_export_says_to_export(tmp_path: Path) -> None:
@@ -56,7 +45,7 @@ def test_an_artifact_that_differs_from_the_manifest_is_named(
 def test_a_truncated_inputs_file_is_named(models_copy: Path, tmp_path: Path) -> None:
     inputs = models_copy / art.INPUTS
     inputs.write_bytes(inputs.read_bytes()[:-3])
-    refresh_manifest(models_copy, art.INPUTS)
+    resign(models_copy, art.INPUTS)
     done = run_module("callbench.drivers", "python-numpy", "--models", str(models_copy),
                       "--calls", "10")  # fmt: skip
     assert done.returncode == 1
@@ -147,7 +136,7 @@ def test_a_damaged_model_fails_the_driver_with_one_line(
     name = PYTHON_MODELS[driver_id]
     path = models_copy / name
     path.write_bytes(CORRUPTIONS[how](path.read_bytes()))
-    refresh_manifest(models_copy, name)
+    resign(models_copy, name)
     run = run_harness("--models", str(models_copy), "--only", driver_id, "--calls", "20",
                       "--repeats", "1", "--warmup", "0")  # fmt: skip
     record = run.records[driver_id]

@@ -4,7 +4,6 @@ bad input, both through the harness and directly against the contract
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import pytest
 from callbench import artifacts as art
 from callbench.catalogue_cpp import BUILD_HINT, DRIVERS, binary
 from callbench.harness import ATOL
-from tests.conftest import HarnessRun
+from tests.conftest import HarnessRun, assert_verified, resign
 
 IDS = [d.id for d in DRIVERS]
 BY_ID = {d.id: d for d in DRIVERS}
@@ -42,18 +41,6 @@ def built_ids() -> list[str]:
     return ids
 
 
-def resign(models: Path, name: str) -> None:
-    """Record a damaged file's new size and sha256 in the manifest, so that the
-    harness's own check passes and the damage reaches the driver."""
-    manifest_path = models / art.MANIFEST
-    manifest = json.loads(manifest_path.read_text())
-    path = models / name
-    entry = manifest["files"][name]
-    entry["bytes"] = path.stat().st_size
-    entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
-    manifest_path.write_text(json.dumps(manifest, indent=2))
-
-
 def run_binary(driver_id: str, models: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(binary(driver_id)), "--models", str(models), "--calls", "100", "--warmup", "5",
@@ -75,14 +62,7 @@ def test_every_cpp_driver_is_verified_ok(
     ids = built_ids()
     run = run_harness("--language", "cpp", "--calls", "2000", "--warmup", "50",
                       "--repeats", "2", "--batch", str(batch))  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    for driver_id in ids:
-        record = run.records[driver_id]
-        assert record["status"] == "ok", (driver_id, record["error"])
-        assert record["max_abs_error"] <= ATOL
-        assert len(record["per_call_ns"]) == 2
-        assert record["batch"] == batch
-        assert record["runtime_version"]
+    assert_verified(run, ids, repeats=2, batch=batch)
 
 
 def test_threads_option_reaches_the_record(run_harness: Callable[..., HarnessRun]) -> None:

@@ -7,8 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from callbench.catalogue_python import DRIVERS
-from callbench.harness import ATOL
-from tests.conftest import HarnessRun
+from tests.conftest import HarnessRun, assert_verified
 
 IDS = [d.id for d in DRIVERS]
 
@@ -24,14 +23,9 @@ def test_every_python_driver_is_verified_ok(
 ) -> None:
     run = run_harness("--language", "python", "--calls", "300", "--warmup", "10",
                       "--repeats", "2", "--batch", str(batch))  # fmt: skip
-    assert run.returncode == 0, run.stderr
     assert set(run.records) == set(IDS)
-    for driver_id, record in run.records.items():
-        assert record["status"] == "ok", (driver_id, record["error"])
-        assert record["max_abs_error"] <= ATOL
-        assert len(record["per_call_ns"]) == 2
-        assert record["batch"] == batch
-        assert record["peak_rss_mb"] > 0
+    assert_verified(run, IDS, repeats=2, batch=batch)
+    assert all(record["peak_rss_mb"] > 0 for record in run.records.values())
     assert run.env["cores"] >= 1 and run.env["packages"]["torch"]
 
 
