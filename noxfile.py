@@ -1,11 +1,17 @@
-"""callbench sessions: export, bench-*, report, tests, lint.
+"""callbench sessions: each one line over the `callbench` command.
 
-Every session installs the same pinned project into its own uv environment.
+Every session installs the same pinned project into its own uv environment;
 torch (the multi-GB CUDA wheel) is downloaded once into uv's cache and then
-linked into each environment, which takes about a second.
+linked into each environment in about a second. Options after `--` reach the
+command, e.g. `nox -s bench -- --quick`.
 """
 
 from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
 
 import nox
 
@@ -16,92 +22,53 @@ nox.options.sessions = ["tests"]
 
 PYTHON = "3.11"
 ALL_EXTRAS = ".[report,kernels,test,lint]"
-# The sweeps take each runtime's fastest way of being called, one driver each.
-SWEEP_DRIVERS = (
-    "python-eager-inference", "python-torchscript-frozen", "python-onnxruntime-iobinding",
-    "python-numpy", "cpp-libtorch-out", "cpp-torchscript-reuse", "cpp-onnxruntime-reuse",
-    "cpp-handwritten", "java-onnxruntime-reuse", "java-djl", "java-pytorch-reuse",
+# Every transitive dependency pinned (uv pip compile pyproject.toml --all-extras).
+LOCK = "requirements.lock"
+# One run id for every bench session of one nox invocation, so that
+# `nox -s bench-cpp bench-java bench-python` writes one run and the report shows it all.
+RUN_ID = os.environ.setdefault(
+    "CALLBENCH_RUN_ID",
+    "-".join((
+        time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()),
+        "".join(c if c.isalnum() or c == "-" else "-" for c in socket.gethostname().lower())[:40],
+        secrets.token_hex(3),
+    )),
 )  # fmt: skip
 
 
 def install(session: nox.Session) -> None:
-    """The project, editable, with every extra: one identical set everywhere."""
-    session.install("-e", ALL_EXTRAS)
+    """The project, editable, every extra, every version from the lock file."""
+    session.install("-c", LOCK, "-e", ALL_EXTRAS)
 
 
-def build_cpp(session: nox.Session, *extra: str) -> None:
-    """Configure and build cpp/ (CMake, Release, incremental); --test also runs ctest."""
-    session.run("python", "scripts/build_cpp.py", *extra)
-
-
-def build_java(session: nox.Session, *extra: str) -> None:
-    """Build java/ with Maven (and the JNI native peer); --test also runs Surefire."""
-    session.run("python", "scripts/build_java.py", *extra)
-
-
-def harness(session: nox.Session, *languages: str, run_dir: str | None = None) -> None:
-    """Run the harness on the drivers of ``languages``, passing options through."""
-    args = ["python", "-m", "callbench.harness"]
-    for language in languages:
-        args += ["--language", language]
-    if run_dir:
-        args += ["--run-dir", run_dir]
-    session.run(*args, *session.posargs)
-
-
-def new_run_dir(session: nox.Session) -> str:
-    """One run folder for everything a `bench` measures."""
-    code = "from callbench.records import new_run_dir; print(new_run_dir())"
-    out = session.run("python", "-c", code, silent=True)
-    assert isinstance(out, str)
-    return out.strip().splitlines()[-1]
+def callbench(session: nox.Session, *args: str) -> None:
+    """Install the project and run `callbench ARGS posargs`."""
+    install(session)
+    session.run("callbench", *args, *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def export(session: nox.Session) -> None:
     """Train the reference MLP and write models/ (weights, TorchScript, ONNX, data)."""
-    install(session)
-    session.run("python", "-m", "callbench.export", *session.posargs)
+    callbench(session, "export")
 
 
-@nox.session(name="bench-python", python=PYTHON)
-def bench_python(session: nox.Session) -> None:
-    """Run the Python drivers (options pass through: -- --calls 10000 --only python-eager)."""
-    install(session)
-    harness(session, "python")
+def bench_language(language: str) -> None:
+    @nox.session(name=f"bench-{language}", python=PYTHON)
+    def session_(session: nox.Session) -> None:
+        callbench(session, "run", "--build", "--language", language, "--run-id", RUN_ID)
+
+    session_.__doc__ = f"Build the {language} drivers and run them into this invocation's run."
 
 
-@nox.session(name="bench-cpp", python=PYTHON)
-def bench_cpp(session: nox.Session) -> None:
-    """Build the C++ drivers (CMake, Release) and run them."""
-    install(session)
-    build_cpp(session)
-    harness(session, "cpp")
-
-
-@nox.session(name="bench-java", python=PYTHON)
-def bench_java(session: nox.Session) -> None:
-    """Build the Java drivers (Maven) and run them in JVMs hosted through JPype."""
-    install(session)
-    build_java(session)
-    harness(session, "java")
+for _language in ("python", "cpp", "java", "rust", "go", "node"):
+    bench_language(_language)
 
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Every language's drivers as one run, then the report."""
-    install(session)
-    build_cpp(session)
-    build_java(session)
-    run_dir = new_run_dir(session)
-    harness(session, "python", "cpp", "java", run_dir=run_dir)
-    sweep = ["python", "-m", "callbench.harness", "--run-dir", run_dir, "--calls", "100000"]
-    for driver in SWEEP_DRIVERS:
-        sweep += ["--only", driver]
-    session.run(*sweep, "--sweep", "batch")
-    session.run(*sweep, "--sweep", "threads", "--batch", "1000", "--calls", "1000")
-    session.run("python", "-m", "callbench.kernels", "--run-dir", run_dir)
-    session.run("python", "-m", "callbench.report", run_dir)
+    """Export if needed, build, every driver, both sweeps, the kernels, the report (one run)."""
+    callbench(session, "bench", "--run-id", RUN_ID)
 
 
 @nox.session(name="bench-kernels", python=PYTHON)
@@ -114,23 +81,23 @@ def bench_kernels(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def report(session: nox.Session) -> None:
     """Write results/report.md and charts from the newest run (or the runs named)."""
-    install(session)
-    session.run("python", "-m", "callbench.report", *session.posargs)
+    callbench(session, "report")
 
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """Unit and end-to-end tests of every language (no test asserts a time)."""
+    """Every language's build and unit tests, then the end-to-end tests (no test asserts a time)."""
     install(session)
-    build_cpp(session, "--test")
-    build_java(session, "--test")
-    session.run("python", "-m", "pytest", *session.posargs)
+    session.run("callbench", "build", "--test")
+    # Two workers: most of the suite waits on driver processes starting.
+    session.run("python", "-m", "pytest", "-n", "2", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff and mypy, both clean."""
+    """ruff and mypy; each language's own linters (clippy, rustfmt, go vet, gofmt)."""
     install(session)
-    session.run("ruff", "check", "python", "noxfile.py", "scripts")
+    session.run("ruff", "check", "python", "noxfile.py", "scripts", "java/src/test/python")
     session.run("ruff", "format", "--check", "python", "noxfile.py", "scripts")
     session.run("mypy")
+    session.run("callbench", "build", "--lint")

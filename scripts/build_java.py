@@ -3,7 +3,7 @@
     python scripts/build_java.py          # build (incremental, quiet on success)
     python scripts/build_java.py --test   # build, then run the JUnit tests (Surefire)
 
-The JPype host (python -m callbench.jvm_host) builds its classpath from
+The JPype host (python -m callbench.languages.jvm_host) builds its classpath from
 java/target/classes and java/target/lib/*.jar. When java/native/CMakeLists.txt
 exists, the JNI native peer is built too, by scripts/build_java_native.py.
 Maven is only started when pom.xml or a source file changed since the last

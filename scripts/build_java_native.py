@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 SOURCE = REPO / "java" / "native"
 DEFAULT_BUILD = REPO / "build" / "java-native"
 LIBRARIES = ("libpytorch_jni.so", "libfbjni.so")
-TEST_MODULES_SCRIPT = REPO / "python" / "callbench" / "export_testmodules.py"
+TEST_MODULES_SCRIPT = REPO / "java" / "src" / "test" / "python" / "export_testmodules.py"
 
 
 def fail(message: str) -> None:

@@ -14,7 +14,7 @@ class HandwrittenModel {
       : weights_(callbench::read_weights(options.models / "mlp_weights.f32")),
         batch_(static_cast<std::size_t>(options.batch)) {}
 
-  void operator()(const float* in, float* out) const {
+  void call(const float* in, float* out) const {
     callbench::mlp_forward(weights_, in, out, batch_);
   }
   std::string runtime_version() const {
@@ -24,7 +24,9 @@ class HandwrittenModel {
     return "g++ " __VERSION__;
 #endif
   }
-  std::string notes() const { return "plain loops, -O3, compiler barrier after each call"; }
+  callbench::Notes notes() const {
+    return {{"call", "plain loops, -O3, compiler barrier after each call"}};
+  }
 
  private:
   callbench::MlpWeights weights_;
@@ -34,8 +36,8 @@ class HandwrittenModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-handwritten", "handwritten", "mlp_weights.f32"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return HandwrittenModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-handwritten", load);
 }

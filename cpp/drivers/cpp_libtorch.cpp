@@ -52,14 +52,16 @@ class LibTorchModel {
     mlp_->eval();
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     c10::InferenceMode guard;
     const auto x = torch::from_blob(const_cast<float*>(in), {batch_, 2}, torch::kFloat32);
     const at::Tensor y = mlp_->forward(x);
     std::memcpy(out, y.const_data_ptr<float>(), static_cast<std::size_t>(batch_) * sizeof(float));
   }
   std::string runtime_version() const { return callbench::torch_version(); }
-  std::string notes() const { return "torch::nn::Linear x3, from_blob + forward each call"; }
+  callbench::Notes notes() const {
+    return callbench::torch_notes("torch::nn::Linear x3, from_blob + forward each call");
+  }
 
  private:
   std::filesystem::path path_;
@@ -70,8 +72,8 @@ class LibTorchModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-libtorch", "libtorch", "mlp_weights.f32"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return LibTorchModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-libtorch", load);
 }

@@ -41,7 +41,7 @@ class LibTorchOutModel {
     y_ = at::empty({batch_, kOut}, at::kFloat);
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     c10::InferenceMode guard;
     const auto n = static_cast<std::size_t>(batch_);
     std::memcpy(x_.mutable_data_ptr<float>(), in, n * callbench::kIn * sizeof(float));
@@ -51,7 +51,9 @@ class LibTorchOutModel {
     std::memcpy(out, y_.const_data_ptr<float>(), n * sizeof(float));
   }
   std::string runtime_version() const { return callbench::torch_version(); }
-  std::string notes() const { return "at::addmm_out + relu_ into preallocated tensors"; }
+  callbench::Notes notes() const {
+    return callbench::torch_notes("at::addmm_out + relu_ into preallocated tensors");
+  }
 
  private:
   std::int64_t batch_;
@@ -62,8 +64,8 @@ class LibTorchOutModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-libtorch-out", "libtorch", "mlp_weights.f32"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return LibTorchOutModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-libtorch-out", load);
 }

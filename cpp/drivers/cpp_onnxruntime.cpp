@@ -19,13 +19,15 @@ class OnnxRuntimeModel {
     callbench::check_output(ort_.path(), y.front(), batch_);
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     const std::vector<Ort::Value> y = run(in);
     std::memcpy(out, y.front().GetTensorData<float>(),
                 static_cast<std::size_t>(batch_) * sizeof(float));
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  std::string notes() const { return "CreateTensor over the samples + Run each call"; }
+  callbench::Notes notes() const {
+    return {{"call", "CreateTensor over the samples + Run each call"}};
+  }
 
  private:
   std::vector<Ort::Value> run(const float* in) {
@@ -42,8 +44,8 @@ class OnnxRuntimeModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-onnxruntime", "onnxruntime", "mlp.onnx"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return OnnxRuntimeModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-onnxruntime", load);
 }

@@ -18,13 +18,15 @@ class OnnxRuntimeIoBindingModel {
     binding_.BindOutput(callbench::OrtModel::output_names[0], buffers_.y());
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     buffers_.load(in);
     ort_.session().Run(run_options_, binding_);
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  std::string notes() const { return "IoBinding to OrtValues over fixed buffers"; }
+  callbench::Notes notes() const {
+    return {{"call", "IoBinding to OrtValues over fixed buffers"}};
+  }
 
  private:
   callbench::OrtModel ort_;
@@ -36,8 +38,8 @@ class OnnxRuntimeIoBindingModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-onnxruntime-iobinding", "onnxruntime", "mlp.onnx"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return OnnxRuntimeIoBindingModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-onnxruntime-iobinding", load);
 }

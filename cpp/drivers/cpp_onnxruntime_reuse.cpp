@@ -13,14 +13,16 @@ class OnnxRuntimeReuseModel {
   explicit OnnxRuntimeReuseModel(const callbench::Options& options)
       : ort_(options.models / "mlp.onnx", options.threads), buffers_(ort_, options.batch) {}
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     buffers_.load(in);
     ort_.session().Run(run_options_, callbench::OrtModel::input_names, &buffers_.x(), 1,
                        callbench::OrtModel::output_names, &buffers_.y(), 1);
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  std::string notes() const { return "OrtValues reused over fixed buffers, Run into them"; }
+  callbench::Notes notes() const {
+    return {{"call", "OrtValues reused over fixed buffers, Run into them"}};
+  }
 
  private:
   callbench::OrtModel ort_;
@@ -31,8 +33,8 @@ class OnnxRuntimeReuseModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-onnxruntime-reuse", "onnxruntime", "mlp.onnx"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return OnnxRuntimeReuseModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-onnxruntime-reuse", load);
 }

@@ -1,6 +1,8 @@
-// cpp-torchscript: the seed's C++ caller, as plain as it was. torch::jit::load
-// of mlp_torchscript.pt; each call wraps its samples with from_blob (no copy),
-// builds a std::vector<IValue> and calls forward() under InferenceMode.
+// cpp-torchscript: the seed's C++ caller, for any batch and under
+// InferenceMode. torch::jit::load of mlp_torchscript.pt; each call wraps its
+// samples with from_blob (no copy) as [batch, 2], builds a
+// std::vector<IValue> and calls forward(). cpp-torchscript-seed is the
+// seed's call exactly as written.
 #include <cstring>
 #include <string>
 #include <vector>
@@ -22,13 +24,15 @@ class TorchScriptModel {
     callbench::check_output(path_, forward(in.data()), batch_);
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     c10::InferenceMode guard;
     const at::Tensor y = forward(in);
     std::memcpy(out, y.const_data_ptr<float>(), static_cast<std::size_t>(batch_) * sizeof(float));
   }
   std::string runtime_version() const { return callbench::torch_version(); }
-  std::string notes() const { return "from_blob + forward(std::vector<IValue>) each call"; }
+  callbench::Notes notes() const {
+    return callbench::torch_notes("from_blob + forward(std::vector<IValue>) each call");
+  }
 
  private:
   at::Tensor forward(const float* in) {
@@ -46,8 +50,8 @@ class TorchScriptModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-torchscript", "libtorch", "mlp_torchscript.pt"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return TorchScriptModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-torchscript", load);
 }

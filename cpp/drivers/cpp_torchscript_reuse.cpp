@@ -29,15 +29,16 @@ class TorchScriptReuseModel {
     callbench::check_output(path_, run(), batch_);
   }
 
-  void operator()(const float* in, float* out) {
+  void call(const float* in, float* out) {
     c10::InferenceMode guard;
     std::memcpy(input_.mutable_data_ptr<float>(), in, bytes_in());
     const at::Tensor y = run();
     std::memcpy(out, y.const_data_ptr<float>(), bytes_out());
   }
   std::string runtime_version() const { return callbench::torch_version(); }
-  std::string notes() const {
-    return "optimize_for_inference (frozen), Method::run on a reused stack, input copied in";
+  callbench::Notes notes() const {
+    return callbench::torch_notes(
+        "optimize_for_inference (frozen), Method::run on a reused stack, input copied in");
   }
 
  private:
@@ -62,8 +63,8 @@ class TorchScriptReuseModel {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const callbench::DriverInfo info{"cpp-torchscript-reuse", "libtorch", "mlp_torchscript.pt"};
-  return callbench::driver_main(argc, argv, info, [](const callbench::Options& options) {
+  const auto load = [](const callbench::Options& options) {
     return TorchScriptReuseModel(options);
-  });
+  };
+  return callbench::driver_main(argc, argv, "cpp-torchscript-reuse", load);
 }

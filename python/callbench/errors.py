@@ -18,3 +18,7 @@ class ArtifactError(Exception):
         super().__init__(f"{path}: {problem}")
         self.path = Path(path)
         self.problem = problem
+
+
+class RunError(Exception):
+    """A run cannot go on (results folder unwritable, a record unreadable): one line, exit 1."""

@@ -1,4 +1,5 @@
-"""Shared fixtures: a small exported artifact set, and the harness run as a user runs it."""
+"""Shared fixtures: a small exported artifact set, a driver run directly, and the harness
+run as a user runs it (``callbench run``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from typing import Any
 
 import pytest
 
+from callbench.languages.spec import DriverSpec
+from callbench.records.record import Record
+from callbench.records.store import load_run
+
 SMALL_SAMPLES = 20_000
 
 
@@ -23,7 +28,7 @@ class HarnessRun:
     stdout: str
     stderr: str
     run_dir: Path | None
-    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    records: dict[str, Record] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
 
 
@@ -37,11 +42,22 @@ def run_module(
     )  # fmt: skip
 
 
+def run_driver(
+    spec: DriverSpec, *args: str, stdin: str | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """A registered driver run directly, as the harness would start it."""
+    return subprocess.run(
+        [*spec.command(), *args],
+        input=stdin, capture_output=True, text=True, timeout=timeout, check=False,
+        env={**os.environ, **spec.env()},
+    )  # fmt: skip
+
+
 @pytest.fixture(scope="session")
 def small_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A freshly exported artifact set with 20,000 samples (read-only for tests)."""
     out = tmp_path_factory.mktemp("models")
-    done = run_module("callbench.export", "--out", str(out), "--samples", str(SMALL_SAMPLES))
+    done = run_module("callbench.model.export", "--out", str(out), "--samples", str(SMALL_SAMPLES))
     assert done.returncode == 0, done.stderr
     return out
 
@@ -54,7 +70,7 @@ def models_copy(small_models: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def run_harness(small_models: Path, tmp_path: Path) -> Callable[..., HarnessRun]:
-    """Run ``python -m callbench.harness`` on the small models, into a private runs dir.
+    """Run ``callbench run`` on the small models, into a private runs folder.
 
     Pass ``--models DIR`` among the arguments to use other artifacts.
     """
@@ -63,17 +79,18 @@ def run_harness(small_models: Path, tmp_path: Path) -> Callable[..., HarnessRun]
     def run(*args: str, timeout: float = 900, env: dict[str, str] | None = None) -> HarnessRun:
         models = [] if "--models" in args else ["--models", str(small_models)]
         done = run_module(
-            "callbench.harness", "--runs-dir", str(runs), *models, *args, timeout=timeout, env=env
-        )
+            "callbench.cli", "run", "--runs-dir", str(runs), *models, *args,
+            timeout=timeout, env=env,
+        )  # fmt: skip
         dirs = sorted(p for p in runs.glob("*") if p.is_dir()) if runs.exists() else []
         result = HarnessRun(done.returncode, done.stdout, done.stderr, dirs[-1] if dirs else None)
-        if result.run_dir is not None:
-            for path in result.run_dir.glob("*.json"):
-                data = json.loads(path.read_text())
-                if path.name == "env.json":
-                    result.env = data
-                else:
-                    result.records[data["driver"]] = data
+        if result.run_dir is not None and (result.run_dir / "env.json").is_file():
+            loaded = load_run(result.run_dir)
+            result.env = loaded.env
+            result.records = {r.id: r for r in loaded.drivers}
+            for sweep in loaded.sweeps.values():
+                for value, records in sweep.items():
+                    result.records.update({f"{r.id}@{value}": r for r in records})
         return result
 
     return run
@@ -89,10 +106,16 @@ def require_tool(name: str) -> None:
         pytest.skip(f"{name} not installed")
 
 
+def require_available(spec: DriverSpec) -> None:
+    reason = spec.available()
+    if reason is not None:
+        pytest.skip(f"{spec.id} cannot run here: {reason}")
+
+
 def resign(models: Path, name: str) -> None:
     """Record a damaged file's new size and sha256 in the manifest, so the
     harness's own check passes and the damage reaches the driver itself."""
-    from callbench import artifacts as art
+    from callbench.model import artifacts as art
 
     path = models / art.MANIFEST
     manifest = json.loads(path.read_text())
@@ -101,15 +124,15 @@ def resign(models: Path, name: str) -> None:
     path.write_text(json.dumps(manifest, indent=2))
 
 
-def assert_verified(run: HarnessRun, ids: list[str], *, repeats: int, batch: int) -> None:
+def assert_verified(run: HarnessRun, ids: list[str], *, rounds: int, batch: int) -> None:
     """Every driver in ``ids`` ran ok, its outputs checked against the reference."""
-    from callbench.harness import ATOL
+    from callbench.harness.options import ATOL
 
     assert run.returncode == 0, run.stderr
     for driver_id in ids:
         record = run.records[driver_id]
-        assert record["status"] == "ok", (driver_id, record["error"])
-        assert record["max_abs_error"] <= ATOL
-        assert len(record["per_call_ns"]) == repeats
-        assert record["batch"] == batch
-        assert record["runtime_version"]
+        assert record.status == "ok", (driver_id, record.error)
+        assert record.max_abs_error is not None and record.max_abs_error <= ATOL
+        assert len({r.index for r in record.rounds}) == rounds
+        assert record.batch == batch
+        assert record.runtime_version

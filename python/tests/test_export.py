@@ -10,8 +10,8 @@ import onnx
 import onnxruntime as ort
 import torch
 
-from callbench import artifacts as art
-from callbench.model import MLP
+from callbench.model import artifacts as art
+from callbench.model.mlp import MLP
 from tests.conftest import SMALL_SAMPLES, run_module
 
 
@@ -25,7 +25,14 @@ def test_fit_is_below_the_issue_threshold(small_models: Path) -> None:
 
 def test_manifest_lists_every_artifact_with_its_hash(small_models: Path) -> None:
     files = manifest(small_models)["files"]
-    expected = {art.STATE_DICT, art.TORCHSCRIPT, art.ONNX, art.WEIGHTS, art.INPUTS, art.REFERENCE}
+    from callbench.model.exported_programs import (
+        AOTI_PACKAGE,
+        EXECUTORCH_PORTABLE,
+        EXECUTORCH_XNNPACK,
+    )
+
+    expected = {art.STATE_DICT, art.TORCHSCRIPT, art.ONNX, art.WEIGHTS, art.INPUTS, art.REFERENCE,
+                AOTI_PACKAGE, EXECUTORCH_XNNPACK, EXECUTORCH_PORTABLE}  # fmt: skip
     assert set(files) == expected
     art.verify(small_models, expected)
     assert files[art.INPUTS]["shape"] == [SMALL_SAMPLES, 2]
@@ -79,8 +86,10 @@ def test_raw_weights_match_the_state_dict(small_models: Path) -> None:
 def test_export_is_byte_reproducible(small_models: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     # Another hash seed than the fixture's run: the bytes must not depend on it.
-    done = run_module("callbench.export", "--out", str(again), "--samples", str(SMALL_SAMPLES),
-                      env={"PYTHONHASHSEED": "12345"})  # fmt: skip
+    done = run_module(
+        "callbench.model.export", "--out", str(again), "--samples", str(SMALL_SAMPLES),
+        env={"PYTHONHASHSEED": "12345"},
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     first, second = manifest(small_models)["files"], manifest(again)["files"]
     assert {k: v["sha256"] for k, v in first.items()} == {k: v["sha256"] for k, v in second.items()}

@@ -1,76 +1,107 @@
-"""Record validation and writing: what the report and users rely on."""
+"""Records: the schema checks them, they round-trip with their raw samples, and writing
+them fails in one line on a full or unwritable results folder."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from pathlib import Path
-from typing import Any
 
+import numpy as np
 import pytest
 
-from callbench import records
+from callbench.records import schema
+from callbench.records.record import Record, Round
+from callbench.records.store import ResultsError, load_run, new_run_dir, write_json, write_record
 
 
-def ok_record(**changes: Any) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "driver": "python-numpy", "language": "Python", "runtime": "numpy",
-        "runtime_version": "2.4.6", "artifact": "mlp_weights.f32",
-        "calls": 10, "batch": 1, "threads": 1, "warmup": 0, "repeats": 2,
-        "per_call_ns": [5000.0, 5100.5], "load_ms": 0.2, "peak_rss_mb": 40.0,
-        "latency_ns": {"p50": 5000.0, "p90": 5100.0, "p99": 5200.0},
-        "max_abs_error": 1e-6, "status": "ok", "error": None,
-    }  # fmt: skip
-    record.update(changes)
+def ok_record(**changes: object) -> Record:
+    record = Record(
+        kind="driver", id="cpp-demo", language="C++", runtime="demo", status="ok",
+        runtime_version="1.0", artifact="mlp.onnx", rounds=[Round(0, 10, 1000, 990)],
+        load_ns=5, peak_rss_bytes=1 << 20, max_abs_error=1e-6, tolerance=1e-4,
+    )  # fmt: skip
+    for key, value in changes.items():
+        setattr(record, key, value)
     return record
 
 
-def test_a_complete_ok_record_is_valid() -> None:
-    assert records.validate(ok_record()) == []
+def run_folder(tmp_path: Path) -> Path:
+    run_dir = new_run_dir(tmp_path / "runs")
+    write_json(run_dir / "env.json", {"host": "h"})
+    return run_dir
+
+
+def test_a_record_round_trips_with_its_latency_samples(tmp_path: Path) -> None:
+    run_dir = run_folder(tmp_path)
+    samples = np.arange(1000, 2000, dtype="<i8")
+    write_record(run_dir, ok_record(), samples)
+    [back] = load_run(run_dir).drivers
+    assert back.rounds == [Round(0, 10, 1000, 990)]
+    assert back.median_ns == 100.0
+    got = back.latency_samples()
+    assert got is not None and np.array_equal(got, samples)
+
+
+def test_records_are_readable_by_others(tmp_path: Path) -> None:
+    run_dir = run_folder(tmp_path)
+    path = write_record(run_dir, ok_record())
+    mode = stat.S_IMODE(path.stat().st_mode)
+    assert mode & stat.S_IROTH, oct(mode)
 
 
 @pytest.mark.parametrize(
-    ("changes", "problem"),
+    ("change", "says"),
     [
-        ({"status": "great"}, "status"),
-        ({"per_call_ns": [5000.0]}, "repeats"),
-        ({"per_call_ns": [5000.0, -1.0]}, "positive"),
-        ({"max_abs_error": None}, "max_abs_error"),
-        ({"error": "boom"}, "carries an error"),
-        ({"status": "failed", "error": None}, "must say why"),
-        ({"driver": "Python Numpy"}, "driver id"),
-        ({"calls": "10"}, "calls"),
-        ({"calls": True}, "calls"),
+        ({"status": "ok", "max_abs_error": None}, "max_abs_error"),
+        ({"status": "ok", "rounds": []}, "rounds"),
+        ({"status": "failed", "error": None}, "error"),
+        ({"status": "skipped", "error": "x"}, "rounds"),
+        ({"id": "Not An Id"}, "id"),
+        ({"batch": 0}, "batch"),
     ],
 )
-def test_bad_records_are_named(changes: dict[str, Any], problem: str) -> None:
-    found = records.validate(ok_record(**changes))
-    assert any(problem in p for p in found), found
+def test_the_schema_refuses_a_malformed_record(change: dict[str, object], says: str) -> None:
+    found = schema.problems(ok_record(**change).to_json())
+    assert found and any(says in p for p in found), found
 
 
-def test_missing_field_is_reported() -> None:
-    record = ok_record()
-    del record["load_ms"]
-    assert "missing load_ms" in records.validate(record)
+def test_a_kernel_record_needs_its_kernel_fields() -> None:
+    data = ok_record(kind="kernel", id="kernel-exp-numpy").to_json()
+    assert any("kernel" in p for p in schema.problems(data))
 
 
-def test_write_record_refuses_an_invalid_record(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="invalid record"):
-        records.write_record(tmp_path, ok_record(status="failed"))
-    assert list(tmp_path.iterdir()) == []
+def test_another_schema_version_is_named_in_one_line(tmp_path: Path) -> None:
+    run_dir = run_folder(tmp_path)
+    data = ok_record().to_json()
+    data["schema"] = 1
+    (run_dir / "cpp-demo.json").write_text(json.dumps(data))
+    with pytest.raises(schema.SchemaVersionError, match="schema version 1, this callbench reads"):
+        load_run(run_dir)
 
 
-def test_write_record_leaves_no_temporary_files(tmp_path: Path) -> None:
-    path = records.write_record(tmp_path, ok_record())
-    assert json.loads(path.read_text())["driver"] == "python-numpy"
-    assert [p.name for p in tmp_path.iterdir()] == ["python-numpy.json"]
+def test_a_full_disk_is_one_line_and_keeps_earlier_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_dir = run_folder(tmp_path)
+    first = write_record(run_dir, ok_record())
+    before = first.read_bytes()
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(ResultsError, match="No space left on device") as caught:
+        write_record(run_dir, ok_record(id="cpp-other"))
+    assert "\n" not in str(caught.value) and str(run_dir) in str(caught.value)
+    assert first.read_bytes() == before
+    assert not [p for p in run_dir.iterdir() if p.name.startswith(".")]
 
 
-def test_run_dirs_never_collide(tmp_path: Path) -> None:
-    made = {records.new_run_dir(tmp_path) for _ in range(50)}
-    assert len(made) == 50
-
-
-def test_failed_and_skipped_records_need_only_a_reason() -> None:
-    for status in ("failed", "skipped"):
-        record = ok_record(status=status, error="why", per_call_ns=[], max_abs_error=None)
-        assert records.validate(record) == []
+def test_an_unwritable_results_folder_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "results"
+    blocker.write_text("a file where the folder should be")
+    with pytest.raises(ResultsError, match="cannot write results"):
+        new_run_dir(blocker / "runs")

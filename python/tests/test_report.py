@@ -1,76 +1,286 @@
-"""The report, built from small runs the real harness recorded."""
+"""The report, built from run folders written with the records' own writer.
+
+The runs are synthetic (chosen per-round figures), so each test knows what
+the report must say; no test asserts a measured time.
+"""
 
 from __future__ import annotations
 
 import json
-import shutil
-from collections.abc import Callable
+import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from callbench import artifacts as art
+import numpy as np
+import pytest
+
+from callbench.records.record import Record, Round, Status
+from callbench.records.store import write_json, write_record
 from callbench.report.__main__ import main as report_main
-from tests.conftest import HarnessRun
 
-ONLY = ("--only", "python-numpy", "--only", "python-onnxruntime", "--only", "cpp-handwritten")
-
-
-def small_run(run_harness: Callable[..., HarnessRun], models: Path, tmp_path: Path) -> Path:
-    """A run with an ok, a failed (damaged ONNX) and a skipped (no C++ build) driver."""
-    onnx_file = models / art.ONNX
-    onnx_file.write_bytes(onnx_file.read_bytes()[:100])
-    env = {"CALLBENCH_CPP_BIN": str(tmp_path / "no-cpp-build")}
-    common = ("--models", str(models), "--calls", "200", "--repeats", "2", "--warmup", "5")
-    run = run_harness(*common, *ONLY, env=env)
-    assert run.returncode == 0, run.stderr
-    assert run.run_dir is not None
-    sweep = run_harness(*common, *ONLY, "--run-dir", str(run.run_dir), "--sweep", "batch",
-                        "--sweep-values", "1,10", env=env)  # fmt: skip
-    assert sweep.returncode == 0, sweep.stderr
-    return run.run_dir
+ENV: dict[str, Any] = {
+    "host": "test-host",
+    "cpu": "Test CPU",
+    "cores": 2,
+    "git": {"commit": "abc123", "dirty": False},
+    "options": {"reruns": 2},
+    "protocol": {"name": "calibrated", "round_time_s": 0.1, "rounds": 5},
+    "machine": {
+        "governor": "performance",
+        "start": {"loadavg": [0.5, 0.4, 0.3], "steal_ns": 1_000_000_000},
+        "end": {"loadavg": [1.5, 1.0, 0.5], "steal_ns": 1_250_000_000},
+    },
+}
+CALLS = 1000
+DRIVER_CELL = re.compile(r"^`([a-z0-9][a-z0-9._-]*)`$")
 
 
-def test_report_shows_ok_failed_and_skipped_drivers_and_sweeps(
-    run_harness: Callable[..., HarnessRun], models_copy: Path, tmp_path: Path
-) -> None:
-    run_dir = small_run(run_harness, models_copy, tmp_path)
-    out = tmp_path / "results"
-    assert report_main([str(run_dir), "--out", str(out)]) == 0
-    text = (out / "report.md").read_text()
-    rows: dict[str, str] = {}
+def driver(
+    driver_id: str,
+    per_call_ns: Sequence[float],
+    *,
+    language: str = "Python",
+    flagged: Sequence[int] = (),
+    **fields: Any,
+) -> Record:
+    """An ok driver record whose round i takes ``per_call_ns[i]`` per call."""
+    rounds = []
+    for i, ns in enumerate(per_call_ns):
+        if i in flagged:  # a flagged round, then its clean re-run
+            rounds.append(Round(i, CALLS, int(ns * CALLS * 3), flagged="cpu time 30% of wall"))
+        rounds.append(Round(i, CALLS, int(ns * CALLS)))
+    values: dict[str, Any] = {
+        "kind": "driver", "id": driver_id, "language": language, "runtime": "torch",
+        "status": "ok", "runtime_version": "2.15.0", "artifact": "mlp_state_dict.pt",
+        "rounds": rounds, "load_ns": 5_000_000, "peak_rss_bytes": 100_000_000,
+        "max_abs_error": 1e-6, "tolerance": 1e-4,
+    }  # fmt: skip
+    values.update(fields)
+    return Record(**values)
+
+
+def not_ok(driver_id: str, status: Status, error: str) -> Record:
+    return Record(kind="driver", id=driver_id, language="C++", runtime="libtorch",
+                  status=status, error=error)  # fmt: skip
+
+
+def make_run(
+    folder: Path,
+    records: Sequence[Record],
+    env: dict[str, Any] | None = None,
+    latencies: dict[str, np.ndarray] | None = None,
+) -> Path:
+    write_json(folder / "env.json", env or ENV)
+    for record in records:
+        write_record(folder, record, (latencies or {}).get(record.id))
+    return folder
+
+
+def report(tmp_path: Path, *runs: Path) -> str:
+    out = tmp_path / "out"
+    assert report_main([*map(str, runs), "--out", str(out)]) == 0
+    return (out / "report.md").read_text()
+
+
+def rows(text: str) -> dict[str, list[str]]:
+    """Driver id -> the cells of its first table row in ``text``."""
+    found: dict[str, list[str]] = {}
     for line in text.splitlines():
-        if line.startswith("| `"):  # the first table, the per-driver one, wins
-            rows.setdefault(line.split("|")[1].strip(), line)
-    assert "| ok" in rows["`python-numpy`"]
+        if not line.startswith("| "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        ids = [m.group(1) for c in cells[:4] if (m := DRIVER_CELL.match(c))]
+        if ids:
+            found.setdefault(ids[0], cells)
+    return found
+
+
+def test_ok_failed_and_skipped_rows_and_charts(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "run", [
+        driver("python-numpy", [5000, 5100, 5050]),
+        not_ok("cpp-onnxruntime", "failed", "models/mlp.onnx: truncated"),
+        not_ok("cpp-handwritten", "skipped", "not built: run `callbench build cpp`"),
+    ])  # fmt: skip
+    text = report(tmp_path, run)
+    table = rows(text)
+    assert table["python-numpy"][-1] == "ok"
     assert (
-        "**failed**" in rows["`python-onnxruntime`"] and "mlp.onnx" in rows["`python-onnxruntime`"]
+        "**failed**" in table["cpp-onnxruntime"][-1] and "mlp.onnx" in table["cpp-onnxruntime"][-1]
     )
-    assert "**skipped**" in rows["`cpp-handwritten`"] and "not built" in rows["`cpp-handwritten`"]
-    assert "124 s" in text and "`python-eager`" in text  # the seed's table
-    assert "## Batch-size sweep" in text and "batch 10" in text
-    assert run_dir.name in text and "git commit" in text
-    charts = sorted((out / "charts").glob("*.png"))
-    assert len(charts) == 2
-    assert all(c.read_bytes().startswith(b"\x89PNG") for c in charts)
+    assert "**skipped**" in table["cpp-handwritten"][-1]
+    assert "not built" in table["cpp-handwritten"][-1]
+    assert "124 s" in text and "`python-eager-seed`" in text  # the seed's table
+    assert run.name in text and "git commit" in text
+    charts = sorted((tmp_path / "out" / "charts").glob("*.png"))
+    assert [c.name for c in charts] == ["run-per-call.png"]
+    assert charts[0].read_bytes().startswith(b"\x89PNG")
 
 
-def test_runs_from_two_hosts_merge_side_by_side(
-    run_harness: Callable[..., HarnessRun], models_copy: Path, tmp_path: Path
+def test_medians_intervals_ties_and_paired_ratios(tmp_path: Path) -> None:
+    drift = [1.0, 1.3, 1.1, 1.6, 1.2]  # the machine's drift, shared by every round
+    run = make_run(tmp_path / "run", [
+        driver("cpp-handwritten", [20 * d for d in drift], language="C++"),
+        driver("python-numpy", [2000 * d for d in drift]),
+        driver("python-onnxruntime", [2100 * d for d in drift]),  # overlaps python-numpy
+        driver("python-eager", [9000, 9000, 9050, 9100, 9000]),  # narrow, no overlap
+    ])  # fmt: skip
+    table = rows(report(tmp_path, run))
+    header = "× cpp-handwritten (95% interval)"
+    assert table["cpp-handwritten"][0] == "1"
+    assert table["python-numpy"][0] == "2"
+    assert table["python-onnxruntime"][0] == "≈"  # a tie with the row above
+    assert table["python-eager"][0] == "4"
+    # Round by round the drift cancels: exactly 100× with no spread.
+    assert table["python-numpy"][7] == "100× (100–100)"
+    assert table["python-numpy"][4].endswith("⚠")  # the drift makes its interval wide
+    assert not table["python-eager"][4].endswith("⚠")
+    assert header in report(tmp_path, run)
+
+
+def test_latency_percentiles_memory_and_torchscript_cells(tmp_path: Path) -> None:
+    samples = np.arange(1, 1001, dtype=np.int64) * 100  # 0.1 .. 100 µs
+    run = make_run(tmp_path / "run", [
+        driver("python-torchscript", [5000, 5000, 5000], runtime="torch.jit",
+               artifact="mlp_torchscript.pt"),
+        driver("java-pytorch", [3000, 3000, 3000], language="Java", runtime="libtorch",
+               artifact="mlp_torchscript.pt", peak_rss_bytes=512_000_000,
+               notes={"host_rss_bytes": 60_000_000}),
+        driver("cpp-handwritten", [20, 20, 20], language="C++"),
+    ], latencies={"python-torchscript": samples, "cpp-handwritten": samples})  # fmt: skip
+    text = report(tmp_path, run)
+    table = rows(text)
+    p50, p90, p99 = np.percentile(samples, [50, 90, 99]) / 1e3
+    assert table["python-torchscript"][8] == f"{p50:.2f} / {p90:.2f} / {p99:.2f}"
+    assert table["cpp-handwritten"][8] == "–"  # a call under 1 µs: no percentiles
+    assert table["java-pytorch"][10] == "512 (host 60)"
+    assert "deprecated" in table["python-torchscript"][3]
+    assert "deprecated" in table["java-pytorch"][3]
+    assert "deprecated" not in table["cpp-handwritten"][3]
+    assert "torch.jit.load is deprecated. Please switch to torch.export." in text
+
+
+@pytest.mark.parametrize(
+    ("protocol", "said"),
+    [
+        ({"name": "fixed", "calls": 1_000_000, "rounds": 9}, "(the seed's protocol)"),
+        ({"name": "calibrated", "round_time_s": 0.1, "rounds": 9}, "rounds of ~0.1 s"),
+    ],
+)
+def test_protocol_flagged_rounds_and_machine_are_said(
+    tmp_path: Path, protocol: dict[str, Any], said: str
 ) -> None:
-    first = small_run(run_harness, models_copy, tmp_path)
-    second = tmp_path / "other-run"
-    shutil.copytree(first, second)
-    env_path = second / "env.json"
-    env = json.loads(env_path.read_text())
-    env.update(host="second-host", cpu="Another CPU")
-    env_path.write_text(json.dumps(env))
-    out = tmp_path / "merged"
-    assert report_main([str(first), str(second), "--out", str(out)]) == 0
-    text = (out / "report.md").read_text()
+    run = make_run(tmp_path / "run", [
+        driver("python-numpy", [5000, 5000, 5000, 5000], flagged=[1, 3]),
+        driver("python-eager", [9000, 9000, 9000, 9000]),
+    ], env={**ENV, "protocol": protocol})  # fmt: skip
+    text = report(tmp_path, run)
+    assert said in text
+    assert "2 of 10 timed rounds were flagged" in text
+    assert rows(text)["python-numpy"][-1] == "ok, 2 flagged round(s) re-run"
+    assert "governor: performance" in text
+    assert "0.50 / 0.40 / 0.30 at start, 1.50 / 1.00 / 0.50 at end" in text
+    assert "steal time during the run: 0.25 s" in text
+
+
+def seed_run(folder: Path, cpp_seed_ns: float) -> Path:
+    return make_run(folder, [
+        driver("python-eager-seed", [60_000] * 5),
+        driver("python-eager", [40_000] * 5),
+        driver("python-torchscript", [20_000] * 5, artifact="mlp_torchscript.pt"),
+        driver("java-pytorch", [10_000] * 5, language="Java", artifact="mlp_torchscript.pt"),
+        driver("cpp-torchscript-seed", [cpp_seed_ns] * 5, language="C++",
+               artifact="mlp_torchscript.pt"),
+        driver("cpp-torchscript", [7_000] * 5, language="C++", artifact="mlp_torchscript.pt"),
+        driver("cpp-libtorch", [5_000] * 5, language="C++", artifact="mlp_weights.f32"),
+    ])  # fmt: skip
+
+
+def test_seed_section_explains_the_orderings_from_the_figures(tmp_path: Path) -> None:
+    text = report(tmp_path, seed_run(tmp_path / "run", cpp_seed_ns=12_000))
+    section = text.split("## The seed's table beside ours")[1].split("\n## ")[0]
+    table = rows(section)
+    assert table["python-eager-seed"][-1] == "1.00× (1.00–1.00)"
+    assert table["python-torchscript"][-1] == "3.00× (3.00–3.00)"
+    assert table["cpp-torchscript-seed"][-2] == "12.00 s"
+    assert table["cpp-torchscript-reuse"][-2] == "not measured"
+    # C++ as written (12 µs) is slower than Java (10 µs), our C++ call (7 µs) is faster.
+    assert "C++ is slower than Java only with the seed's call as written" in section
+    assert "with our call it is faster" in section
+    assert "Not measured here: `cpp-torchscript-reuse`" in section
+    # Eager -> TorchScript: 3× with the seed's loop, 2× with ours; 1.5× is the seed's forward.
+    assert "A factor of 1.50 of it is the seed's forward" in section
+    assert "TorchScript itself gains 2.00×" in section
+    assert "`cpp-torchscript-seed` / `cpp-libtorch` 2.40× (2.40–2.40)" in section
+    assert ("The gap is 2.40× with the seed's call as written and 1.40× with ours: "
+            "both smaller than the seed's 4.89×") in section  # fmt: skip
+
+
+def test_seed_section_says_when_the_ordering_is_not_seen(tmp_path: Path) -> None:
+    text = report(tmp_path, seed_run(tmp_path / "run", cpp_seed_ns=8_000))
+    assert "we do not see the seed's ordering" in text
+
+
+def test_sweeps_per_sample_and_per_call(tmp_path: Path) -> None:
+    records = [driver("python-numpy", [5000, 5000, 5000])]
+    for batch, per_call in ((1, 5000), (100, 60_000), (10_000, 5_800_000)):
+        records.append(driver("python-numpy", [per_call] * 3, batch=batch,
+                              sweep={"kind": "batch", "value": batch}))  # fmt: skip
+    for threads in (1, 2):
+        records.append(driver("python-numpy", [50_000 / threads] * 3, batch=1000, threads=threads,
+                              sweep={"kind": "threads", "value": threads}))  # fmt: skip
+    text = report(tmp_path, make_run(tmp_path / "run", records))
+    batch_section = text.split("## Batch-size sweep")[1].split("\n## ")[0]
+    assert "µs per sample" in batch_section and "batching stops paying at" in batch_section
+    # 5 µs -> 0.6 µs per sample pays; 0.6 -> 0.58 does not: it stops paying at 100.
+    assert "| `python-numpy` | 5.00 | 0.600 | 0.580 | 100 |" in batch_section
+    thread_section = text.split("## Thread sweep")[1].split("\n## ")[0]
+    assert "µs per call of batch 1,000" in thread_section
+    assert "| 50.00 | 25.00 |" in thread_section
+    charts = {c.name for c in (tmp_path / "out" / "charts").glob("*.png")}
+    assert charts == {"run-per-call.png", "run-batch-sweep.png", "run-threads-sweep.png"}
+
+
+def test_runs_from_two_hosts_side_by_side(tmp_path: Path) -> None:
+    first = make_run(tmp_path / "first", [driver("python-numpy", [5000] * 3)])
+    second = make_run(tmp_path / "second", [driver("python-numpy", [7000] * 3)],
+                      env={**ENV, "host": "second-host", "cpu": "Another CPU"})  # fmt: skip
+    text = report(tmp_path, first, second)
     assert "## Hosts side by side" in text
     header = next(line for line in text.splitlines() if line.startswith("| driver | "))
-    assert "second-host · Another CPU" in header
+    assert "test-host · Test CPU" in header and "second-host · Another CPU" in header
+    assert "| `python-numpy` | 5.00 (1.00× python-numpy) | 7.00 (1.00× python-numpy) |" in text
     assert text.count("## Cost per call") == 2
 
 
-def test_report_without_runs_says_what_to_do(tmp_path: Path, capsys: object) -> None:
+def test_kernel_records_get_their_section(tmp_path: Path) -> None:
+    kernel = Record(kind="kernel", id="kernel-exp-numpy", language="Python", runtime="numpy",
+                    status="ok", rounds=[Round(i, 10, 10_000_000) for i in range(3)],
+                    max_abs_error=0.0, tolerance=1e-12,
+                    kernel={"family": "elementwise", "op": "exp", "impl": "numpy",
+                            "shape": [100, 100], "dtype": "float64", "device": "cpu",
+                            "reference": "kernel-exp-numpy"})  # fmt: skip
+    text = report(tmp_path, make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3),
+                                                        kernel]))  # fmt: skip
+    assert "## Kernels" in text and "| `kernel-exp-numpy` |" in text
+    assert "`kernel-exp-numpy`" not in text.split("## Kernels")[0]  # not a driver row
+
+
+def test_a_record_of_another_schema_version_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3)])
+    old = run / "python-eager.json"
+    old.write_text(json.dumps({"driver": "python-eager", "per_call_ns": [1.0], "schema": 1}))
+    assert report_main([str(run), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("callbench report: error: ") and str(old) in err[0]
+    assert "schema version" in err[0]
+    assert not (tmp_path / "out" / "report.md").exists()
+
+
+def test_a_missing_run_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert report_main([str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nothing" in err[0]

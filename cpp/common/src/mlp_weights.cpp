@@ -4,7 +4,7 @@
 #include <string>
 
 #include "callbench/errors.hpp"
-#include "callbench/input_data.hpp"
+#include "callbench/inputs.hpp"
 
 namespace callbench {
 

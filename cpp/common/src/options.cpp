@@ -37,9 +37,9 @@ Options parse_options(std::span<const std::string_view> args) {
       name = name.substr(0, eq);
       has_value = true;
     }
-    if (name == "--debug") {
-      if (has_value) throw UsageError("--debug takes no value");
-      options.debug = true;
+    if (name == "--debug" || name == "--serve") {
+      if (has_value) throw UsageError(std::string(name) + " takes no value");
+      (name == "--debug" ? options.debug : options.serve) = true;
       continue;
     }
     const bool known = name == "--models" || name == "--calls" || name == "--warmup" ||
@@ -82,10 +82,6 @@ Options parse_options(int argc, const char* const* argv) {
   std::vector<std::string_view> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   return parse_options(std::span<const std::string_view>(args));
-}
-
-std::int64_t latency_calls(const Options& options) {
-  return options.calls < 100'000 ? options.calls : 100'000;
 }
 
 }  // namespace callbench

@@ -8,20 +8,16 @@ mode for code that never calls backward.
 from __future__ import annotations
 
 import numpy as np
-import torch
 
-from callbench.artifacts import STATE_DICT, load_state_dict
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
 from callbench.drivers.torch_common import (
     models_path,
     module_loop,
     set_threads,
 )
-from callbench.model import MLP
-from callbench.protocol import DriverInfo, Options, Prepared
-
-
-def info(driver_id: str) -> DriverInfo:
-    return DriverInfo(driver_id, "torch", torch.__version__, STATE_DICT)
+from callbench.model.artifacts import STATE_DICT, load_state_dict
+from callbench.model.mlp import MLP
 
 
 def setup(

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from callbench.architecture import LAYERS, WEIGHT_COUNT
-from callbench.artifacts import WEIGHTS, require
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
 from callbench.errors import ArtifactError
-from callbench.protocol import DriverInfo, Options, Prepared
-
-
-def info(driver_id: str) -> DriverInfo:
-    return DriverInfo(driver_id, "numpy", np.__version__, WEIGHTS)
+from callbench.model.architecture import LAYERS, WEIGHT_COUNT
+from callbench.model.artifacts import WEIGHTS, require
 
 
 def read_layers(options: Options) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -51,4 +48,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             h = maximum(h @ w2 + b2, 0)
             y[i] = h @ w3 + b3
 
-    return Prepared(loop)
+    return Prepared(loop, np.__version__)

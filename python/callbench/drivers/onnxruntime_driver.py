@@ -10,17 +10,14 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 
-from callbench.artifacts import ONNX
+from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
-from callbench.protocol import DriverInfo, Options, Prepared, model_error
-
-
-def info(driver_id: str) -> DriverInfo:
-    return DriverInfo(driver_id, "onnxruntime", ort.__version__, ONNX)
+from callbench.model.artifacts import ONNX
 
 
 def session(options: Options) -> ort.InferenceSession:
-    from callbench.artifacts import require
+    from callbench.model.artifacts import require
 
     path = require(options.models, ONNX)
     so = ort.SessionOptions()
@@ -45,7 +42,7 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         for i in range(start, stop):
             y[i] = run(None, {"x": x[i]})[0]
 
-    return Prepared(loop)
+    return Prepared(loop, ort.__version__, {"call": "InferenceSession.run with a NumPy view"})
 
 
 def iobinding(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
@@ -61,7 +58,10 @@ def iobinding(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prep
     # absent by raising and catching an exception, ~50 µs a call.
     run = sess.run_with_iobinding
     x_buf[...] = x[0]
-    run(binding)
+    try:
+        run(binding)
+    except Exception as exc:  # ORT refuses an output that does not fit the bound [B, 1]
+        raise model_error(options.models / ONNX, exc) from None
     check_output(options.models / ONNX, y_buf, options.batch)
 
     def loop(start: int, stop: int) -> None:
@@ -70,4 +70,4 @@ def iobinding(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prep
             run(binding)
             y[i] = y_buf
 
-    return Prepared(loop)
+    return Prepared(loop, ort.__version__, {"call": "run_with_iobinding, OrtValues bound once"})

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from callbench.artifacts import require
+from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
-from callbench.protocol import Options, Prepared, model_error
+from callbench.model.artifacts import require
 
 Store = Callable[[int, torch.Tensor], None]
 
@@ -91,4 +92,4 @@ def module_loop(
         for i in range(start, stop):
             store(i, module(x[i]))
 
-    return Prepared(loop, context=mode)
+    return Prepared(loop, torch.__version__, context=mode)

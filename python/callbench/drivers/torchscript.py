@@ -10,18 +10,15 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from callbench.artifacts import TORCHSCRIPT
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
 from callbench.drivers.torch_common import (
     load_torchscript,
     models_path,
     module_loop,
     set_threads,
 )
-from callbench.protocol import DriverInfo, Options, Prepared
-
-
-def info(driver_id: str) -> DriverInfo:
-    return DriverInfo(driver_id, "torch.jit", torch.__version__, TORCHSCRIPT)
+from callbench.model.artifacts import TORCHSCRIPT
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, frozen: bool) -> Prepared:

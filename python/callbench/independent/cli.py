@@ -1,10 +1,16 @@
-"""The few contract options an independent caller needs, and its JSON line."""
+"""The few contract options an independent caller needs, and its side of the round dialogue.
+
+Written apart from the driver kit on purpose: these callers share no code
+with the drivers, so their times show what the kit adds (nothing, we hope).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +23,8 @@ def parse() -> argparse.Namespace:
                           ("batch", 1), ("threads", 1)):  # fmt: skip
         p.add_argument(f"--{name}", type=int, default=default)
     p.add_argument("--outputs", type=Path)
-    p.add_argument("--latencies", type=Path)  # accepted, not written: no per-call timing here
+    p.add_argument("--latencies", type=Path)  # accepted; `latencies K` times nothing here
+    p.add_argument("--serve", action="store_true")
     args = p.parse_args()
     if min(args.calls, args.repeats, args.batch, args.threads) < 1 or args.warmup < 0:
         p.error("--calls, --repeats, --batch and --threads must be >= 1, --warmup >= 0")
@@ -29,10 +36,36 @@ def inputs(args: argparse.Namespace) -> np.ndarray:
     return x[: args.calls * args.batch].reshape(args.calls, args.batch, 2)
 
 
-def finish(args: argparse.Namespace, driver: str, version: str, outputs: list[float],
-           repeat_ns: list[int], load_ns: int) -> None:  # fmt: skip
+def say(data: dict[str, object]) -> None:
+    print(json.dumps(data), flush=True)
+
+
+def serve(args: argparse.Namespace, driver: str, version: str,
+          calls: Callable[[int], list[float]], load_ns: int) -> None:  # fmt: skip
+    """After the caller's own warm-up, time whole rounds of ``calls(k)``: asked on stdin,
+    or --repeats of them."""
+    script = [f"round {args.calls}"] * args.repeats
+    if args.serve:
+        say({"event": "ready", "load_ns": load_ns})
+    rounds: list[dict[str, int]] = []
+    outputs: list[float] = []
+    for line in sys.stdin if args.serve else script:
+        verb, _, count = line.strip().partition(" ")
+        if verb == "end":
+            break
+        if verb not in ("round", "latencies") or not count.isdigit():
+            sys.exit(f"{driver}: usage: unknown command {line.strip()!r}")
+        if verb == "latencies":
+            say({"event": "latencies", "calls": int(count)})
+            continue
+        cpu0, t0 = time.thread_time_ns(), time.perf_counter_ns()
+        outputs = calls(int(count))
+        ns, cpu = time.perf_counter_ns() - t0, time.thread_time_ns() - cpu0
+        rounds.append({"calls": int(count), "ns": ns, "cpu_ns": cpu})
+        if args.serve:
+            say({"event": "round", **rounds[-1]})
     if args.outputs is not None:
         np.asarray(outputs, dtype="<f4").tofile(args.outputs)
-    print(json.dumps({"driver": driver, "runtime_version": version, "repeat_ns": repeat_ns,
-                      "load_ns": load_ns}))  # fmt: skip
-    sys.stdout.flush()
+    say({"driver": driver, "calls": args.calls, "batch": args.batch, "threads": args.threads,
+         "runtime_version": version, "load_ns": load_ns, "peak_rss_bytes": None,
+         "rounds": rounds, "notes": {"caller": "independent plain loop"}})  # fmt: skip

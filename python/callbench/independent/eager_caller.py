@@ -5,7 +5,7 @@ import time
 import torch
 from torch import nn
 
-from callbench.independent.cli import finish, inputs, parse
+from callbench.independent.cli import inputs, parse, serve
 
 
 class MyNN(nn.Module):
@@ -29,11 +29,14 @@ model.eval()
 load_ns = time.perf_counter_ns() - t0
 for i in range(args.warmup):
     model(x[i % args.calls])
-repeat_ns = []
-for _ in range(args.repeats):
+
+
+def calls(k: int) -> list[float]:
+    """Calls 0 .. k-1, as a user's loop would make them."""
     outputs: list[float] = []
-    t0 = time.perf_counter_ns()
-    for sample in x:
+    for sample in x[:k]:
         outputs.extend(model(sample).flatten().tolist())
-    repeat_ns.append(time.perf_counter_ns() - t0)
-finish(args, "independent-python-eager", torch.__version__, outputs, repeat_ns, load_ns)
+    return outputs
+
+
+serve(args, "independent-python-eager", torch.__version__, calls, load_ns)

@@ -4,7 +4,7 @@ import time
 
 import onnxruntime as ort
 
-from callbench.independent.cli import finish, inputs, parse
+from callbench.independent.cli import inputs, parse, serve
 
 args = parse()
 x = inputs(args)
@@ -15,11 +15,14 @@ session = ort.InferenceSession(str(args.models / "mlp.onnx"), options)
 load_ns = time.perf_counter_ns() - t0
 for i in range(args.warmup):
     session.run(None, {"x": x[i % args.calls]})
-repeat_ns = []
-for _ in range(args.repeats):
+
+
+def calls(k: int) -> list[float]:
+    """Calls 0 .. k-1, as a user's loop would make them."""
     outputs: list[float] = []
-    t0 = time.perf_counter_ns()
-    for sample in x:
+    for sample in x[:k]:
         outputs.extend(session.run(None, {"x": sample})[0].ravel())
-    repeat_ns.append(time.perf_counter_ns() - t0)
-finish(args, "independent-python-onnxruntime", ort.__version__, outputs, repeat_ns, load_ns)
+    return outputs
+
+
+serve(args, "independent-python-onnxruntime", ort.__version__, calls, load_ns)

@@ -4,7 +4,7 @@ import time
 
 import torch
 
-from callbench.independent.cli import finish, inputs, parse
+from callbench.independent.cli import inputs, parse, serve
 
 args = parse()
 torch.set_num_threads(args.threads)
@@ -14,11 +14,14 @@ model = torch.jit.load(str(args.models / "mlp_torchscript.pt"))  # type: ignore[
 load_ns = time.perf_counter_ns() - t0
 for i in range(args.warmup):
     model(x[i % args.calls])
-repeat_ns = []
-for _ in range(args.repeats):
+
+
+def calls(k: int) -> list[float]:
+    """Calls 0 .. k-1, as a user's loop would make them."""
     outputs: list[float] = []
-    t0 = time.perf_counter_ns()
-    for sample in x:
+    for sample in x[:k]:
         outputs.extend(model(sample).flatten().tolist())
-    repeat_ns.append(time.perf_counter_ns() - t0)
-finish(args, "independent-python-torchscript", torch.__version__, outputs, repeat_ns, load_ns)
+    return outputs
+
+
+serve(args, "independent-python-torchscript", torch.__version__, calls, load_ns)

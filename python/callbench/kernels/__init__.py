@@ -1,8 +1,8 @@
 """The seeds' micro-benchmarks: elementwise math, batched dot products, CUDA.
 
-A second family of records beside the drivers' (``kind: "kernel"``): each one
-times a single kernel call (e.g. ``np.exp`` on a 10000 x 10000 array) in
-repeats, keeps the raw per-repeat figures, and checks the last result
+Each kernel becomes a record of the drivers' own type (``kind: "kernel"``):
+it times a single kernel call (e.g. ``np.exp`` on a 10000 x 10000 array) in
+repeats, keeps every repeat as a raw round, and checks the last result
 against the reference implementation. Run with ``python -m callbench.kernels``.
 
 This package's ``__init__`` imports nothing heavy on purpose: ``__main__``

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Nothing here may import NumPy before ``thread_env`` has run.
-from callbench.cli_types import count
+from callbench.driverkit.errors import count
 from callbench.kernels.threads import thread_env
 
 

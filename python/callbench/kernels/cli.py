@@ -6,15 +6,15 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from callbench import records
+from callbench.errors import RunError
 from callbench.kernels import batchdot, cuda, elementwise
 from callbench.kernels.env import kernel_env
 from callbench.kernels.kernel import Item, Wanted
 from callbench.kernels.runner import run_all
 from callbench.kernels.threads import set_runtime_threads
-from callbench.stats import median
+from callbench.records.record import Record
+from callbench.records.store import ENV_FILE, RUNS, new_run_dir, write_json
 
 PROG = "callbench.kernels"
 
@@ -33,22 +33,20 @@ def all_kernels(size: int, wanted: Wanted) -> Iterator[Item]:
     yield from cuda.kernels(size, wanted)
 
 
-def _row(record: dict[str, Any]) -> str:
-    samples = record["per_call_ns"]
-    if record["status"] == "ok":
-        ms = f"{median(samples) / 1e6:12.4f}"
-        err = f"{record['max_abs_error']:.2g}"
+def _row(record: Record) -> str:
+    if record.ok:
+        ms = f"{record.median_ns / 1e6:12.4f}"
+        err = f"{record.max_abs_error:.2g}"
     else:
         ms, err = f"{'-':>12}", "-"
-    why = "" if record["error"] is None else f"  {record['error']}"
-    return f"{record['driver']:<44}{ms}  {err:>8}  {record['status']}{why}"
+    why = "" if record.error is None else f"  {record.error}"
+    return f"{record.id:<44}{ms}  {err:>8}  {record.status}{why}"
 
 
 def _run_dir(args: argparse.Namespace) -> Path:
     if args.run_dir is not None:
-        args.run_dir.mkdir(parents=True, exist_ok=True)
-        return Path(args.run_dir)
-    return records.new_run_dir(args.runs_dir if args.runs_dir is not None else records.RUNS)
+        return new_run_dir(args.run_dir.parent, args.run_dir.name)
+    return new_run_dir(args.runs_dir if args.runs_dir is not None else RUNS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
     set_runtime_threads(args.threads)
     try:
         run_dir = _run_dir(args)
-        env_path = run_dir / records.ENV_FILE
+        env_path = run_dir / ENV_FILE
         if not env_path.exists():  # a driver run's richer env.json wins
-            records.write_json(env_path, kernel_env(args.threads))
-    except OSError as exc:
-        print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+            write_json(env_path, kernel_env(args.threads))
+    except RunError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
     print(f"{PROG}: {size} x {size} elementwise, {args.threads} thread(s), into {run_dir}")
     print(f"{'kernel':<44}{'median ms':>12}  {'max err':>8}  status")
@@ -85,10 +83,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    except OSError as exc:
-        print(f"{PROG}: error: {exc.filename or run_dir}: {exc.strerror or exc}", file=sys.stderr)
+    except RunError as exc:  # the results folder cannot be written, or a record is invalid
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1
-    failed = sum(r["status"] == "failed" for r in results)
+    failed = sum(r.status == "failed" for r in results)
     print(f"{PROG}: {len(results)} records ({failed} failed) in {run_dir}")
     return 0
 

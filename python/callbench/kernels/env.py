@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import platform
+import socket
 import sys
 from typing import Any
 
-from callbench.environment import cpu_model
+from callbench.harness.environment import cpu_model
 from callbench.kernels.threads import THREAD_VARIABLES
 
 
@@ -19,6 +20,7 @@ def kernel_env(threads: int) -> dict[str, Any]:
     import torch
 
     return {
+        "host": socket.gethostname(),
         "python": platform.python_version(),
         "implementation": sys.implementation.name,
         "platform": platform.platform(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 FAMILIES = ("elementwise", "batchdot", "cuda")
 
@@ -53,7 +54,7 @@ class NotRun:
 
     labels: Labels
     reason: str
-    status: str = "skipped"
+    status: Literal["skipped", "failed"] = "skipped"
 
 
 Item = Kernel | NotRun

@@ -1,8 +1,8 @@
 """The report's kernel section: our figures per kernel, beside the seeds'.
 
 ``kernel_section(records, env)`` takes the records of one run (any kind:
-non-kernel records are ignored) and returns Markdown. Times are medians of
-the repeats with min and max; "x ref" is the ratio to the reference
+driver records are ignored) and returns Markdown. Times are medians of the
+repeats with their 95% interval (``Record.interval_ns``); "x base" is the ratio to the reference
 implementation of the same operation in the same run, the figure that
 carries over between machines, shown beside the seed's own ratio. The
 batched dot products have no timed reference (they are checked against a
@@ -15,9 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from callbench.kernels.kernel import FAMILIES
-from callbench.kernels.record import KIND
 from callbench.kernels.seeds import BY_KERNEL, FIGURES, Seed
-from callbench.stats import median
+from callbench.records.record import Record
 
 TITLES = {
     "elementwise": "Elementwise math (seed 000)",
@@ -25,7 +24,7 @@ TITLES = {
     "cuda": "CUDA: torch, host-to-device copies, CuPy (seeds 000, 001, 003)",
 }
 HEADER = (
-    "| kernel | runtime | shape | threads | median ms | min-max ms | x base "
+    "| kernel | runtime | shape | threads | median ms | 95% interval ms | x base "
     "| max abs err | status | seed ms | seed x base | notes |"
 )
 RULE = "|" + "---|" * HEADER.count(" | ") + "---|"
@@ -39,27 +38,33 @@ def _ms(ns: float) -> str:
     return f"{ms:.4g}" if ms >= 1e-3 else f"{ms:.2e}"
 
 
-def _median(record: Mapping[str, Any]) -> float | None:
+def _median(record: Record) -> float | None:
     """Only a checked (ok) record has a time to show."""
-    if record.get("status") != "ok" or not record.get("per_call_ns"):
-        return None
-    return median(record["per_call_ns"])
+    return record.median_ns if record.ok else None
+
+
+def _label(record: Record, name: str) -> Any:
+    return (record.kernel or {}).get(name)
+
+
+def _shape(record: Record) -> tuple[int, ...]:
+    return tuple(_label(record, "shape") or ())
 
 
 def _ratio(value: float | None, base: float | None) -> str:
     return "—" if value is None or base is None or base <= 0 else f"{value / base:.3g}"
 
 
-def _seed_cells(record: Mapping[str, Any], footnotes: list[str]) -> tuple[str, str]:
-    seed = BY_KERNEL.get(record["driver"])
+def _seed_cells(record: Record, footnotes: list[str]) -> tuple[str, str]:
+    seed = BY_KERNEL.get(record.id)
     if seed is None:
         return "—", "—"
     cell = f"{seed.ms:g}"
-    if tuple(record.get("shape", ())) != seed.seed.shape:
+    if _shape(record) != seed.seed.shape:
         mark = "†"
         note = (
             f"† the seed measured {'x'.join(map(str, seed.seed.shape))}; this run "
-            f"{'x'.join(map(str, record.get('shape', [])))}: compare the ratios, not the times."
+            f"{'x'.join(map(str, _shape(record)))}: compare the ratios, not the times."
         )
         if note not in footnotes:
             footnotes.append(note)
@@ -88,49 +93,53 @@ def _rank(order: tuple[str, ...], name: object) -> tuple[int, str]:
     return (order.index(name), "") if name in order else (len(order), str(name))
 
 
-def _sort_key(record: Mapping[str, Any]) -> tuple[tuple[int, str], tuple[int, str]]:
-    return _rank(OP_ORDER, record.get("op")), _rank(IMPL_ORDER, record.get("impl"))
+def _sort_key(record: Record) -> tuple[tuple[int, str], tuple[int, str]]:
+    return _rank(OP_ORDER, _label(record, "op")), _rank(IMPL_ORDER, _label(record, "impl"))
 
 
-def _base_id(record: Mapping[str, Any]) -> str | None:
+def _base_id(record: Record) -> str | None:
     """The kernel this one's time is compared with: its reference, or bmm for batchdot."""
-    ref = record.get("reference")
+    ref = _label(record, "reference")
     if isinstance(ref, str) and ref.startswith("kernel-"):
         return ref
-    impl, driver = str(record.get("impl")), str(record["driver"])
-    if str(record.get("op", "")).startswith("batchdot") and driver.endswith("-" + impl):
-        return driver[: -len(impl)] + "bmm"
+    impl = str(_label(record, "impl"))
+    if str(_label(record, "op") or "").startswith("batchdot") and record.id.endswith("-" + impl):
+        return record.id[: -len(impl)] + "bmm"
     return None
 
 
-def _status(record: Mapping[str, Any]) -> str:
-    if record["status"] == "ok":
+def _status(record: Record) -> str:
+    if record.ok:
         return "ok"
-    return f"{record['status']}: {record.get('error') or 'no reason given'}"
+    return f"{record.status}: {record.error or 'no reason given'}"
 
 
-def _row(record: Mapping[str, Any], medians: Mapping[str, float | None], foot: list[str]) -> str:
+def _row(record: Record, medians: Mapping[str, float | None], foot: list[str]) -> str:
     median = _median(record)
-    samples = record.get("per_call_ns") or []
-    spread = f"{_ms(min(samples))}-{_ms(max(samples))}" if median is not None else "—"
+    if median is not None:
+        low, high = record.interval_ns
+        interval = f"{_ms(low)}-{_ms(high)}" + (" ⚠" if record.wide else "")
+    else:
+        interval = "—"
     base_id = _base_id(record)
     base = medians.get(base_id) if base_id else None
-    ratio = "1" if base_id == record["driver"] and median is not None else _ratio(median, base)
-    err = record.get("max_abs_error")
+    ratio = "1" if base_id == record.id and median is not None else _ratio(median, base)
+    err = record.max_abs_error
     seed_ms, seed_ratio = _seed_cells(record, foot)
+    note = record.notes.get("note")
     cells = [
-        f"`{record['driver']}`",
-        f"{record.get('runtime')} {record.get('runtime_version') or ''}".strip(),
-        "x".join(str(d) for d in record.get("shape", [])) + f" {record.get('dtype', '')}",
-        str(record.get("threads", "—")),
+        f"`{record.id}`",
+        f"{record.runtime} {record.runtime_version or ''}".strip(),
+        "x".join(str(d) for d in _shape(record)) + f" {_label(record, 'dtype') or ''}",
+        str(record.threads),
         _ms(median) if median is not None else "—",
-        spread,
+        interval,
         ratio,
         "—" if err is None else f"{err:.2g}",
         _status(record),
         seed_ms,
         seed_ratio,
-        (record.get("notes") or "").replace("|", "\\|"),
+        str(note or "").replace("|", "\\|"),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -164,12 +173,12 @@ def _seed_lines() -> list[str]:
     ]
 
 
-def kernel_section(records: Sequence[Mapping[str, Any]], env: Mapping[str, Any]) -> str:
+def kernel_section(records: Sequence[Record], env: Mapping[str, Any]) -> str:
     """The Markdown section for the kernel records of one run ("" when there are none)."""
-    kernels = [r for r in records if r.get("kind") == KIND]
+    kernels = [r for r in records if r.kind == "kernel"]
     if not kernels:
         return ""
-    medians = {r["driver"]: _median(r) for r in kernels}
+    medians = {r.id: _median(r) for r in kernels}
     footnotes: list[str] = []
     lines = [
         "## Kernels: the seeds' micro-benchmarks",
@@ -177,7 +186,8 @@ def kernel_section(records: Sequence[Mapping[str, Any]], env: Mapping[str, Any])
         "Each kernel is one call (e.g. `np.exp` of the whole array), timed in repeats after "
         "a warm-up; every result was checked against the reference implementation "
         "(max abs error), and only checked results have times. Median of the repeats "
-        "with min-max, in ms per call; x base is the ratio to the operation's reference "
+        "with its 95% interval (⚠: wider than 10% of the median), in ms per call; x base "
+        "is the ratio of medians to the operation's reference "
         "implementation in this run (NumPy / SciPy; `bmm` for the batched dot products), "
         "the figure to compare with the seed's. The seeds used each library's default "
         "thread count (numexpr and torch: all cores), so their ratios differ from "
@@ -186,7 +196,7 @@ def kernel_section(records: Sequence[Mapping[str, Any]], env: Mapping[str, Any])
         _env_line(env),
     ]
     for family in FAMILIES:
-        rows = sorted((r for r in kernels if r.get("family") == family), key=_sort_key)
+        rows = sorted((r for r in kernels if _label(r, "family") == family), key=_sort_key)
         if not rows:
             continue
         lines += ["", f"### {TITLES[family]}", "", HEADER, RULE]

@@ -16,16 +16,17 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Measurement:
-    """Raw figures of one kernel: ``repeat_ns[i] / calls_per_repeat`` per call."""
+    """Raw figures of one kernel: ``repeat_ns[i] / calls_per_repeat`` per call.
+
+    ``cpu_ns[i]`` is the process's CPU time over repeat i (every thread's), so a
+    repeat that did not have the CPU can be told from one that was slow.
+    """
 
     repeat_ns: list[int]
+    cpu_ns: list[int]
     calls_per_repeat: int
     untimed_calls: int
     last: object  # the last timed call's result, for verification
-
-    @property
-    def per_call_ns(self) -> list[float]:
-        return [ns / self.calls_per_repeat for ns in self.repeat_ns]
 
 
 def _run(call: Callable[[], object], number: int, sync: Callable[[], None]) -> tuple[int, object]:
@@ -69,15 +70,18 @@ def measure(
         number *= 10
     calls = max(1, math.ceil(number * target_ns / max(elapsed, 1)))
     repeat_ns: list[int] = []
+    cpu_ns: list[int] = []
     last: object = None
     # The collector would add pauses that belong to no kernel (timeit does the same).
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
+            cpu0 = time.process_time_ns()
             elapsed, last = _run(call, calls, sync)
+            cpu_ns.append(time.process_time_ns() - cpu0)
             repeat_ns.append(max(elapsed, 1))
     finally:
         if was_enabled:
             gc.enable()
-    return Measurement(repeat_ns, calls, untimed, last)
+    return Measurement(repeat_ns, cpu_ns, calls, untimed, last)

@@ -1,77 +1,110 @@
-"""Charts for the report (PNG, matplotlib's Agg backend: no display needed)."""
+"""Charts for the report (PNG, matplotlib's Agg backend: no display needed).
+
+Each language has one colour and one line style, the same in every chart.
+"""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from callbench.report.load import Run
-from callbench.report.tables import median_ns, ordered
+from callbench.records.record import Record
+from callbench.report.sweeps import per_unit_ns
+from callbench.report.tables import ordered
 
-COLOURS = {"Python": "#3572A5", "C++": "#f34b7d", "Java": "#b07219"}
-LINESTYLES = {"Python": ":", "C++": "-", "Java": "--"}
+# (colour, line style) per language; colours after GitHub's linguist.
+LineStyle = str | tuple[float, tuple[float, ...]]
+STYLES: dict[str, tuple[str, LineStyle]] = {
+    "Python": ("#3572A5", ":"),
+    "C++": ("#f34b7d", "-"),
+    "Java": ("#b07219", "--"),
+    "Rust": ("#6b4f3a", "-."),
+    "Go": ("#00ADD8", (0, (5, 1))),
+    "Node.js": ("#2f9e44", (0, (3, 1, 1, 1, 1, 1))),
+}
+OTHER: tuple[str, LineStyle] = ("grey", "-")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
-def per_call(run: Run, path: Path) -> Path:
-    """Median µs per call of every ok driver, min–max as error bars, log scale."""
-    records = [r for r in ordered(run.drivers) if median_ns(r) is not None][::-1]
-    fig, ax = plt.subplots(figsize=(9, 0.35 * max(len(records), 3) + 1.2))
-    if records:
-        meds = [(median_ns(r) or 0) / 1e3 for r in records]
-        lows = [m - min(r["per_call_ns"]) / 1e3 for m, r in zip(meds, records, strict=True)]
-        highs = [max(r["per_call_ns"]) / 1e3 - m for m, r in zip(meds, records, strict=True)]
-        colours = [COLOURS.get(str(r.get("language")), "grey") for r in records]
-        y = range(len(records))
-        ax.barh(y, meds, xerr=[lows, highs], color=colours, capsize=2)
-        ax.set_yticks(list(y), [str(r["driver"]) for r in records], fontsize=8)
+def colour(language: str) -> str:
+    return STYLES.get(language, OTHER)[0]
+
+
+def linestyle(language: str) -> LineStyle:
+    return STYLES.get(language, OTHER)[1]
+
+
+def _legend(languages: Sequence[str]) -> list[Patch]:
+    return [Patch(color=colour(name), label=name) for name in STYLES if name in languages]
+
+
+def per_call(records: Sequence[Record], host: str, path: Path) -> Path:
+    """Median µs per call of every verified driver, its 95% interval as error bars, log scale."""
+    shown = [r for r in ordered(records) if r.ok][::-1]
+    fig, ax = plt.subplots(figsize=(9, 0.35 * max(len(shown), 3) + 1.2))
+    if shown:
+        medians = [r.median_ns / 1e3 for r in shown]
+        lows = [m - r.interval_ns[0] / 1e3 for m, r in zip(medians, shown, strict=True)]
+        highs = [r.interval_ns[1] / 1e3 - m for m, r in zip(medians, shown, strict=True)]
+        y = range(len(shown))
+        ax.barh(y, medians, xerr=[lows, highs], color=[colour(r.language) for r in shown],
+                capsize=2)  # fmt: skip
+        ax.set_yticks(list(y), [r.id for r in shown], fontsize=8)
         ax.set_xscale("log")
-    ax.set_xlabel("µs per call (median of repeats; bars: min–max), log scale")
-    ax.set_title(f"Cost per call, batch 1 — {run.host}")
-    handles = [Patch(color=c, label=name) for name, c in COLOURS.items()]
-    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    ax.set_xlabel("µs per call (median of rounds; bars: 95% interval), log scale")
+    ax.set_title(f"Cost per call, batch 1 — {host}")
+    ax.legend(handles=_legend([r.language for r in shown]), loc="upper left",
+              bbox_to_anchor=(1.01, 1), fontsize=8)  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def sweep(run: Run, kind: str, path: Path) -> Path | None:
+def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Path) -> Path | None:
     """Cost per sample against batch size, or per call against threads, one line a driver."""
-    points = run.sweeps.get(kind)
-    if not points:
-        return None
     series: dict[str, list[tuple[int, float]]] = {}
-    for value, recs in sorted(points.items()):
-        for r in recs:
-            med = median_ns(r)
-            if med is not None:
-                per = r["batch"] if kind == "batch" else 1
-                series.setdefault(str(r["driver"]), []).append((value, med / per / 1e3))
+    languages: dict[str, str] = {}
+    for value, records in sorted(points.items()):
+        for r in records:
+            if r.ok:
+                series.setdefault(r.id, []).append((value, per_unit_ns(r, kind) / 1e3))
+                languages[r.id] = r.language
+    if not series:
+        return None
     fig, ax = plt.subplots(figsize=(9, 5.5))
-    languages = {str(r["driver"]): str(r.get("language")) for recs in points.values() for r in recs}
-    palette = [plt.get_cmap("tab20")(k) for k in range(20)]
-    for n, (driver, pts) in enumerate(sorted(series.items())):
-        xs, ys = zip(*pts, strict=True)
-        # Colour tells drivers apart, the line style tells the language.
-        style = LINESTYLES.get(languages.get(driver, ""), "-")
-        ax.plot(xs, ys, marker="o", markersize=3, label=driver, color=palette[n % 20], ls=style)
+    # Colour and line style tell the language, the marker the driver within it.
+    by_language = itertools.groupby(sorted(series, key=lambda d: (languages[d], d)),
+                                    key=lambda d: languages[d])  # fmt: skip
+    for language, drivers in by_language:
+        for marker, driver in zip(itertools.cycle(MARKERS), drivers, strict=False):
+            xs, ys = zip(*series[driver], strict=True)
+            ax.plot(xs, ys, marker=marker, markersize=4, label=driver, color=colour(language),
+                    ls=linestyle(language))  # fmt: skip
     ax.set_yscale("log")
     if kind == "batch":
         ax.set_xscale("log")
         ax.set_xlabel("samples per call (batch)")
         ax.set_ylabel("µs per sample, log scale")
-        ax.set_title(f"Where batching stops paying — {run.host}")
+        ax.set_title(f"Where batching stops paying — {host}")
     else:
         ax.set_xlabel("intra-op threads")
         ax.set_ylabel("µs per call, log scale")
-        ax.set_title(f"Thread sweep — {run.host}")
+        ax.set_title(f"Thread sweep — {host}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    handles = [Line2D([], [], color=colour(language), ls=linestyle(language), label=language)
+               for language in STYLES if language in languages.values()]  # fmt: skip
+    first = ax.legend(handles=handles, fontsize=7, loc="upper right", title="language")
+    ax.add_artist(first)
+    ax.legend(fontsize=7, ncol=2, loc="lower left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -1,49 +1,61 @@
-// main() of every C++ driver: options, inputs, load, protocol, files, JSON,
-// and the contract's error lines and exit codes. A driver only says how to
-// load its model and make one call.
+// main() of every C++ driver: wires the kit's parts together. options ->
+// inputs -> load the model (timed) -> warm-up -> serve or the standalone
+// script -> outputs -> result line; errors become the contract's lines and
+// exit statuses. A driver only says how to load its model and make one call:
+//
+//   int main(int argc, char** argv) {
+//     return callbench::driver_main(argc, argv, "cpp-x",
+//                                   [](const callbench::Options& o) { return XModel(o); });
+//   }
 #pragma once
 
-#include <functional>
-#include <string>
+#include <iostream>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "callbench/errors.hpp"
-#include "callbench/input_data.hpp"
+#include "callbench/inputs.hpp"
+#include "callbench/model.hpp"
 #include "callbench/options.hpp"
-#include "callbench/protocol.hpp"
-#include "callbench/report.hpp"
+#include "callbench/result.hpp"
+#include "callbench/rounds.hpp"
+#include "callbench/serve.hpp"
 
 namespace callbench {
 
-// Parses the options and runs body; maps UsageError to exit 2, DataError and
-// other exceptions to exit 1, each as one line "<id>: usage|error: ..." on stderr.
-int guarded_main(int argc, const char* const* argv, const std::string& id,
-                 const std::function<void(const Options&)>& body);
+// "progress: <stage>" on stderr (the contract's optional progress lines).
+void progress(std::string_view stage);
 
-// Writes --outputs and --latencies and prints the JSON line.
-void finish_run(const DriverInfo& info, const Options& options, const std::vector<float>& outputs,
-                const Timings& timings, RunResult result);
+// Writes --outputs (the last round's outputs) and prints the result line.
+void finish(std::string_view id, const Options& options, std::span<const float> outputs,
+            Result result);
 
-// load(options) returns the model: callable as model(const float* in, float* out)
-// for one call of options.batch samples, with runtime_version() and notes().
-// Loading (and any check that the model answers with the right shape) is
-// timed as load_ns; the inputs are read and checked before it.
+// load(options) returns the driver's model (see model.hpp). Loading, and any
+// check that the model answers with the right shape, is timed as load_ns;
+// the inputs are read and checked before it.
 template <class Load>
-int driver_main(int argc, const char* const* argv, const DriverInfo& info, Load&& load) {
-  return guarded_main(argc, argv, info.id, [&](const Options& options) {
+int driver_main(int argc, const char* const* argv, std::string_view id, Load&& load) {
+  return guarded_main(argc, argv, id, [&](const Options& options) {
     const auto inputs_path = options.models / "inputs.f32";
     const std::vector<float> inputs = read_inputs(inputs_path);
     require_samples(inputs_path, inputs.size() / kInputWidth, options);
 
+    progress("loading");
     const auto start = Clock::now();
-    auto model = load(options);
-    const auto load_ns = nanoseconds_since(start);
+    Model auto model = load(options);
+    const std::int64_t load_ns = nanoseconds_since(start);
 
-    std::vector<float> outputs(static_cast<std::size_t>(options.calls * options.batch) *
-                               kOutputWidth);
-    const Timings timings = run_protocol(options, inputs.data(), outputs.data(), model);
-    finish_run(info, options, outputs, timings,
-               RunResult{model.runtime_version(), timings.repeat_ns, load_ns, model.notes()});
+    progress("warm-up");
+    Rounds rounds(model, inputs, options.calls, options.batch);
+    rounds.warm_up(options.warmup);
+    Result result;
+    result.rounds = options.serve ? serve(options, rounds, load_ns, std::cin, std::cout)
+                                  : run_script(options, rounds);
+    result.runtime_version = model.runtime_version();
+    result.load_ns = load_ns;
+    result.notes = model.notes();
+    finish(id, options, rounds.last_outputs(), std::move(result));
   });
 }
 

@@ -1,15 +1,19 @@
-// The two kinds of failure the driver contract distinguishes, and how they
-// become one line on stderr.
+// errors: the two kinds of failure the driver contract distinguishes, and
+// how they become one line on stderr and an exit status.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "callbench/options.hpp"
+
 namespace callbench {
 
-// The driver was invoked wrongly (bad option, too few samples): exit 2.
+// The driver was invoked wrongly (bad option, too few samples, a bad
+// command in serve mode): exit 2.
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -35,5 +39,12 @@ DataError missing_artifact(const std::filesystem::path& path);
 
 // Throws missing_artifact(path) unless path is a regular file.
 void require_file(const std::filesystem::path& path);
+
+// Parses the options and runs body. Returns 0, or maps UsageError to exit 2
+// and DataError or any other exception to exit 1, each as one line
+// "<id>: usage: ..." / "<id>: error: ..." on stderr (the full message
+// before it only with --debug).
+int guarded_main(int argc, const char* const* argv, std::string_view id,
+                 const std::function<void(const Options&)>& body);
 
 }  // namespace callbench

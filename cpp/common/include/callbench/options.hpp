@@ -1,4 +1,4 @@
-// The contract's command-line options, parsed once for every C++ driver.
+// options: the contract's command-line options, parsed once for every C++ driver.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +11,14 @@ namespace callbench {
 
 struct Options {
   std::filesystem::path models{"models"};
-  std::int64_t calls = 1'000'000;
+  std::int64_t calls = 1'000'000;  // N: the most calls a round may take
   std::int64_t warmup = 1'000;
-  std::int64_t repeats = 3;
+  std::int64_t repeats = 3;        // standalone runs only
   std::int64_t batch = 1;
   std::int64_t threads = 1;
   std::optional<std::filesystem::path> outputs;
   std::optional<std::filesystem::path> latencies;
+  bool serve = false;  // take commands from stdin instead of running --repeats rounds
   bool debug = false;
 };
 
@@ -25,8 +26,5 @@ struct Options {
 // Throws UsageError naming the bad option.
 Options parse_options(std::span<const std::string_view> args);
 Options parse_options(int argc, const char* const* argv);
-
-// How many calls the --latencies pass times one by one.
-std::int64_t latency_calls(const Options& options);
 
 }  // namespace callbench

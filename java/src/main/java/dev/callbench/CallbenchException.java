@@ -14,4 +14,17 @@ public abstract class CallbenchException extends Exception {
 
     /** The process exit status for this failure (2 usage, 1 data or model). */
     public abstract int exitStatus();
+
+    /** A throwable's message reduced to its first non-blank line, for one-line errors. */
+    public static String oneLine(Throwable e) {
+        String message = e.getMessage();
+        if (message != null) {
+            for (String line : message.split("\\R")) {
+                if (!line.isBlank()) {
+                    return line.strip();
+                }
+            }
+        }
+        return e.getClass().getSimpleName();
+    }
 }

@@ -1,8 +1,12 @@
 package dev.callbench;
 
+import java.util.List;
 import java.util.Map;
 
-/** The one JSON object a driver prints: strings, numbers, booleans, long arrays and nested maps. */
+/**
+ * The JSON lines a driver prints, one object each: strings, integers, doubles,
+ * booleans, null, long arrays, lists and nested maps.
+ */
 public final class Json {
     private Json() {}
 
@@ -39,6 +43,13 @@ public final class Json {
             out.append('[');
             for (int i = 0; i < values.length; i++) {
                 out.append(i == 0 ? "" : ", ").append(values[i]);
+            }
+            out.append(']');
+        } else if (value instanceof List<?> list) {
+            out.append('[');
+            for (int i = 0; i < list.size(); i++) {
+                out.append(i == 0 ? "" : ", ");
+                appendValue(out, list.get(i));
             }
             out.append(']');
         } else if (value instanceof Map<?, ?> map) {

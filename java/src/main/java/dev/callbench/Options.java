@@ -5,16 +5,20 @@ import java.nio.file.Path;
 /** The contract's options (docs/contract.md), parsed and range-checked once for every driver. */
 public final class Options {
     public Path models = Path.of("models");
+    /** Calls a round may take at most, and the calls of a standalone round. */
     public int calls = 1_000_000;
     public int warmup = 1000;
+    /** Standalone runs only: rounds of N calls back to back. */
     public int repeats = 3;
     public int batch = 1;
     public int threads = 1;
     public Path outputs;
     public Path latencies;
+    /** Take rounds from standard input instead of running {@link #repeats}. */
+    public boolean serve;
     public boolean debug;
 
-    /** Most calls whose latencies are timed one by one (contract: min(N, 100000)). */
+    /** Most calls a standalone run times one by one (contract: min(N, 100000)). */
     public static final int MAX_LATENCY_CALLS = 100_000;
 
     /**
@@ -31,8 +35,12 @@ public final class Options {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
             }
-            if (name.equals("--debug")) {
-                o.debug = true;
+            if (name.equals("--debug") || name.equals("--serve")) {
+                if (value != null) {
+                    throw new UsageException(driverId, name + " takes no value");
+                }
+                o.debug |= name.equals("--debug");
+                o.serve |= name.equals("--serve");
                 continue;
             }
             if (!isKnown(name)) {
@@ -46,18 +54,18 @@ public final class Options {
             }
             switch (name) {
                 case "--models" -> o.models = Path.of(value);
-                case "--calls" -> o.calls = positive(driverId, name, value, 1);
-                case "--warmup" -> o.warmup = positive(driverId, name, value, 0);
-                case "--repeats" -> o.repeats = positive(driverId, name, value, 1);
-                case "--batch" -> o.batch = positive(driverId, name, value, 1);
-                case "--threads" -> o.threads = positive(driverId, name, value, 1);
+                case "--calls" -> o.calls = atLeast(driverId, name, value, 1);
+                case "--warmup" -> o.warmup = atLeast(driverId, name, value, 0);
+                case "--repeats" -> o.repeats = atLeast(driverId, name, value, 1);
+                case "--batch" -> o.batch = atLeast(driverId, name, value, 1);
+                case "--threads" -> o.threads = atLeast(driverId, name, value, 1);
                 case "--outputs" -> o.outputs = Path.of(value);
                 case "--latencies" -> o.latencies = Path.of(value);
                 default -> throw new AssertionError(name);
             }
         }
-        // Java arrays are indexed by int: the whole run's inputs must fit one array.
-        if ((long) o.calls * o.batch * 2 > Integer.MAX_VALUE - 8) {
+        // Java arrays are indexed by int: the run's inputs must fit one array.
+        if ((long) o.calls * o.batch * Inputs.WIDTH > Integer.MAX_VALUE - 8) {
             throw new UsageException(driverId, "--calls x --batch is too large for one run");
         }
         return o;
@@ -68,7 +76,7 @@ public final class Options {
         return calls * batch;
     }
 
-    /** How many calls {@code --latencies} times one by one. */
+    /** How many calls a standalone run's latency pass times one by one. */
     public int latencyCalls() {
         return Math.min(calls, MAX_LATENCY_CALLS);
     }
@@ -81,7 +89,7 @@ public final class Options {
         };
     }
 
-    private static int positive(String driverId, String name, String value, int min)
+    private static int atLeast(String driverId, String name, String value, int min)
             throws UsageException {
         int n;
         try {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,59 +18,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared runner end to end with a driver whose "model" computes y = x1 + x2. */
+/** The kit wired end to end by DriverMain, with a driver whose "model" computes y = x1 + x2. */
 class DriverMainTest {
     @TempDir
     Path models;
 
-    private final List<Integer> firsts = new ArrayList<>();
-    private boolean closed;
-
-    /** A fake runtime: its model file must read "sum"; it records each call's first sample. */
-    private final class SumDriver implements Driver {
-        @Override
-        public String id() {
-            return "java-sum";
-        }
-
-        @Override
-        public String runtime() {
-            return "sum";
-        }
-
-        @Override
-        public String artifact() {
-            return "sum.model";
-        }
-
-        @Override
-        public String runtimeVersion() {
-            return "1.0";
-        }
-
-        @Override
-        public Inference load(Path model, Options options) throws Exception {
-            String text = Files.readString(model).strip();
-            if (!text.equals("sum")) {
-                throw new IllegalArgumentException("bad magic '" + text + "'\nsecond line");
-            }
-            int batch = options.batch;
-            return new Inference() {
-                @Override
-                public void call(float[] inputs, int first, float[] outputs) {
-                    firsts.add(first);
-                    for (int i = first; i < first + batch; i++) {
-                        outputs[i] = inputs[2 * i] + inputs[2 * i + 1];
-                    }
-                }
-
-                @Override
-                public void close() {
-                    closed = true;
-                }
-            };
-        }
-    }
+    private final SumDriver driver = new SumDriver();
 
     @BeforeEach
     void artifacts() throws Exception {
@@ -77,72 +31,123 @@ class DriverMainTest {
         Files.writeString(models.resolve("sum.model"), "sum\n");
     }
 
-    private String run(String... extra) throws Exception {
+    /** Runs the driver with {@code stdin} as its commands; returns stdout's lines. */
+    private List<String> run(String stdin, String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("--models", models.toString()));
         args.addAll(List.of(extra));
-        PrintStream saved = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            DriverMain.run(new SumDriver(), args.toArray(String[]::new));
-        } finally {
-            System.setOut(saved);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
+        DriverMain.run(driver, args.toArray(String[]::new),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), out);
+        return captured.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
     @Test
-    void runsTheProtocolAndWritesOutputsInCallOrder() throws Exception {
+    void standaloneRunsTheScriptAndWritesOutputsInCallOrder() throws Exception {
         Path outputs = models.resolve("out.f32");
         Path latencies = models.resolve("lat.i64");
-        String stdout = run("--calls", "4", "--batch", "2", "--warmup", "5", "--repeats", "2",
-                "--outputs", outputs.toString(), "--latencies", latencies.toString());
+        List<String> lines = run("round 1\n", "--calls", "4", "--batch", "2", "--warmup", "5",
+                "--repeats", "2", "--outputs", outputs.toString(), "--latencies", latencies.toString());
 
         // x1 + x2 = i - 2i = -i for samples 0..7.
         assertArrayEquals(new float[] {0f, -1f, -2f, -3f, -4f, -5f, -6f, -7f},
                 TestFiles.readFloats(outputs));
-        // Warm-up call j reads call (j mod 4); then 2 repeats of 4 calls; then 4 timed singly.
+        // Warm-up call j reads call (j mod 4); then 2 rounds of 4 calls; then 4 timed singly.
+        // Standard input is not read without --serve.
         List<Integer> expected = new ArrayList<>(List.of(0, 2, 4, 6, 0));
         for (int pass = 0; pass < 3; pass++) {
             expected.addAll(List.of(0, 2, 4, 6));
         }
-        assertEquals(expected, firsts);
+        assertEquals(expected, driver.firsts);
         long[] each = TestFiles.readLongs(latencies);
         assertEquals(4, each.length);
         for (long ns : each) {
             assertTrue(ns >= 0, "latency " + ns);
         }
-        assertTrue(closed, "the model was closed");
+        assertTrue(driver.closed, "the model was closed");
 
-        String[] lines = stdout.strip().split("\\R");
-        String json = lines[lines.length - 1];
-        assertTrue(json.startsWith("{\"driver\": \"java-sum\", \"language\": \"Java\", "
-                + "\"runtime\": \"sum\", \"runtime_version\": \"1.0\", \"artifact\": \"sum.model\", "
-                + "\"calls\": 4, \"batch\": 2, \"threads\": 1, \"warmup\": 5, \"repeats\": 2, "
-                + "\"repeat_ns\": ["), json);
-        assertTrue(json.contains("\"load_ns\": "), json);
-        assertTrue(json.contains("\"notes\": {\"jvm\": "), json);
-        assertTrue(json.contains("\"repeat_thread_cpu_ns\": ["), json);
+        assertEquals(5, lines.size(), lines.toString());
+        assertTrue(lines.get(0).startsWith("{\"event\": \"ready\", \"load_ns\": "), lines.get(0));
+        assertTrue(lines.get(1).startsWith("{\"event\": \"round\", \"calls\": 4, \"ns\": "), lines.get(1));
+        assertEquals("{\"event\": \"latencies\", \"calls\": 4}", lines.get(3));
+        String result = lines.get(4);
+        assertTrue(result.startsWith("{\"driver\": \"java-sum\", \"calls\": 4, \"batch\": 2, "
+                + "\"threads\": 1, \"runtime_version\": \"1.0\", \"load_ns\": "), result);
+        assertTrue(result.contains(", \"peak_rss_bytes\": "), result);
+        assertTrue(result.contains(", \"rounds\": [{\"calls\": 4, \"ns\": "), result);
+        assertEquals(2, result.split("\\{\"calls\": 4, ").length - 1, result);
+        assertTrue(result.contains("\"notes\": {\"jvm\": "), result);
+        assertTrue(result.endsWith(", \"call\": \"x1 + x2\"}}"), result);
+        for (String gone : List.of("language", "runtime\"", "artifact", "warmup", "repeats", "repeat_ns")) {
+            assertFalse(result.contains("\"" + gone), gone + " in " + result);
+        }
+    }
+
+    @Test
+    void serveAnswersEachCommandAndKeepsTheLastRoundsOutputs() throws Exception {
+        Path outputs = models.resolve("out.f32");
+        Path latencies = models.resolve("lat.i64");
+        List<String> lines = run("round 4\nround 2\nlatencies 3\nend\n", "--serve", "--calls", "4",
+                "--warmup", "0", "--outputs", outputs.toString(), "--latencies", latencies.toString());
+
+        assertEquals(List.of(0, 1, 2, 3, 0, 1, 0, 1, 2), driver.firsts);
+        // The last round had 2 calls of 1 sample; the latency pass did not touch the outputs.
+        assertArrayEquals(new float[] {0f, -1f}, TestFiles.readFloats(outputs));
+        assertEquals(3, TestFiles.readLongs(latencies).length);
+        assertEquals(5, lines.size(), lines.toString());
+        assertTrue(lines.get(1).startsWith("{\"event\": \"round\", \"calls\": 4, \"ns\": "), lines.get(1));
+        assertTrue(lines.get(1).contains(", \"cpu_ns\": "), lines.get(1));
+        assertTrue(lines.get(2).startsWith("{\"event\": \"round\", \"calls\": 2, \"ns\": "), lines.get(2));
+        assertEquals("{\"event\": \"latencies\", \"calls\": 3}", lines.get(3));
+        assertTrue(lines.get(4).contains("\"rounds\": [{\"calls\": 4, \"ns\": "), lines.get(4));
+        assertTrue(lines.get(4).contains("}, {\"calls\": 2, \"ns\": "), lines.get(4));
+        assertTrue(driver.closed);
+    }
+
+    @Test
+    void endOfInputEndsTheDialogue() throws Exception {
+        List<String> lines = run("round 1\n", "--serve", "--calls", "4", "--warmup", "0");
+        assertEquals(3, lines.size(), lines.toString());
+        assertTrue(lines.get(2).startsWith("{\"driver\": \"java-sum\", \"calls\": 4, "), lines.get(2));
+    }
+
+    @Test
+    void roundOutOfRangeIsAUsageErrorAndClosesTheModel() {
+        UsageException e = assertThrows(UsageException.class,
+                () -> run("round 5\n", "--serve", "--calls", "4"));
+        assertEquals("java-sum: usage: command 'round 5': K must be in 1..4 (--calls)", e.getMessage());
+        assertEquals(2, e.exitStatus());
+        assertTrue(driver.closed);
+    }
+
+    @Test
+    void runtimeFailingInARoundIsADataErrorNamingTheModel() {
+        driver.failure = new IllegalStateException("boom\nsecond line");
+        DataException e = assertThrows(DataException.class,
+                () -> run("round 1\n", "--serve", "--calls", "4", "--warmup", "0"));
+        assertEquals("java-sum: error: " + models.resolve("sum.model")
+                + ": failed while running: boom", e.getMessage());
+        assertTrue(driver.closed);
     }
 
     @Test
     void tooManySamplesIsAUsageError() {
-        UsageException e = assertThrows(UsageException.class, () -> run("--calls", "6", "--batch", "2"));
+        UsageException e = assertThrows(UsageException.class, () -> run("", "--calls", "6", "--batch", "2"));
         assertEquals("java-sum: usage: --calls 6 x --batch 2 needs 12 samples, "
                 + models.resolve("inputs.f32") + " holds 10", e.getMessage());
-        assertTrue(firsts.isEmpty());
+        assertTrue(driver.firsts.isEmpty());
     }
 
     @Test
     void badOptionIsAUsageError() {
-        UsageException e = assertThrows(UsageException.class, () -> run("--repeats", "zero"));
+        UsageException e = assertThrows(UsageException.class, () -> run("", "--repeats", "zero"));
         assertEquals("java-sum: usage: --repeats needs an integer, got 'zero'", e.getMessage());
     }
 
     @Test
     void wrongSizeInputsNameTheFile() throws Exception {
         Files.write(models.resolve("inputs.f32"), new byte[20]);
-        DataException e = assertThrows(DataException.class, () -> run("--calls", "1"));
+        DataException e = assertThrows(DataException.class, () -> run("", "--calls", "1"));
         assertEquals("java-sum: error: " + models.resolve("inputs.f32")
                 + ": 20 bytes is not a whole number of samples (8 bytes each)", e.getMessage());
     }
@@ -152,7 +157,7 @@ class DriverMainTest {
         float[] values = TestFiles.samples(10);
         values[7] = Float.NaN;
         TestFiles.writeFloats(models.resolve("inputs.f32"), values);
-        DataException e = assertThrows(DataException.class, () -> run("--calls", "5"));
+        DataException e = assertThrows(DataException.class, () -> run("", "--calls", "5"));
         assertEquals("java-sum: error: " + models.resolve("inputs.f32") + ": sample 3 is NaN or Inf",
                 e.getMessage());
     }
@@ -160,7 +165,7 @@ class DriverMainTest {
     @Test
     void missingModelNamesTheFile() throws Exception {
         Files.delete(models.resolve("sum.model"));
-        DataException e = assertThrows(DataException.class, () -> run("--calls", "1"));
+        DataException e = assertThrows(DataException.class, () -> run("", "--calls", "1"));
         assertEquals("java-sum: error: " + models.resolve("sum.model")
                 + ": missing; run `nox -s export` first", e.getMessage());
     }
@@ -168,7 +173,7 @@ class DriverMainTest {
     @Test
     void modelThatFailsToLoadGivesOneLineNamingIt() throws Exception {
         Files.writeString(models.resolve("sum.model"), "garbage");
-        DataException e = assertThrows(DataException.class, () -> run("--calls", "1"));
+        DataException e = assertThrows(DataException.class, () -> run("", "--calls", "1"));
         assertEquals("java-sum: error: " + models.resolve("sum.model")
                 + ": cannot be loaded: bad magic 'garbage'", e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
@@ -177,7 +182,7 @@ class DriverMainTest {
 
     @Test
     void oneLineKeepsTheFirstNonBlankLine() {
-        assertEquals("boom", DriverMain.oneLine(new RuntimeException("\n  boom  \nmore")));
-        assertEquals("IllegalStateException", DriverMain.oneLine(new IllegalStateException()));
+        assertEquals("boom", CallbenchException.oneLine(new RuntimeException("\n  boom  \nmore")));
+        assertEquals("IllegalStateException", CallbenchException.oneLine(new IllegalStateException()));
     }
 }

@@ -1,6 +1,7 @@
 package dev.callbench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,13 +21,15 @@ class OptionsTest {
         assertEquals(1, o.threads);
         assertNull(o.outputs);
         assertNull(o.latencies);
+        assertFalse(o.serve);
+        assertFalse(o.debug);
     }
 
     @Test
     void readsEveryOptionInBothSpellings() throws UsageException {
         Options o = Options.parse("d", new String[] {"--models", "m", "--calls=7", "--warmup", "0",
             "--repeats", "2", "--batch=4", "--threads", "3", "--outputs", "o.f32",
-            "--latencies=l.i64", "--debug"});
+            "--latencies=l.i64", "--debug", "--serve"});
         assertEquals(Path.of("m"), o.models);
         assertEquals(7, o.calls);
         assertEquals(0, o.warmup);
@@ -36,6 +39,7 @@ class OptionsTest {
         assertEquals(Path.of("o.f32"), o.outputs);
         assertEquals(Path.of("l.i64"), o.latencies);
         assertTrue(o.debug);
+        assertTrue(o.serve);
         assertEquals(28, o.samplesNeeded());
         assertEquals(7, o.latencyCalls());
     }
@@ -49,6 +53,7 @@ class OptionsTest {
     void usageErrorsNameTheOptionAndExitTwo() {
         assertUsage("java-x: usage: unknown option --frobnicate", "--frobnicate", "1");
         assertUsage("java-x: usage: --calls needs a value", "--calls");
+        assertUsage("java-x: usage: --serve takes no value", "--serve=1");
         assertUsage("java-x: usage: --calls needs an integer, got 'many'", "--calls", "many");
         assertUsage("java-x: usage: --calls must be >= 1, got 0", "--calls", "0");
         assertUsage("java-x: usage: --warmup must be >= 0, got -1", "--warmup", "-1");

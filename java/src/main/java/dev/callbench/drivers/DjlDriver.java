@@ -1,7 +1,5 @@
 package dev.callbench.drivers;
 
-import ai.djl.MalformedModelException;
-import ai.djl.Model;
 import ai.djl.inference.Predictor;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -11,12 +9,8 @@ import ai.djl.translate.TranslateException;
 import ai.djl.translate.Translator;
 import ai.djl.translate.TranslatorContext;
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
-import java.io.IOException;
-import java.nio.file.Path;
+import dev.callbench.Model;
 import java.util.Arrays;
 
 /**
@@ -27,24 +21,17 @@ import java.util.Arrays;
  * back into one).
  */
 public final class DjlDriver extends DjlFamily {
-    @Override
-    public String id() {
-        return "java-djl";
+    public DjlDriver() {
+        super("java-djl", "Predictor.predict(float[]) through a Translator, each call");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new DjlDriver(), args);
     }
 
     @Override
-    public Inference load(Path model, Options options)
-            throws MalformedModelException, IOException, TranslateException,
-            DataException {
-        DjlEngine.configure(options);
-        Model loaded = DjlModels.load(model);
-        try {
-            DjlModels.requireOutputShape(loaded, model, options.batch);
-        } catch (TranslateException | DataException | RuntimeException e) {
-            loaded.close();
-            throw e;
-        }
-        return new Plain(loaded, options.batch);
+    Model bind(ai.djl.Model loaded, int batch) {
+        return new Plain(loaded, batch);
     }
 
     /** float[2B] in, float[B] out: the model's [B, 2] -> [B, 1] forward as Java arrays. */
@@ -73,12 +60,12 @@ public final class DjlDriver extends DjlFamily {
         }
     }
 
-    private static final class Plain implements Inference {
-        private final Model model;
+    private static final class Plain implements Model {
+        private final ai.djl.Model model;
         private final Predictor<float[], float[]> predictor;
         private final int batch;
 
-        Plain(Model model, int batch) {
+        Plain(ai.djl.Model model, int batch) {
             this.model = model;
             this.predictor = model.newPredictor(new MlpTranslator(batch));
             this.batch = batch;
@@ -96,9 +83,5 @@ public final class DjlDriver extends DjlFamily {
             predictor.close();
             model.close();
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new DjlDriver(), args);
     }
 }

@@ -20,7 +20,7 @@ final class DjlEngine {
     static void configure(Options options) {
         if (!Boolean.getBoolean("ai.djl.offline")) {
             throw new IllegalStateException("DJL must run with -Dai.djl.offline=true "
-                    + "(python -m callbench.jvm_host sets it) so it never downloads LibTorch");
+                    + "(python -m callbench.languages.jvm_host sets it) so it never downloads LibTorch");
         }
         System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(options.threads));
         System.setProperty("ai.djl.pytorch.num_interop_threads", "1");

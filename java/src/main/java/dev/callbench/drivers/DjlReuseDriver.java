@@ -1,24 +1,17 @@
 package dev.callbench.drivers;
 
-import ai.djl.MalformedModelException;
-import ai.djl.Model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
 import ai.djl.training.ParameterStore;
-import ai.djl.translate.TranslateException;
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
-import java.io.IOException;
+import dev.callbench.Model;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.file.Path;
 
 /**
  * java-djl-reuse: DJL without the per-call Predictor machinery. The model's
@@ -30,28 +23,21 @@ import java.nio.file.Path;
  * forward dominates the call (java/README.md).
  */
 public final class DjlReuseDriver extends DjlFamily {
-    @Override
-    public String id() {
-        return "java-djl-reuse";
+    public DjlReuseDriver() {
+        super("java-djl-reuse", "Block.forward on one NDArray refilled by NDArray.set, each call");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new DjlReuseDriver(), args);
     }
 
     @Override
-    public Inference load(Path model, Options options)
-            throws MalformedModelException, IOException, TranslateException,
-            DataException {
-        DjlEngine.configure(options);
-        Model loaded = DjlModels.load(model);
-        try {
-            DjlModels.requireOutputShape(loaded, model, options.batch);
-            return new Reuse(loaded, options.batch);
-        } catch (TranslateException | DataException | RuntimeException e) {
-            loaded.close();
-            throw e;
-        }
+    Model bind(ai.djl.Model loaded, int batch) {
+        return new Reuse(loaded, batch);
     }
 
-    private static final class Reuse implements Inference {
-        private final Model model;
+    private static final class Reuse implements Model {
+        private final ai.djl.Model model;
         private final int batch;
         private final Block block;
         private final ParameterStore parameters;
@@ -61,7 +47,7 @@ public final class DjlReuseDriver extends DjlFamily {
         private final NDArray input;
         private final NDList inputs;
 
-        Reuse(Model model, int batch) {
+        Reuse(ai.djl.Model model, int batch) {
             this.model = model;
             this.batch = batch;
             this.block = model.getBlock();
@@ -93,9 +79,5 @@ public final class DjlReuseDriver extends DjlFamily {
             manager.close();
             model.close();
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new DjlReuseDriver(), args);
     }
 }

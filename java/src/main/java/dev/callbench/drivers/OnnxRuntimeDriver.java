@@ -5,13 +5,9 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
-import dev.callbench.OutputShape;
+import dev.callbench.Model;
 import java.nio.FloatBuffer;
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -20,26 +16,21 @@ import java.util.Map;
  * with the input map, and the output read back as a Java array.
  */
 public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
-    @Override
-    public String id() {
-        return "java-onnxruntime";
+    public OnnxRuntimeDriver() {
+        super("java-onnxruntime", "OnnxTensor.createTensor(FloatBuffer slice) + session.run(Map)"
+                + " + float[][] output, each call");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new OnnxRuntimeDriver(), args);
     }
 
     @Override
-    public Inference load(Path model, Options options) throws OrtException, DataException {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
-        OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
-        Plain plain = new Plain(env, session, options.batch);
-        try {
-            OutputShape.require(model, plain.probeShape(), options.batch);
-        } catch (DataException | OrtException e) {
-            plain.close();
-            throw e;
-        }
-        return plain;
+    Model bind(OrtEnvironment env, OrtSession session, int batch) {
+        return new Plain(env, session, batch);
     }
 
-    private static final class Plain implements Inference {
+    private static final class Plain implements Model {
         private final OrtEnvironment env;
         private final OrtSession session;
         private final int batch;
@@ -50,14 +41,6 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
             this.session = session;
             this.batch = batch;
             this.shape = new long[] {batch, 2};
-        }
-
-        long[] probeShape() throws OrtException {
-            float[] zeros = new float[2 * batch];
-            try (OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(zeros), shape);
-                    OrtSession.Result result = session.run(Map.of(OnnxRuntimeSessions.INPUT, x))) {
-                return ((OnnxTensor) result.get(0)).getInfo().getShape();
-            }
         }
 
         @Override
@@ -76,9 +59,5 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
         public void close() {
             OnnxRuntimeSessions.close(session);
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new OnnxRuntimeDriver(), args);
     }
 }

@@ -1,12 +1,39 @@
 package dev.callbench.drivers;
 
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.callbench.DataException;
 import dev.callbench.Driver;
+import dev.callbench.Model;
+import dev.callbench.Options;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-/** What both ONNX Runtime drivers report: runtime, artifact and version. */
+/**
+ * What both ONNX Runtime drivers share: the artifact, the session (opened and
+ * checked once, closed if the driver's call cannot be set up), the version
+ * and the notes. A driver gives its id, what its call does, and the call.
+ */
 abstract class OnnxRuntimeFamily implements Driver {
+    private final String id;
+    private final String call;
+
+    OnnxRuntimeFamily(String id, String call) {
+        this.id = id;
+        this.call = call;
+    }
+
+    /**
+     * The driver's call over an open session whose output is {@code [batch, 1]};
+     * closing it closes the session.
+     */
+    abstract Model bind(OrtEnvironment env, OrtSession session, int batch) throws OrtException;
+
     @Override
-    public final String runtime() {
-        return "onnxruntime";
+    public final String id() {
+        return id;
     }
 
     @Override
@@ -15,7 +42,28 @@ abstract class OnnxRuntimeFamily implements Driver {
     }
 
     @Override
+    public final Model load(Path model, Options options) throws OrtException, DataException {
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
+        try {
+            OnnxRuntimeSessions.requireOutputShape(env, session, model, options.batch);
+            return bind(env, session, options.batch);
+        } catch (OrtException | DataException | RuntimeException e) {
+            OnnxRuntimeSessions.close(session);
+            throw e;
+        }
+    }
+
+    @Override
     public final String runtimeVersion() {
         return OnnxRuntimeSessions.version();
+    }
+
+    @Override
+    public final Map<String, Object> notes() {
+        Map<String, Object> notes = new LinkedHashMap<>();
+        notes.put("call", call);
+        notes.put("session", "intra-op threads = --threads, inter-op 1, sequential, all graph optimisations");
+        return notes;
     }
 }

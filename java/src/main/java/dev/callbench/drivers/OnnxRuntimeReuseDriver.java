@@ -5,15 +5,11 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
-import dev.callbench.OutputShape;
+import dev.callbench.Model;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -25,35 +21,25 @@ import java.util.Map;
  * array is allocated per call either.
  */
 public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
-    @Override
-    public String id() {
-        return "java-onnxruntime-reuse";
+    public OnnxRuntimeReuseDriver() {
+        super("java-onnxruntime-reuse",
+                "one input tensor over a rewritten direct buffer, session.run(inputs, pinned output tensor)");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new OnnxRuntimeReuseDriver(), args);
     }
 
     @Override
-    public Inference load(Path model, Options options) throws OrtException, DataException {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
-        OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
-        Reuse reuse = null;
-        try {
-            reuse = new Reuse(env, session, options.batch);
-            OutputShape.require(model, reuse.probeShape(), options.batch);
-            return reuse;
-        } catch (DataException | OrtException e) {
-            if (reuse != null) {
-                reuse.close();
-            } else {
-                session.close();
-            }
-            throw e;
-        }
+    Model bind(OrtEnvironment env, OrtSession session, int batch) throws OrtException {
+        return new Reuse(env, session, batch);
     }
 
     private static FloatBuffer direct(int floats) {
         return ByteBuffer.allocateDirect(4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
     }
 
-    private static final class Reuse implements Inference {
+    private static final class Reuse implements Model {
         private final OrtSession session;
         private final int batch;
         private final FloatBuffer inBuffer;
@@ -79,13 +65,6 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
             this.pinned = Map.of(OnnxRuntimeSessions.OUTPUT, output);
         }
 
-        long[] probeShape() throws OrtException {
-            // A pinned output of the wrong shape makes run() fail, so probe unpinned.
-            try (OrtSession.Result result = session.run(inputs)) {
-                return ((OnnxTensor) result.get(0)).getInfo().getShape();
-            }
-        }
-
         @Override
         public void call(float[] values, int first, float[] outputs) throws OrtException {
             inBuffer.put(0, values, 2 * first, 2 * batch);
@@ -100,9 +79,5 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
             output.close();
             OnnxRuntimeSessions.close(session);
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new OnnxRuntimeReuseDriver(), args);
     }
 }

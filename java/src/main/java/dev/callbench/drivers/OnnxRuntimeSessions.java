@@ -1,11 +1,14 @@
 package dev.callbench.drivers;
 
 import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.callbench.DataException;
+import dev.callbench.OutputShape;
+import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -36,6 +39,16 @@ final class OnnxRuntimeSessions {
                 throw e;
             }
             return session;
+        }
+    }
+
+    /** Runs one batch of zeros and checks the output is {@code [batch, 1]}. */
+    static void requireOutputShape(OrtEnvironment env, OrtSession session, Path model, int batch)
+            throws OrtException, DataException {
+        FloatBuffer zeros = FloatBuffer.wrap(new float[2 * batch]);
+        try (OnnxTensor x = OnnxTensor.createTensor(env, zeros, new long[] {batch, 2});
+                OrtSession.Result result = session.run(Map.of(INPUT, x))) {
+            OutputShape.require(model, ((OnnxTensor) result.get(0)).getInfo().getShape(), batch);
         }
     }
 

@@ -1,12 +1,8 @@
 package dev.callbench.drivers;
 
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
-import java.nio.file.Path;
-import java.util.Map;
+import dev.callbench.Model;
 import org.pytorch.IValue;
 import org.pytorch.Module;
 import org.pytorch.Tensor;
@@ -19,22 +15,20 @@ import org.pytorch.Tensor;
  * {@code getDataAsFloatArray()}. Runs on the project's JNI peer (java/native).
  */
 public final class PytorchJavaDriver extends PytorchJavaFamily {
-    @Override
-    public String id() {
-        return "java-pytorch";
+    public PytorchJavaDriver() {
+        super("java-pytorch", "Tensor.fromBlob(float[]) + IValue.from + forward each call");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new PytorchJavaDriver(), args);
     }
 
     @Override
-    public Map<String, Object> notes() {
-        return PytorchModels.notes("Tensor.fromBlob(float[]) + IValue.from + forward each call");
+    Model bind(Module module, int batch) {
+        return new Plain(module, batch);
     }
 
-    @Override
-    public Inference load(Path model, Options options) throws DataException {
-        return new Plain(PytorchModels.load(model, options.threads, options.batch), options.batch);
-    }
-
-    private static final class Plain implements Inference {
+    private static final class Plain implements Model {
         private final Module module;
         private final int batch;
         private final long[] shape;
@@ -60,9 +54,5 @@ public final class PytorchJavaDriver extends PytorchJavaFamily {
         public void close() {
             module.destroy();
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new PytorchJavaDriver(), args);
     }
 }

@@ -1,13 +1,9 @@
 package dev.callbench.drivers;
 
 import dev.callbench.CallbenchException;
-import dev.callbench.DataException;
 import dev.callbench.DriverMain;
-import dev.callbench.Inference;
-import dev.callbench.Options;
+import dev.callbench.Model;
 import java.nio.FloatBuffer;
-import java.nio.file.Path;
-import java.util.Map;
 import org.pytorch.IValue;
 import org.pytorch.Module;
 import org.pytorch.Tensor;
@@ -21,22 +17,20 @@ import org.pytorch.Tensor;
  * {@code getDataAsFloatArray()}.
  */
 public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
-    @Override
-    public String id() {
-        return "java-pytorch-reuse";
+    public PytorchJavaReuseDriver() {
+        super("java-pytorch-reuse", "input tensor over a reused direct buffer, forward each call");
+    }
+
+    public static void main(String[] args) throws CallbenchException {
+        DriverMain.run(new PytorchJavaReuseDriver(), args);
     }
 
     @Override
-    public Map<String, Object> notes() {
-        return PytorchModels.notes("input tensor over a reused direct buffer, forward each call");
+    Model bind(Module module, int batch) {
+        return new Reuse(module, batch);
     }
 
-    @Override
-    public Inference load(Path model, Options options) throws DataException {
-        return new Reuse(PytorchModels.load(model, options.threads, options.batch), options.batch);
-    }
-
-    private static final class Reuse implements Inference {
+    private static final class Reuse implements Model {
         private final Module module;
         private final int batch;
         private final FloatBuffer in;
@@ -60,9 +54,5 @@ public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
         public void close() {
             module.destroy();
         }
-    }
-
-    public static void main(String[] args) throws CallbenchException {
-        DriverMain.run(new PytorchJavaReuseDriver(), args);
     }
 }

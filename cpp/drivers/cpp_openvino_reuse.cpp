@@ -1,0 +1,34 @@
+// cpp-openvino-reuse: input and output ov::Tensors over fixed buffers, set on
+// the InferRequest once (support/openvino_support); each call copies its
+// samples in, runs infer() straight into the output buffer and copies the
+// result out. The model keeps the ONNX file's dynamic batch.
+#include <string>
+
+#include "callbench/driver_main.hpp"
+#include "openvino_support.hpp"
+
+namespace {
+
+class OpenVinoReuseModel {
+ public:
+  explicit OpenVinoReuseModel(const callbench::Options& options)
+      : tensors_(options, /*static_shape=*/false) {}
+
+  void call(const float* in, float* out) { tensors_.call(in, out); }
+  std::string runtime_version() const { return callbench::openvino_version(); }
+  callbench::Notes notes() const {
+    return tensors_.notes("input/output Tensors over fixed buffers set once, infer each call");
+  }
+
+ private:
+  callbench::OpenVinoFixedTensors tensors_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto load = [](const callbench::Options& options) {
+    return OpenVinoReuseModel(options);
+  };
+  return callbench::driver_main(argc, argv, "cpp-openvino-reuse", load);
+}

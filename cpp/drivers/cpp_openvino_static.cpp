@@ -1,0 +1,35 @@
+// cpp-openvino-static: as cpp-openvino-reuse, on the model reshaped to a
+// static [batch, 2] input before compiling (OpenVINO's guide: a static shape
+// spares each inference the shape work a dynamic batch costs).
+#include <string>
+
+#include "callbench/driver_main.hpp"
+#include "openvino_support.hpp"
+
+namespace {
+
+class OpenVinoStaticModel {
+ public:
+  explicit OpenVinoStaticModel(const callbench::Options& options)
+      : tensors_(options, /*static_shape=*/true) {}
+
+  void call(const float* in, float* out) { tensors_.call(in, out); }
+  std::string runtime_version() const { return callbench::openvino_version(); }
+  callbench::Notes notes() const {
+    return tensors_.notes(
+        "model reshaped to a static [batch, 2]; input/output Tensors over fixed buffers set "
+        "once, infer each call");
+  }
+
+ private:
+  callbench::OpenVinoFixedTensors tensors_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto load = [](const callbench::Options& options) {
+    return OpenVinoStaticModel(options);
+  };
+  return callbench::driver_main(argc, argv, "cpp-openvino-static", load);
+}

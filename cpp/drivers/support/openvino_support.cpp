@@ -1,0 +1,138 @@
+#include "openvino_support.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string_view>
+#include <utility>
+
+#include <openvino/frontend/manager.hpp>
+
+#include "callbench/errors.hpp"
+
+namespace callbench {
+namespace {
+
+// OpenVINO's messages open with source locations ("Exception from src/...",
+// "Check '...' failed at ..."); the last non-empty line says what went wrong.
+std::string last_line(std::string_view text) {
+  std::string last;
+  std::istringstream lines{std::string(text)};
+  for (std::string line; std::getline(lines, line);) {
+    const auto begin = line.find_first_not_of(" \t\r");
+    if (begin != std::string::npos) last = line.substr(begin);
+  }
+  return last.empty() ? std::string("unknown error") : last;
+}
+
+// The ONNX frontend directly: Core::read_model would also try every other
+// frontend on a file ONNX rejects, and TensorFlow's logs to stderr.
+std::shared_ptr<ov::Model> read_onnx(const std::filesystem::path& path) {
+  require_file(path);
+  std::shared_ptr<ov::Model> model;
+  try {
+    ov::frontend::FrontEndManager manager;
+    const ov::frontend::FrontEnd::Ptr frontend = manager.load_by_framework("onnx");
+    model = frontend->convert(frontend->load(path.string()));
+  } catch (const std::exception& e) {
+    throw DataError(path, "does not load as ONNX (" + last_line(e.what()) + ")");
+  }
+  if (model->inputs().size() != 1 || model->outputs().size() != 1) {
+    throw DataError(path, "has " + std::to_string(model->inputs().size()) + " inputs and " +
+                              std::to_string(model->outputs().size()) +
+                              " outputs, expected 1 and 1");
+  }
+  return model;
+}
+
+ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
+                          std::int64_t threads, std::int64_t static_batch) {
+  const std::shared_ptr<ov::Model> model = read_onnx(path);
+  if (static_batch > 0) {
+    try {
+      model->reshape(ov::PartialShape{static_batch, 2});
+    } catch (const std::exception& e) {
+      throw DataError(path, "cannot take a [" + std::to_string(static_batch) + ", 2] input (" +
+                                last_line(e.what()) + ")");
+    }
+  }
+  try {
+    // f32: on CPUs with bf16 support the default precision is bf16, which
+    // moves the outputs by ~2e-4 and fails verification.
+    return core.compile_model(model, "CPU", ov::hint::inference_precision(ov::element::f32),
+                              ov::inference_num_threads(static_cast<std::int32_t>(threads)));
+  } catch (const std::exception& e) {
+    throw DataError(path, "does not compile for the CPU (" + last_line(e.what()) + ")");
+  }
+}
+
+std::string shape_text(const ov::Shape& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t threads,
+                             std::int64_t static_batch)
+    : path_(path),
+      compiled_(compile(core_, path, threads, static_batch)),
+      request_(compiled_.create_infer_request()) {}
+
+void OpenVinoModel::check(std::int64_t batch) {
+  const ov::Shape input_shape{static_cast<std::size_t>(batch), 2};
+  ov::Tensor y;
+  try {
+    ov::Tensor x(ov::element::f32, input_shape);
+    std::fill_n(x.data<float>(), x.get_size(), 0.0f);
+    request_.set_input_tensor(x);
+    request_.infer();
+    y = request_.get_output_tensor();
+  } catch (const std::exception& e) {
+    throw DataError(path_, "fails on a " + shape_text(input_shape) + " f32 input (" +
+                               last_line(e.what()) + ")");
+  }
+  const ov::Shape expected{static_cast<std::size_t>(batch), 1};
+  if (y.get_element_type() != ov::element::f32 || y.get_shape() != expected) {
+    throw DataError(path_, "model answers with " + shape_text(y.get_shape()) + " " +
+                               y.get_element_type().get_type_name() + ", expected " +
+                               shape_text(expected) + " f32");
+  }
+}
+
+Notes OpenVinoModel::notes(std::string call) const {
+  return {
+      {"call", std::move(call)},
+      {"inference_precision", compiled_.get_property(ov::hint::inference_precision).get_type_name()},
+      {"inference_num_threads",
+       static_cast<std::int64_t>(compiled_.get_property(ov::inference_num_threads))},
+      {"num_streams", static_cast<std::int64_t>(compiled_.get_property(ov::num_streams).num)},
+      {"input_shape", compiled_.input().get_partial_shape().to_string()},
+      {"precision_why", std::string("f32 forced; the default on bf16-capable CPUs is bf16")},
+  };
+}
+
+ov::Tensor wrap(float* data, std::int64_t batch, std::int64_t width) {
+  return ov::Tensor(ov::element::f32,
+                    ov::Shape{static_cast<std::size_t>(batch), static_cast<std::size_t>(width)},
+                    data);
+}
+
+OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape)
+    : ov_(options.models / "mlp.onnx", options.threads, static_shape ? options.batch : 0),
+      in_(static_cast<std::size_t>(options.batch) * 2, 0.0f),
+      out_(static_cast<std::size_t>(options.batch), 0.0f) {
+  // Checked through the request's own tensors first: a fixed output tensor of
+  // the expected shape would make a model answering another fail less clearly.
+  ov_.check(options.batch);
+  ov_.request().set_input_tensor(wrap(in_.data(), options.batch, 2));
+  ov_.request().set_output_tensor(wrap(out_.data(), options.batch, 1));
+}
+
+std::string openvino_version() { return ov::get_openvino_version().buildNumber; }
+
+}  // namespace callbench

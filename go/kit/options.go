@@ -1,0 +1,111 @@
+// options: the contract's command-line options, declared once for every Go
+// driver (standard flag package; "--calls 10" and "--calls=10" both work).
+
+package kit
+
+import (
+	"flag"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Options are what the harness (or a person) asked the driver for.
+type Options struct {
+	Models    string // artifacts folder
+	Calls     int    // N: the most calls a round may take
+	Warmup    int    // untimed calls after loading
+	Repeats   int    // standalone runs only: rounds of N calls
+	Batch     int    // samples per call
+	Threads   int    // intra-op threads for the runtime
+	Outputs   string // "" when not given
+	Latencies string // "" when not given
+	Serve     bool   // take commands from stdin instead of running --repeats rounds
+	Debug     bool   // full error text on stderr
+}
+
+// DefaultOptions are the contract's defaults.
+func DefaultOptions() Options {
+	return Options{Models: "models", Calls: 1_000_000, Warmup: 1_000, Repeats: 3, Batch: 1, Threads: 1}
+}
+
+// ParseOptions parses the arguments after the program name. Every problem is
+// a UsageError naming the option.
+func ParseOptions(args []string) (Options, error) {
+	o := DefaultOptions()
+	var firstProblem error // ours, clearer than the flag package's wrapping
+	flags := flag.NewFlagSet("driver", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	count := func(name string, target *int, minimum int) {
+		flags.Func(name, "", func(text string) error {
+			value, err := parseCount(name, text, minimum)
+			if err != nil && firstProblem == nil {
+				firstProblem = err
+			}
+			*target = value
+			return err
+		})
+	}
+	path := func(name, what string, target *string) {
+		flags.Func(name, "", func(text string) error {
+			if text == "" {
+				err := Usagef("--%s needs %s", name, what)
+				if firstProblem == nil {
+					firstProblem = err
+				}
+				return err
+			}
+			*target = text
+			return nil
+		})
+	}
+	path("models", "a folder", &o.Models)
+	count("calls", &o.Calls, 1)
+	count("warmup", &o.Warmup, 0)
+	count("repeats", &o.Repeats, 1)
+	count("batch", &o.Batch, 1)
+	count("threads", &o.Threads, 1)
+	path("outputs", "a path", &o.Outputs)
+	path("latencies", "a path", &o.Latencies)
+	flags.BoolVar(&o.Serve, "serve", false, "")
+	flags.BoolVar(&o.Debug, "debug", false, "")
+
+	if err := flags.Parse(args); err != nil {
+		if firstProblem != nil {
+			return o, firstProblem
+		}
+		if err == flag.ErrHelp {
+			return o, Usagef("options: %s", optionList)
+		}
+		return o, Usagef("%s", dashDash(err.Error()))
+	}
+	if rest := flags.Args(); len(rest) > 0 {
+		return o, Usagef("unexpected argument '%s' (options: %s)", rest[0], optionList)
+	}
+	// calls * batch * 2 floats must be addressable; the inputs bound it further.
+	if o.Calls > math.MaxInt/2/o.Batch {
+		return o, Usagef("--calls x --batch is too large")
+	}
+	return o, nil
+}
+
+const optionList = "--models DIR --calls N --warmup W --repeats R --batch B --threads T " +
+	"--outputs PATH --latencies PATH --serve --debug"
+
+func parseCount(name, text string, minimum int) (int, error) {
+	value, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, Usagef("--%s needs an integer, got '%s'", name, text)
+	}
+	if value < minimum {
+		return 0, Usagef("--%s must be >= %d, got %d", name, minimum, value)
+	}
+	return value, nil
+}
+
+// dashDash turns the flag package's "-name" into the "--name" users type.
+func dashDash(message string) string {
+	return strings.NewReplacer(": -", ": --", "flag provided but not defined", "unknown option").
+		Replace(message)
+}

@@ -1,0 +1,37 @@
+// outputs: writing the --outputs (float32) and --latencies (int64) files,
+// little-endian raw arrays.
+
+package kit
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+)
+
+// WriteFloats writes values as float32 little-endian; a DataError naming the
+// file on failure.
+func WriteFloats(path string, values []float32) error {
+	data := make([]byte, 4*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
+	}
+	return writeFile(path, data)
+}
+
+// WriteInt64s writes values as int64 little-endian; a DataError naming the
+// file on failure.
+func WriteInt64s(path string, values []int64) error {
+	data := make([]byte, 8*len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint64(data[8*i:], uint64(v))
+	}
+	return writeFile(path, data)
+}
+
+func writeFile(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return Dataf(path, "cannot write: %v", unwrapPath(err))
+	}
+	return nil
+}

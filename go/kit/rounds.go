@@ -1,0 +1,127 @@
+// rounds: the warm-up, one timed round and the latency pass, with the clock
+// (time.Now, monotonic) and the CPU clock (the calling thread's,
+// CLOCK_THREAD_CPUTIME_ID) they read. The CPU time is the calling thread's
+// only while the goroutine is locked to it: DriverMain calls
+// runtime.LockOSThread before loading the model, and cgo calls made from a
+// locked goroutine run on that same thread.
+
+package kit
+
+import (
+	"math"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Round is one timed round: calls 0 .. Calls-1, wall and thread CPU time.
+type Round struct {
+	Calls int64
+	NS    int64
+	CPUNS int64
+}
+
+// ThreadCPUNanos is the calling thread's CPU time, in ns.
+func ThreadCPUNanos() int64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0 // Linux always has this clock; 0 keeps a round's figures honest (cpu_ns 0)
+	}
+	return ts.Nano()
+}
+
+// Rounds drives a Model over the inputs: call i takes samples
+// [i*B, (i+1)*B) and stores its outputs at [i*B, (i+1)*B) of the outputs.
+type Rounds struct {
+	model     Model
+	inputs    []float32
+	maxCalls  int
+	inStep    int
+	outStep   int
+	outputs   []float32 // maxCalls*B floats; the last round's come first
+	scratch   []float32 // one call's outputs, for the latency pass
+	lastCalls int
+}
+
+// NewRounds: inputs hold at least maxCalls*batch samples (RequireSamples).
+func NewRounds(model Model, inputs []float32, maxCalls, batch int) *Rounds {
+	return &Rounds{
+		model:    model,
+		inputs:   inputs,
+		maxCalls: maxCalls,
+		inStep:   batch * InputWidth,
+		outStep:  batch * OutputWidth,
+		outputs:  make([]float32, maxCalls*batch*OutputWidth),
+		scratch:  make([]float32, batch*OutputWidth),
+	}
+}
+
+// WarmUp makes untimed calls; warm-up call j takes the samples of call j mod N.
+func (r *Rounds) WarmUp(calls int) error {
+	for j := 0; j < calls; j++ {
+		if err := r.call(j%r.maxCalls, r.out(j%r.maxCalls)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Round times calls 0 .. k-1 as one block. The outputs are filled with NaN
+// first (untimed), so that a call that stores nothing shows up as an error.
+func (r *Rounds) Round(k int) (Round, error) {
+	if err := r.check("round", k); err != nil {
+		return Round{}, err
+	}
+	nan := float32(math.NaN())
+	for i := range r.outputs[:k*r.outStep] {
+		r.outputs[i] = nan
+	}
+	r.lastCalls = k
+	cpuStart := ThreadCPUNanos()
+	start := time.Now()
+	for i := 0; i < k; i++ {
+		if err := r.call(i, r.out(i)); err != nil {
+			return Round{}, err
+		}
+	}
+	ns := time.Since(start).Nanoseconds()
+	cpuNS := ThreadCPUNanos() - cpuStart
+	return Round{Calls: int64(k), NS: ns, CPUNS: cpuNS}, nil
+}
+
+// Latencies times calls 0 .. k-1 one at a time into a scratch buffer (the
+// outputs keep the last round's); ns per call.
+func (r *Rounds) Latencies(k int) ([]int64, error) {
+	if err := r.check("latencies", k); err != nil {
+		return nil, err
+	}
+	ns := make([]int64, k)
+	for i := range ns {
+		start := time.Now()
+		if err := r.call(i, r.scratch); err != nil {
+			return nil, err
+		}
+		ns[i] = time.Since(start).Nanoseconds()
+	}
+	return ns, nil
+}
+
+// LastOutputs are the last round's outputs (k*B floats; empty before any round).
+func (r *Rounds) LastOutputs() []float32 {
+	return r.outputs[:r.lastCalls*r.outStep]
+}
+
+func (r *Rounds) call(i int, out []float32) error {
+	return r.model.Call(r.inputs[i*r.inStep:(i+1)*r.inStep], out)
+}
+
+func (r *Rounds) out(i int) []float32 {
+	return r.outputs[i*r.outStep : (i+1)*r.outStep]
+}
+
+func (r *Rounds) check(command string, k int) error {
+	if k < 1 || k > r.maxCalls {
+		return Usagef("%s K needs 1 <= K <= %d (--calls), got %d", command, r.maxCalls, k)
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package kit
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRoundStoresEveryCall(t *testing.T) {
+	inputs := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	model := &sumModel{}
+	r := NewRounds(model, inputs, 4, 1)
+	round, err := r.Round(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if round.Calls != 3 || round.NS <= 0 || round.CPUNS < 0 || model.calls != 3 {
+		t.Fatalf("round %+v after %d calls", round, model.calls)
+	}
+	got := r.LastOutputs()
+	if len(got) != 3 || got[0] != 3 || got[1] != 7 || got[2] != 11 {
+		t.Fatalf("outputs %v", got)
+	}
+}
+
+func TestRoundWithBatches(t *testing.T) {
+	inputs := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	r := NewRounds(&sumModel{}, inputs, 2, 2)
+	if _, err := r.Round(2); err != nil {
+		t.Fatal(err)
+	}
+	got := r.LastOutputs()
+	if len(got) != 4 || got[3] != 15 {
+		t.Fatalf("outputs %v", got)
+	}
+}
+
+func TestOutputsAreNaNBeforeEachRound(t *testing.T) {
+	inputs := []float32{1, 2, 3, 4}
+	model := &sumModel{}
+	r := NewRounds(model, inputs, 2, 1)
+	if _, err := r.Round(2); err != nil {
+		t.Fatal(err)
+	}
+	model.lazy = true
+	if _, err := r.Round(2); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range r.LastOutputs() {
+		if !math.IsNaN(float64(v)) {
+			t.Fatalf("a call that stores nothing left %v", r.LastOutputs())
+		}
+	}
+}
+
+func TestWarmUpWrapsAroundN(t *testing.T) {
+	model := &sumModel{}
+	r := NewRounds(model, []float32{1, 2, 3, 4}, 2, 1)
+	if err := r.WarmUp(5); err != nil || model.calls != 5 {
+		t.Fatalf("%d calls, %v", model.calls, err)
+	}
+	if len(r.LastOutputs()) != 0 {
+		t.Fatal("warm-up is not a round")
+	}
+}
+
+func TestLatenciesKeepTheRoundsOutputs(t *testing.T) {
+	model := &sumModel{}
+	r := NewRounds(model, []float32{1, 2, 3, 4}, 2, 1)
+	if _, err := r.Round(1); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := r.Latencies(2)
+	if err != nil || len(ns) != 2 || ns[0] <= 0 {
+		t.Fatalf("%v, %v", ns, err)
+	}
+	if got := r.LastOutputs(); len(got) != 1 || got[0] != 3 {
+		t.Fatalf("outputs %v", got)
+	}
+}
+
+func TestRoundRange(t *testing.T) {
+	r := NewRounds(&sumModel{}, []float32{1, 2, 3, 4}, 2, 1)
+	for _, k := range []int{0, 3, -1} {
+		_, err := r.Round(k)
+		requireUsage(t, err)
+		_, err = r.Latencies(k)
+		requireUsage(t, err)
+	}
+}
+
+func TestThreadCPUNanosAdvances(t *testing.T) {
+	start := ThreadCPUNanos()
+	x := 0.0
+	for i := 0; i < 2_000_000; i++ {
+		x += math.Sqrt(float64(i))
+	}
+	if x <= 0 || ThreadCPUNanos() <= start {
+		t.Fatal("the thread's CPU clock did not move")
+	}
+}

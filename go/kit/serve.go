@@ -1,0 +1,157 @@
+// serve: the command dialogue of --serve (round K, latencies K, end) and the
+// standalone script that runs the same commands without it.
+
+package kit
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// CommandKind is what one line of the dialogue asks for.
+type CommandKind int
+
+const (
+	CommandRound CommandKind = iota
+	CommandLatencies
+	CommandEnd
+)
+
+// Command is one parsed line; Calls is K for round and latencies.
+type Command struct {
+	Kind  CommandKind
+	Calls int
+}
+
+// StandaloneLatencyCalls caps the standalone script's latency pass.
+const StandaloneLatencyCalls = 100_000
+
+// Runner is what the dialogue asks of the loaded model (Rounds, or a fake
+// in tests).
+type Runner interface {
+	Round(k int) (Round, error)
+	Latencies(k int) ([]int64, error)
+}
+
+// ParseCommand reads "round K", "latencies K" or "end" (1 <= K <= maxCalls);
+// anything else is a UsageError.
+func ParseCommand(line string, maxCalls int) (Command, error) {
+	words := strings.Fields(line)
+	switch {
+	case len(words) == 1 && words[0] == "end":
+		return Command{Kind: CommandEnd}, nil
+	case len(words) == 2 && (words[0] == "round" || words[0] == "latencies"):
+		k, err := strconv.Atoi(words[1])
+		if err != nil {
+			return Command{}, Usagef("%s K needs an integer K, got '%s'", words[0], words[1])
+		}
+		if k < 1 || k > maxCalls {
+			return Command{}, Usagef("%s K needs 1 <= K <= %d (--calls), got %d", words[0], maxCalls, k)
+		}
+		kind := CommandRound
+		if words[0] == "latencies" {
+			kind = CommandLatencies
+		}
+		return Command{Kind: kind, Calls: k}, nil
+	}
+	shown := []rune(line)
+	if len(shown) > 60 {
+		shown = shown[:60]
+	}
+	return Command{}, Usagef("unknown command '%s': expected 'round K', 'latencies K' or 'end'",
+		strings.Map(printable, string(shown)))
+}
+
+func printable(r rune) rune {
+	if r < 0x20 || r == 0x7f {
+		return ' '
+	}
+	return r
+}
+
+// StandaloneScript is what a run without --serve does: round N, --repeats
+// times; latencies min(N, 100000) if --latencies is given; end.
+func StandaloneScript(o Options) []Command {
+	script := make([]Command, 0, o.Repeats+2)
+	for i := 0; i < o.Repeats; i++ {
+		script = append(script, Command{Kind: CommandRound, Calls: o.Calls})
+	}
+	if o.Latencies != "" {
+		script = append(script, Command{Kind: CommandLatencies, Calls: min(o.Calls, StandaloneLatencyCalls)})
+	}
+	return append(script, Command{Kind: CommandEnd})
+}
+
+// Serve prints the ready line, then answers each command read from commands
+// with one JSON line on answers, until "end" or the end of input. It returns
+// the rounds in the order run. It writes --latencies on each latencies
+// command; the caller writes --outputs and the result line.
+func Serve(o Options, runner Runner, loadNS int64, commands io.Reader, answers io.Writer) ([]Round, error) {
+	fmt.Fprintf(answers, "{\"event\": \"ready\", \"load_ns\": %d}\n", loadNS)
+	var rounds []Round
+	lines := bufio.NewScanner(commands)
+	for lines.Scan() {
+		command, err := ParseCommand(lines.Text(), o.Calls)
+		if err != nil {
+			return rounds, err
+		}
+		more, err := execute(command, o, runner, &rounds, answers)
+		if err != nil || !more {
+			return rounds, err
+		}
+	}
+	if err := lines.Err(); err != nil {
+		return rounds, Usagef("reading commands: %v", err)
+	}
+	return rounds, nil
+}
+
+// RunScript runs the standalone script silently (only the result line, the
+// caller's, goes to stdout).
+func RunScript(o Options, runner Runner) ([]Round, error) {
+	var rounds []Round
+	for _, command := range StandaloneScript(o) {
+		more, err := execute(command, o, runner, &rounds, nil)
+		if err != nil || !more {
+			return rounds, err
+		}
+	}
+	return rounds, nil
+}
+
+// execute runs one command; false once it is "end". answers is nil in a
+// standalone run.
+func execute(c Command, o Options, runner Runner, rounds *[]Round, answers io.Writer) (bool, error) {
+	switch c.Kind {
+	case CommandRound:
+		round, err := runner.Round(c.Calls)
+		if err != nil {
+			return false, err
+		}
+		*rounds = append(*rounds, round)
+		if answers != nil {
+			fmt.Fprintf(answers, "{\"event\": \"round\", \"calls\": %d, \"ns\": %d, \"cpu_ns\": %d}\n",
+				round.Calls, round.NS, round.CPUNS)
+		}
+		return true, nil
+	case CommandLatencies:
+		if o.Latencies == "" {
+			return false, Usagef("latencies K needs --latencies PATH")
+		}
+		ns, err := runner.Latencies(c.Calls)
+		if err != nil {
+			return false, err
+		}
+		if err := WriteInt64s(o.Latencies, ns); err != nil {
+			return false, err
+		}
+		if answers != nil {
+			fmt.Fprintf(answers, "{\"event\": \"latencies\", \"calls\": %d}\n", c.Calls)
+		}
+		return true, nil
+	}
+	return false, nil
+}

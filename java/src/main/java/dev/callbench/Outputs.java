@@ -1,0 +1,37 @@
+package dev.callbench;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** Writes {@code --outputs} (float32 LE) and {@code --latencies} (int64 LE ns) for the harness. */
+public final class Outputs {
+    private Outputs() {}
+
+    /** The first {@code count} values of {@code values}, as float32 little-endian. */
+    public static void writeFloats(Path path, float[] values, int count) throws DataException {
+        ByteBuffer bytes = ByteBuffer.allocate(count * 4).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(values, 0, count);
+        write(path, bytes);
+    }
+
+    public static void writeLongs(Path path, long[] values) throws DataException {
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asLongBuffer().put(values);
+        write(path, bytes);
+    }
+
+    private static void write(Path path, ByteBuffer bytes) throws DataException {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
+        } catch (IOException e) {
+            throw new DataException(path, "cannot be written (" + e + ")");
+        }
+    }
+}

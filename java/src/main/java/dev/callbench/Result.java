@@ -1,0 +1,87 @@
+package dev.callbench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result line (docs/contract.md, "The result line"): what the driver was
+ * asked for, its runtime's version, the load time, the process's peak
+ * resident memory, every round in the order run, and notes.
+ */
+public final class Result {
+    /** Where the JPype host puts its own resident memory before the JVM started (bytes). */
+    public static final String HOST_RSS_PROPERTY = "callbench.host_rss_bytes";
+
+    private Result() {}
+
+    public static String line(String driverId, Options options, String runtimeVersion, long loadNs,
+            List<Rounds.Round> rounds, Map<String, Object> driverNotes) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("driver", driverId);
+        fields.put("calls", options.calls);
+        fields.put("batch", options.batch);
+        fields.put("threads", options.threads);
+        fields.put("runtime_version", runtimeVersion);
+        fields.put("load_ns", loadNs);
+        fields.put("peak_rss_bytes", peakRssBytes(Path.of("/proc/self/status")));
+        List<Object> each = new ArrayList<>();
+        for (Rounds.Round round : rounds) {
+            each.add(round(round));
+        }
+        fields.put("rounds", each);
+        fields.put("notes", notes(driverNotes));
+        return Json.object(fields);
+    }
+
+    /** A round as the result line and the {@code round} answer give it. */
+    static Map<String, Object> round(Rounds.Round round) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("calls", round.calls());
+        fields.put("ns", round.ns());
+        fields.put("cpu_ns", round.cpuNs());
+        return fields;
+    }
+
+    /**
+     * The JVM, the host's resident memory (the JVM lives in the JPype host's
+     * process, so {@code peak_rss_bytes} includes Python's share), then the driver's own.
+     */
+    static Map<String, Object> notes(Map<String, Object> driverNotes) {
+        Map<String, Object> notes = new LinkedHashMap<>();
+        notes.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        String host = System.getProperty(HOST_RSS_PROPERTY);
+        if (host != null) {
+            try {
+                notes.put("host_rss_bytes", Long.parseLong(host.strip()));
+            } catch (NumberFormatException e) {
+                // Not a number: keep what the host said rather than drop it.
+                notes.put("host_rss_bytes", host);
+            }
+        }
+        notes.putAll(driverNotes);
+        return notes;
+    }
+
+    /** {@code VmHWM} of a {@code /proc/<pid>/status} file in bytes, or null if it cannot be read. */
+    static Long peakRssBytes(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmHWM:")) {
+                    String[] parts = line.substring("VmHWM:".length()).strip().split("\\s+");
+                    if (parts.length == 2 && parts[1].equals("kB")) {
+                        return Long.parseLong(parts[0]) * 1024;
+                    }
+                    return null;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+        return null;
+    }
+}

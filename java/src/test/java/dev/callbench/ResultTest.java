@@ -1,0 +1,75 @@
+package dev.callbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clearHostProperty() {
+        System.clearProperty(Result.HOST_RSS_PROPERTY);
+    }
+
+    @Test
+    void theLineHoldsTheContractsFieldsInOrder() throws UsageException {
+        Options options = Options.parse("java-x",
+                new String[] {"--calls", "9", "--batch", "3", "--threads", "2"});
+        List<Rounds.Round> rounds = List.of(new Rounds.Round(9, 1234, 1200L), new Rounds.Round(5, 700, null));
+        String line = Result.line("java-x", options, "1.2.3", 55, rounds, Map.of("call", "run"));
+        assertTrue(line.matches("\\{\"driver\": \"java-x\", \"calls\": 9, \"batch\": 3, \"threads\": 2, "
+                + "\"runtime_version\": \"1.2.3\", \"load_ns\": 55, \"peak_rss_bytes\": \\d+, "
+                + "\"rounds\": \\[\\{\"calls\": 9, \"ns\": 1234, \"cpu_ns\": 1200}, "
+                + "\\{\"calls\": 5, \"ns\": 700, \"cpu_ns\": null}], "
+                + "\"notes\": \\{\"jvm\": \"[^\"]+\", \"call\": \"run\"}}"), line);
+    }
+
+    @Test
+    void notesCarryTheHostsResidentMemoryWhenGiven() {
+        System.setProperty(Result.HOST_RSS_PROPERTY, "123456789");
+        Map<String, Object> notes = Result.notes(Map.of("call", "run"));
+        assertEquals(List.of("jvm", "host_rss_bytes", "call"), List.copyOf(notes.keySet()));
+        assertEquals(123456789L, notes.get("host_rss_bytes"));
+        System.clearProperty(Result.HOST_RSS_PROPERTY);
+        assertEquals(List.of("jvm", "call"), List.copyOf(Result.notes(Map.of("call", "run")).keySet()));
+    }
+
+    @Test
+    void peakRssIsVmHwmInBytesOrNull() throws Exception {
+        Path status = Files.writeString(dir.resolve("status"),
+                "Name:\tjava\nVmPeak:\t  900 kB\nVmHWM:\t   2048 kB\n");
+        assertEquals(2048L * 1024, Result.peakRssBytes(status));
+        assertNull(Result.peakRssBytes(Files.writeString(dir.resolve("none"), "Name:\tjava\n")));
+        assertNull(Result.peakRssBytes(Files.writeString(dir.resolve("odd"), "VmHWM:\t12 MB\n")));
+        assertNull(Result.peakRssBytes(dir.resolve("absent")));
+        Long own = Result.peakRssBytes(Path.of("/proc/self/status"));
+        assertTrue(own != null && own > 0, "this JVM's VmHWM: " + own);
+    }
+
+    @Test
+    void jsonEscapesAndNests() {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("s", "a\"b\\c\nd");
+        fields.put("n", 3);
+        fields.put("big", 12345678901L);
+        fields.put("list", new long[] {1, 2});
+        fields.put("objects", List.of(Map.of("a", 1), 2L));
+        fields.put("nested", Map.of("k", true));
+        fields.put("nan", Double.NaN);
+        fields.put("none", null);
+        assertEquals("{\"s\": \"a\\\"b\\\\c\\nd\", \"n\": 3, \"big\": 12345678901, \"list\": [1, 2], "
+                + "\"objects\": [{\"a\": 1}, 2], \"nested\": {\"k\": true}, \"nan\": null, \"none\": null}",
+                Json.object(fields));
+    }
+}

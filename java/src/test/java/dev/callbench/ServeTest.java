@@ -1,0 +1,132 @@
+package dev.callbench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.callbench.Serve.Command;
+import dev.callbench.Serve.Verb;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command dialogue and the standalone script, over a fake model. */
+class ServeTest {
+    @TempDir
+    Path dir;
+
+    private final SumDriver driver = new SumDriver();
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+
+    @Test
+    void parsesTheThreeCommands() throws UsageException {
+        assertEquals(new Command(Verb.ROUND, 7), Serve.parse("d", "round 7", 10));
+        assertEquals(new Command(Verb.ROUND, 10), Serve.parse("d", "  round\t10 \r", 10));
+        assertEquals(new Command(Verb.LATENCIES, 1), Serve.parse("d", "latencies 1", 10));
+        assertEquals(new Command(Verb.END, 0), Serve.parse("d", "end", 10));
+    }
+
+    @Test
+    void badCommandsAreUsageErrors() {
+        assertBad("java-x: usage: empty command; expected 'round K', 'latencies K' or 'end'", "");
+        assertBad("java-x: usage: unknown command 'stop'; expected 'round K', 'latencies K' or 'end'",
+                "stop");
+        assertBad("java-x: usage: unknown command 'ROUND 3'; expected 'round K', 'latencies K' or 'end'",
+                "ROUND 3");
+        assertBad("java-x: usage: command 'round K' needs one count K, got 'round'", "round");
+        assertBad("java-x: usage: command 'round K' needs one count K, got 'round 1 2'", "round 1 2");
+        assertBad("java-x: usage: command 'latencies K' needs an integer K, got 'many'", "latencies many");
+        assertBad("java-x: usage: command 'end' takes no argument, got 'end 3'", "end 3");
+    }
+
+    @Test
+    void countsOutsideOneToNAreUsageErrors() {
+        assertBad("java-x: usage: command 'round 0': K must be in 1..10 (--calls)", "round 0");
+        assertBad("java-x: usage: command 'round 11': K must be in 1..10 (--calls)", "round 11");
+        assertBad("java-x: usage: command 'latencies -1': K must be in 1..10 (--calls)", "latencies -1");
+    }
+
+    @Test
+    void theStandaloneScriptRepeatsFullRoundsThenLatencies() throws Exception {
+        Options options = Options.parse("d", new String[] {"--calls", "250000", "--repeats", "2",
+            "--latencies", "l.i64"});
+        assertEquals(List.of("round 250000", "round 250000", "latencies 100000", "end"),
+                Serve.script(options).lines().toList());
+        Options plain = Options.parse("d", new String[] {"--calls", "5"});
+        assertEquals(List.of("round 5", "round 5", "round 5", "end"), Serve.script(plain).lines().toList());
+    }
+
+    @Test
+    void answersEachCommandWithOneLine() throws Exception {
+        Options options = options("--calls", "3", "--batch", "2",
+                "--outputs", dir.resolve("o.f32").toString(), "--latencies", dir.resolve("l.i64").toString());
+        serve(options, "round 3\nlatencies 2\nround 1\nend\nround 3\n");
+        List<String> lines = lines();
+        assertEquals(5, lines.size(), lines.toString());
+        assertEquals("{\"event\": \"ready\", \"load_ns\": 42}", lines.get(0));
+        assertTrue(lines.get(1).matches(
+                "\\{\"event\": \"round\", \"calls\": 3, \"ns\": \\d+, \"cpu_ns\": \\d+}"), lines.get(1));
+        assertEquals("{\"event\": \"latencies\", \"calls\": 2}", lines.get(2));
+        assertTrue(lines.get(3).startsWith("{\"event\": \"round\", \"calls\": 1, "), lines.get(3));
+        assertTrue(lines.get(4).matches(
+                "\\{\"driver\": \"java-sum\", \"calls\": 3, \"batch\": 2, \"threads\": 1, "
+                + "\"runtime_version\": \"1.0\", \"load_ns\": 42, \"peak_rss_bytes\": \\d+, "
+                + "\"rounds\": \\[\\{\"calls\": 3, \"ns\": \\d+, \"cpu_ns\": \\d+}, "
+                + "\\{\"calls\": 1, \"ns\": \\d+, \"cpu_ns\": \\d+}], \"notes\": \\{\"jvm\": .*}}"),
+                lines.get(4));
+        // The last round: one call of two samples; nothing after 'end' was read.
+        assertArrayEquals(new float[] {0f, -1f}, TestFiles.readFloats(dir.resolve("o.f32")));
+        assertEquals(2, TestFiles.readLongs(dir.resolve("l.i64")).length);
+        assertEquals(List.of(0, 2, 4, 0, 2, 0), driver.firsts);
+    }
+
+    @Test
+    void endBeforeAnyRoundWritesNoOutputs() throws Exception {
+        serve(options("--calls", "3", "--outputs", dir.resolve("o.f32").toString()), "");
+        assertEquals(0, TestFiles.readFloats(dir.resolve("o.f32")).length);
+        assertTrue(lines().get(1).contains("\"rounds\": [], "), lines().get(1));
+    }
+
+    @Test
+    void latenciesWithoutAPathIsAUsageError() {
+        UsageException e = assertThrows(UsageException.class,
+                () -> serve(options("--calls", "3"), "latencies 2\n"));
+        assertEquals("java-sum: usage: command 'latencies K' needs --latencies PATH", e.getMessage());
+    }
+
+    @Test
+    void aBadCommandStopsTheDialogueAfterTheAnswersSoFar() {
+        assertThrows(UsageException.class,
+                () -> serve(options("--calls", "3"), "round 2\nrepeat\nround 1\n"));
+        assertEquals(2, lines().size(), lines().toString());
+        assertEquals(List.of(0, 1), driver.firsts);
+    }
+
+    private static Options options(String... args) throws UsageException {
+        return Options.parse("java-sum", args);
+    }
+
+    private void serve(Options options, String commands) throws CallbenchException {
+        Rounds rounds = new Rounds(driver.model(options.batch), Path.of("sum.model"),
+                TestFiles.samples(10), options.calls, options.batch);
+        PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
+        new Serve(driver, options, rounds, 42, out).run(new BufferedReader(new StringReader(commands)));
+    }
+
+    private List<String> lines() {
+        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static void assertBad(String expected, String line) {
+        UsageException e = assertThrows(UsageException.class, () -> Serve.parse("java-x", line, 10));
+        assertEquals(expected, e.getMessage());
+        assertEquals(2, e.exitStatus());
+    }
+}

@@ -1,0 +1,86 @@
+// driverMain: the entry of every Node driver. It wires the kit's parts
+// together: options -> inputs -> load the model (timed) -> warm-up -> serve
+// or the standalone script -> outputs -> result line; errors become the
+// contract's lines and exit statuses. A driver only says how to load its
+// model and make one call:
+//
+//   await driverMain('node-x', async (options) => new XModel(...));
+
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { report } from './errors.js';
+import { INPUT_WIDTH, readInputs, requireSamples } from './inputs.js';
+import { checkModel } from './model.js';
+import { parseOptions } from './options.js';
+import { writeFloats } from './outputs.js';
+import { peakRssBytes, resultJson } from './result.js';
+import { Rounds } from './rounds.js';
+import { runScript, serve } from './serve.js';
+
+/** Runs the driver on the process's arguments and streams, then exits with its status. */
+export async function driverMain(id, load) {
+  const status = await runDriver(id, process.argv.slice(2), load, {
+    stdin: process.stdin,
+    write: (text) => process.stdout.write(text),
+    writeErr: (text) => process.stderr.write(text),
+  });
+  // stdout and stderr are synchronous for files and pipes on Linux: nothing is lost.
+  process.exit(status);
+}
+
+/**
+ * driverMain without the exit: returns the exit status. `io` holds `stdin`
+ * (a readable stream, or an iterable of lines in tests), `write` and `writeErr`.
+ */
+export async function runDriver(id, args, load, io) {
+  let options;
+  try {
+    options = parseOptions(args);
+  } catch (error) {
+    return report(io.writeErr, id, error, false);
+  }
+  try {
+    await drive(id, options, load, io);
+    return 0;
+  } catch (error) {
+    return report(io.writeErr, id, error, options.debug);
+  }
+}
+
+async function drive(id, options, load, io) {
+  const inputsPath = join(options.models, 'inputs.f32');
+  const inputs = readInputs(inputsPath);
+  requireSamples(inputsPath, inputs.length / INPUT_WIDTH, options);
+
+  io.writeErr('progress: loading\n');
+  const start = process.hrtime.bigint();
+  const model = checkModel(await load(options));
+  const loadNs = Number(process.hrtime.bigint() - start);
+
+  io.writeErr('progress: warm-up\n');
+  const rounds = new Rounds(model, inputs, options.calls, options.batch);
+  await rounds.warmUp(options.warmup);
+  const done = options.serve
+    ? await serve(options, rounds, loadNs, lines(io.stdin), io.write)
+    : await runScript(options, rounds);
+  if (options.outputs) writeFloats(options.outputs, rounds.lastOutputs());
+  const result = {
+    driver: id,
+    calls: options.calls,
+    batch: options.batch,
+    threads: options.threads,
+    runtime_version: model.runtimeVersion(),
+    load_ns: loadNs,
+    peak_rss_bytes: peakRssBytes(),
+    rounds: done,
+    notes: model.notes(),
+  };
+  io.write(`${resultJson(result)}\n`);
+}
+
+/** The lines of a readable stream (an iterable of strings passes through). */
+function lines(stdin) {
+  if (typeof stdin?.on !== 'function') return stdin;
+  return createInterface({ input: stdin, crlfDelay: Infinity, terminal: false });
+}

@@ -1,0 +1,65 @@
+// options: the contract's command-line options, declared once for every
+// Node driver (parseArgs from node:util; "--calls 10" and "--calls=10").
+
+import { parseArgs } from 'node:util';
+
+import { UsageError } from './errors.js';
+
+/** The contract's defaults. */
+export const DEFAULTS = Object.freeze({
+  models: 'models',
+  calls: 1_000_000, // N: the most calls a round may take
+  warmup: 1_000,
+  repeats: 3, // standalone runs only
+  batch: 1,
+  threads: 1,
+  outputs: null,
+  latencies: null,
+  serve: false,
+  debug: false,
+});
+
+const COUNTS = { calls: 1, warmup: 0, repeats: 1, batch: 1, threads: 1 }; // name -> minimum
+const PATHS = { models: 'a folder', outputs: 'a path', latencies: 'a path' };
+
+const DECLARED = {
+  ...Object.fromEntries([...Object.keys(COUNTS), ...Object.keys(PATHS)].map((name) => [name, { type: 'string' }])),
+  serve: { type: 'boolean' },
+  debug: { type: 'boolean' },
+};
+
+/** Parses the arguments after the script's path; every problem is a UsageError naming the option. */
+export function parseOptions(args) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: DECLARED, strict: true, allowPositionals: false }));
+  } catch (error) {
+    if (String(error?.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(error.message.split('\n')[0]);
+    throw error;
+  }
+  const options = { ...DEFAULTS };
+  for (const [name, minimum] of Object.entries(COUNTS)) {
+    if (values[name] !== undefined) options[name] = parseCount(name, values[name], minimum);
+  }
+  for (const [name, what] of Object.entries(PATHS)) {
+    if (values[name] === undefined) continue;
+    if (values[name] === '') throw new UsageError(`--${name} needs ${what}`);
+    options[name] = values[name];
+  }
+  options.serve = values.serve ?? false;
+  options.debug = values.debug ?? false;
+  // calls * batch * 2 floats must be addressable; the inputs bound it further.
+  if (!Number.isSafeInteger(options.calls * options.batch * 2)) {
+    throw new UsageError('--calls x --batch is too large');
+  }
+  return options;
+}
+
+function parseCount(name, text, minimum) {
+  if (!/^[+-]?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--${name} needs an integer, got '${text}'`);
+  }
+  const value = Number(text);
+  if (value < minimum) throw new UsageError(`--${name} must be >= ${minimum}, got ${value}`);
+  return value;
+}

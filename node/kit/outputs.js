@@ -1,0 +1,24 @@
+// outputs: writing the --outputs (float32) and --latencies (int64) files,
+// little-endian raw arrays (the host's order; inputs.js refuses a big-endian host).
+
+import { writeFileSync } from 'node:fs';
+
+import { DataError, firstLine } from './errors.js';
+
+/** Writes a Float32Array; a DataError naming the file on failure. */
+export function writeFloats(path, values) {
+  writeTyped(path, values instanceof Float32Array ? values : Float32Array.from(values));
+}
+
+/** Writes int64 values (a BigInt64Array, or bigints / integers); a DataError naming the file on failure. */
+export function writeInt64s(path, values) {
+  writeTyped(path, values instanceof BigInt64Array ? values : BigInt64Array.from(values, BigInt));
+}
+
+function writeTyped(path, array) {
+  try {
+    writeFileSync(path, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  } catch (error) {
+    throw new DataError(path, `cannot write: ${firstLine(error.message)}`);
+  }
+}

@@ -1,0 +1,90 @@
+// rounds: the warm-up, one timed round and the latency pass, with the clock
+// (process.hrtime.bigint, monotonic) and the CPU clock they read. Node gives
+// no per-thread CPU clock: cpu_ns is the process's (process.cpuUsage, user +
+// system over all its threads, in µs), and the drivers say so in their notes.
+
+import { INPUT_WIDTH, OUTPUT_WIDTH } from './inputs.js';
+import { UsageError } from './errors.js';
+
+/** The process's CPU time, in ns (µs resolution). */
+export function processCpuNanos() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+}
+
+/**
+ * Drives a model over the inputs: call i takes samples [i*B, (i+1)*B) and
+ * stores its outputs at [i*B, (i+1)*B) of the outputs.
+ */
+export class Rounds {
+  /** `inputs` holds at least maxCalls*batch samples (requireSamples). */
+  constructor(model, inputs, maxCalls, batch) {
+    this.model = model;
+    this.inputs = inputs;
+    this.maxCalls = maxCalls;
+    this.inStep = batch * INPUT_WIDTH;
+    this.outStep = batch * OUTPUT_WIDTH;
+    this.outputs = new Float32Array(maxCalls * this.outStep);
+    this.scratch = new Float32Array(this.outStep); // one call's outputs, for the latency pass
+    this.lastCalls = 0;
+  }
+
+  /** Untimed calls; warm-up call j takes the samples of call j mod N. */
+  async warmUp(calls) {
+    for (let j = 0; j < calls; j++) {
+      const i = j % this.maxCalls;
+      await this.model.call(this.input(i), this.output(i));
+    }
+  }
+
+  /**
+   * Times calls 0 .. k-1 as one block: {calls, ns, cpu_ns}. The outputs are
+   * filled with NaN first (untimed), so that a call that stores nothing
+   * shows up as an error.
+   */
+  async round(k) {
+    this.check('round', k);
+    this.outputs.fill(NaN, 0, k * this.outStep);
+    this.lastCalls = k;
+    const { model, inputs, outputs, inStep, outStep } = this;
+    const cpuStart = process.cpuUsage();
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < k; i++) {
+      await model.call(inputs.subarray(i * inStep, (i + 1) * inStep), outputs.subarray(i * outStep, (i + 1) * outStep));
+    }
+    const ns = process.hrtime.bigint() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    return { calls: k, ns: Number(ns), cpu_ns: (cpu.user + cpu.system) * 1000 };
+  }
+
+  /** Times calls 0 .. k-1 one at a time into a scratch buffer (the outputs keep the last round's): ns per call. */
+  async latencies(k) {
+    this.check('latencies', k);
+    const ns = new BigInt64Array(k);
+    for (let i = 0; i < k; i++) {
+      const start = process.hrtime.bigint();
+      await this.model.call(this.input(i), this.scratch);
+      ns[i] = process.hrtime.bigint() - start;
+    }
+    return ns;
+  }
+
+  /** The last round's outputs (k*B floats; empty before any round). */
+  lastOutputs() {
+    return this.outputs.subarray(0, this.lastCalls * this.outStep);
+  }
+
+  input(i) {
+    return this.inputs.subarray(i * this.inStep, (i + 1) * this.inStep);
+  }
+
+  output(i) {
+    return this.outputs.subarray(i * this.outStep, (i + 1) * this.outStep);
+  }
+
+  check(command, k) {
+    if (!Number.isInteger(k) || k < 1 || k > this.maxCalls) {
+      throw new UsageError(`${command} K needs 1 <= K <= ${this.maxCalls} (--calls), got ${k}`);
+    }
+  }
+}

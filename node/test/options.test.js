@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { UsageError } from '../kit/errors.js';
+import { DEFAULTS, parseOptions } from '../kit/options.js';
+
+test('defaults are the contract', () => {
+  assert.deepEqual(parseOptions([]), { ...DEFAULTS });
+  assert.equal(DEFAULTS.calls, 1_000_000);
+  assert.equal(DEFAULTS.warmup, 1000);
+  assert.equal(DEFAULTS.repeats, 3);
+  assert.equal(DEFAULTS.batch, 1);
+  assert.equal(DEFAULTS.threads, 1);
+  assert.equal(DEFAULTS.models, 'models');
+});
+
+test('every option', () => {
+  const args = ['--models', 'm', '--calls=10', '--warmup', '0', '--repeats', '2', '--batch', '4',
+    '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
+  assert.deepEqual(parseOptions(args), {
+    models: 'm', calls: 10, warmup: 0, repeats: 2, batch: 4, threads: 3,
+    outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true,
+  });
+});
+
+const BAD = {
+  'zero calls': [['--calls', '0'], '--calls must be >= 1, got 0'],
+  'negative warmup': [['--warmup=-1'], '--warmup must be >= 0'],
+  'zero repeats': [['--repeats', '0'], '--repeats must be >= 1'],
+  'zero batch': [['--batch', '0'], '--batch must be >= 1'],
+  'zero threads': [['--threads', '0'], '--threads must be >= 1'],
+  'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],
+  'a fraction': [['--batch', '1.5'], '--batch needs an integer'],
+  'exponent': [['--calls', '1e3'], '--calls needs an integer'],
+  'unknown option': [['--nope'], "Unknown option '--nope'"],
+  'missing value': [['--calls'], '--calls'],
+  'empty path': [['--outputs='], '--outputs needs a path'],
+  'empty models': [['--models', ''], '--models needs a folder'],
+  'positional': [['stray'], 'stray'],
+  'value on a switch': [['--serve=yes'], '--serve'],
+  'too large': [['--calls', '4503599627370496', '--batch', '4'], 'too large'],
+};
+
+for (const [name, [args, says]] of Object.entries(BAD)) {
+  test(`bad option: ${name} is a one-line usage error`, () => {
+    assert.throws(
+      () => parseOptions(args),
+      (error) => error instanceof UsageError && error.message.includes(says) && !error.message.includes('\n'),
+    );
+  });
+}

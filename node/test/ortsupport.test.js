@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { DataError } from '../kit/errors.js';
+import { checkOutput, loadSession, ort, runtimeVersion, sessionOptions } from '../ortsupport/session.js';
+import { tempDir } from './helpers.js';
+
+const MODELS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'models');
+
+test('single-threaded, sequential by default', () => {
+  assert.deepEqual(
+    { ...sessionOptions(1), logSeverityLevel: undefined },
+    { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all', logSeverityLevel: undefined },
+  );
+  assert.equal(sessionOptions(3).intraOpNumThreads, 3);
+});
+
+test('a missing model names the file', async (t) => {
+  const dir = tempDir(t);
+  await assert.rejects(loadSession({ models: dir, threads: 1 }), (error) =>
+    error instanceof DataError && error.path === join(dir, 'mlp.onnx') && error.problem.startsWith('missing'));
+});
+
+test('a model that is not ONNX names the file, in one line', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'mlp.onnx'), 'junk\n');
+  await assert.rejects(loadSession({ models: dir, threads: 1 }), (error) =>
+    error instanceof DataError && error.problem.startsWith('does not load as ONNX') && !error.message.includes('\n'));
+});
+
+test('an output of the wrong shape or type', () => {
+  const good = new ort.Tensor('float32', new Float32Array(2), [2, 1]);
+  checkOutput('m.onnx', good, 2);
+  assert.throws(() => checkOutput('m.onnx', good, 1), { message: 'm.onnx: model answers with [2, 1] of type float32, expected [1, 1] float32' });
+  assert.throws(() => checkOutput('m.onnx', new ort.Tensor('int32', new Int32Array(2), [2, 1]), 2), DataError);
+  assert.throws(() => checkOutput('m.onnx', undefined, 2), DataError);
+});
+
+test('the exported model loads and answers [B, 1]', { skip: !existsSync(join(MODELS, 'mlp.onnx')) && 'no models/mlp.onnx (nox -s export)' }, async () => {
+  const { session } = await loadSession({ models: MODELS, threads: 1 });
+  const x = new ort.Tensor('float32', new Float32Array(6), [3, 2]);
+  checkOutput('mlp.onnx', (await session.run({ x })).y, 3);
+  assert.match(runtimeVersion(), /^\d+\.\d+\.\d+$/);
+});

@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { DataError, UsageError } from '../kit/errors.js';
+import { DEFAULTS } from '../kit/options.js';
+import { Rounds } from '../kit/rounds.js';
+import { STANDALONE_LATENCY_CALLS, parseCommand, runScript, serve, standaloneScript } from '../kit/serve.js';
+import { SumModel, tempDir } from './helpers.js';
+
+test('commands', () => {
+  const cases = {
+    'round 5': { kind: 'round', calls: 5 },
+    '  round\t10 \r': { kind: 'round', calls: 10 },
+    'latencies 1': { kind: 'latencies', calls: 1 },
+    'end': { kind: 'end', calls: 0 },
+    'end\r': { kind: 'end', calls: 0 },
+  };
+  for (const [line, want] of Object.entries(cases)) assert.deepEqual(parseCommand(line, 10), want, line);
+});
+
+test('bad commands are usage errors', () => {
+  const cases = {
+    '': "unknown command ''",
+    'start': "unknown command 'start'",
+    'round': "unknown command 'round'",
+    'round 1 2': 'unknown command',
+    'end now': 'unknown command',
+    'ROUND 1': 'unknown command',
+    'round x': "round K needs an integer K, got 'x'",
+    'round 1.5': 'needs an integer K',
+    'round 0': 'round K needs 1 <= K <= 10 (--calls), got 0',
+    'latencies 11': 'latencies K needs 1 <= K <= 10 (--calls), got 11',
+    'round -1': 'got -1',
+    'bad\x01command': "unknown command 'bad command'",
+  };
+  for (const [line, says] of Object.entries(cases)) {
+    assert.throws(() => parseCommand(line, 10), (error) => error instanceof UsageError && error.message.includes(says), line);
+  }
+});
+
+/** Answers rounds with made-up times and records what it ran. */
+class FakeRunner {
+  ran = [];
+  async round(k) {
+    this.ran.push('round');
+    return { calls: k, ns: 100 * k, cpu_ns: 90 * k };
+  }
+  async latencies(k) {
+    this.ran.push('latencies');
+    return new BigInt64Array(k).fill(7n);
+  }
+}
+
+async function dialogue(options, input) {
+  let answers = '';
+  const rounds = await serve(options, new FakeRunner(), 42, input.split('\n'), (s) => { answers += s; });
+  return { rounds, lines: answers.trimEnd().split('\n') };
+}
+
+test('the serve dialogue', async (t) => {
+  const latencies = join(tempDir(t), 'l.i64');
+  const { rounds, lines } = await dialogue({ ...DEFAULTS, calls: 100, latencies }, 'round 10\nround 20\nlatencies 5\nend\nround 1');
+  assert.deepEqual(lines, [
+    '{"event": "ready", "load_ns": 42}',
+    '{"event": "round", "calls": 10, "ns": 1000, "cpu_ns": 900}',
+    '{"event": "round", "calls": 20, "ns": 2000, "cpu_ns": 1800}',
+    '{"event": "latencies", "calls": 5}',
+  ]);
+  for (const line of lines) JSON.parse(line);
+  assert.deepEqual(rounds[1], { calls: 20, ns: 2000, cpu_ns: 1800 });
+  assert.equal(readFileSync(latencies).length, 5 * 8);
+});
+
+test('the dialogue ends at the end of input', async () => {
+  const { rounds, lines } = await dialogue({ ...DEFAULTS }, 'round 3');
+  assert.equal(rounds.length, 1);
+  assert.equal(lines.length, 2);
+});
+
+test('a bad command stops the dialogue with a usage error', async () => {
+  await assert.rejects(dialogue({ ...DEFAULTS, calls: 10 }, 'round 1\nround 11\nround 1'), UsageError);
+  await assert.rejects(dialogue({ ...DEFAULTS }, 'latencies 1'), { message: 'latencies K needs --latencies PATH' });
+});
+
+test('a runtime failing mid-round passes on', async () => {
+  const failure = new DataError('m.onnx', 'run failed');
+  const runner = new Rounds(new SumModel({ fail: failure }), new Float32Array(8), 4, 1);
+  await assert.rejects(serve({ ...DEFAULTS }, runner, 0, ['round 2'], () => {}), failure);
+});
+
+test('the standalone script', () => {
+  const round = { kind: 'round', calls: 200_000 };
+  const end = { kind: 'end', calls: 0 };
+  assert.deepEqual(standaloneScript({ ...DEFAULTS, calls: 200_000, repeats: 2 }), [round, round, end]);
+  assert.deepEqual(standaloneScript({ ...DEFAULTS, calls: 200_000, repeats: 1, latencies: 'l.i64' }), [
+    round, { kind: 'latencies', calls: STANDALONE_LATENCY_CALLS }, end,
+  ]);
+});
+
+test('runScript runs the script silently', async (t) => {
+  const runner = new FakeRunner();
+  const options = { ...DEFAULTS, calls: 7, repeats: 3, latencies: join(tempDir(t), 'l.i64') };
+  const rounds = await runScript(options, runner);
+  assert.equal(rounds.length, 3);
+  assert.deepEqual(runner.ran, ['round', 'round', 'round', 'latencies']);
+});

@@ -1,0 +1,1 @@
+"""The ``callbench`` command: each subcommand a thin layer over the library (see main)."""

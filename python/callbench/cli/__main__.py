@@ -1,0 +1,5 @@
+import sys
+
+from callbench.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,118 @@
+"""``callbench run`` (the harness) and ``callbench bench`` (the whole pipeline as one run)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from callbench.cli import common
+from callbench.cli.builds import BUILT, build
+from callbench.errors import ArtifactError, UsageError
+from callbench.harness import console, signals
+from callbench.harness.options import RunOptions
+from callbench.harness.run import run_group, run_sweep
+from callbench.model import artifacts as art
+from callbench.records.record import Record
+from callbench.records.store import new_run_dir
+from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key, select
+
+# --quick: the whole pipeline at a small size, as a smoke test.
+QUICK = {"rounds": 3, "round_time": 0.02, "warmup": 1000}
+QUICK_SWEEPS = {"batch": [1, 100, 10_000, 1_000_000], "threads": [1, 2]}
+
+
+def _selection(args: argparse.Namespace) -> list:  # type: ignore[type-arg]
+    chosen = select(args.only, args.language)
+    if not chosen:
+        raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
+    return chosen
+
+
+def _finish(records: list[Record], run_dir: Path) -> None:
+    print()
+    print(console.summary(records))
+    print(f"\nrecords: {run_dir}")
+
+
+def stopped(stop: KeyboardInterrupt, run_dir: Path | None) -> int:
+    """One line for a run ended by Ctrl-C or a signal; the exit status says which."""
+    name = getattr(stop, "name", "SIGINT")
+    where = f"; records kept in {run_dir}" if run_dir is not None else ""
+    print(f"callbench: stopped by {name}{where}", file=sys.stderr)
+    return 128 + int(getattr(signal.Signals, name, signal.SIGINT))
+
+
+def run(args: argparse.Namespace) -> int:
+    """The harness: the chosen drivers (or one sweep of them) into a run folder."""
+    signals.install()
+    specs = _selection(args)
+    options = common.run_options(args)
+    run_dir = None
+    try:
+        if args.build:
+            build(sorted({language_key(s) for s in specs}))
+        run_dir = new_run_dir(args.runs_dir, args.run_id)
+        if args.sweep:
+            done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)
+        else:
+            done = run_group(specs, options, run_dir)
+    except KeyboardInterrupt as stop:
+        return stopped(stop, run_dir)
+    _finish(done, run_dir)
+    return 0
+
+
+def ensure_models(models: Path) -> None:
+    """Export when models/ is missing or does not match its manifest."""
+    try:
+        manifest = art.read_manifest(models)
+        art.verify(models, list(manifest["files"]))
+    except ArtifactError as exc:
+        print(f"callbench: {exc}: exporting", flush=True)
+        command = [sys.executable, "-m", "callbench.model.export", "--out", str(models)]
+        if subprocess.run(command, check=False).returncode != 0:
+            raise
+    return None
+
+
+def bench(args: argparse.Namespace) -> int:
+    """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
+    signals.install()
+    specs = _selection(args)
+    defaults = QUICK if args.quick else {}
+    options: RunOptions = common.run_options(args, **defaults)
+    ensure_models(options.models)
+    languages = sorted({language_key(s) for s in specs})
+    if not args.no_build:
+        build([lang for lang in LANGUAGES if lang in languages and lang in BUILT])
+    run_dir = new_run_dir(args.runs_dir, args.run_id)
+    try:
+        done = run_group(specs, options, run_dir)
+        sweepers = [s for s in specs if s.id in SWEEP_DRIVERS]
+        sweeps = QUICK_SWEEPS if args.quick else {"batch": None, "threads": None}
+        for kind, values in sweeps.items():
+            if sweepers:
+                run_sweep(kind, sweepers, options, run_dir, values)
+    except KeyboardInterrupt as stop:
+        return stopped(stop, run_dir)
+    _finish(done, run_dir)
+    from callbench.kernels.__main__ import main as kernels_main
+
+    quick = args.quick or options.calls is None
+    kernel_args = ["--run-dir", str(run_dir), "--threads", str(options.threads)]
+    status = kernels_main([*kernel_args, *(["--quick"] if quick else [])])
+    if status != 0:
+        print("callbench: the kernels failed; the report goes on without them", file=sys.stderr)
+    if args.only is None and (args.language is None or "python" in args.language):
+        from callbench.profile.cli import profile_main
+
+        ladder_calls = "2000" if args.quick else "20000"
+        ladder = ["--ladder", "--run-dir", str(run_dir), "--models", str(options.models)]
+        if profile_main([*ladder, "--calls", ladder_calls]) != 0:
+            print("callbench: the ladder failed; the report goes on without it", file=sys.stderr)
+    from callbench.report.__main__ import main as report_main
+
+    return report_main([str(run_dir)])

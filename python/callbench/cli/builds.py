@@ -1,0 +1,28 @@
+"""``callbench build [LANG ...]``: each language's own build tool, via scripts/build_<lang>.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Sequence
+
+from callbench.paths import REPO_ROOT
+
+# Languages with a build script (Python's: the compiled floors' extensions).
+BUILT = ("python", "cpp", "java", "rust", "go", "node")
+
+
+def build(languages: Sequence[str], *flags: str) -> list[str]:
+    """Build each language; return the ones whose build failed (each said why in one line)."""
+    failed = []
+    for language in languages:
+        if language not in BUILT:
+            continue
+        script = REPO_ROOT / "scripts" / f"build_{language}.py"
+        if not script.is_file():
+            continue
+        print(f"callbench: building {language}", flush=True)
+        done = subprocess.run([sys.executable, str(script), *flags], check=False)
+        if done.returncode != 0:
+            failed.append(language)
+    return failed

@@ -1,0 +1,64 @@
+"""Options several subcommands share: the run protocol and the driver selection."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from callbench.driverkit.errors import count
+from callbench.harness.options import RunOptions
+from callbench.paths import RUNS
+from callbench.registry import LANGUAGES
+
+
+def positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{value} must be above 0")
+    return value
+
+
+def add_selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--language", action="append", choices=LANGUAGES, help="repeatable")
+    p.add_argument("--only", action="append", help="driver id or id prefix; repeatable")
+
+
+def add_protocol(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("protocol")
+    g.add_argument("--models", type=Path, default=Path("models"))
+    g.add_argument(
+        "--calls", type=count(1),
+        help="calls per round for every driver (1000000: the seed's protocol); "
+        "default: calibrated per driver to --round-time",
+    )  # fmt: skip
+    g.add_argument("--rounds", "--repeats", type=count(1), help="interleaved rounds (default 9)")
+    g.add_argument("--round-time", type=positive, help="seconds a calibrated round aims at")
+    g.add_argument("--warmup", type=count(0), help="untimed calls after loading (default 10000)")
+    g.add_argument("--batch", type=count(1), default=1)
+    g.add_argument("--threads", type=count(1), default=1)
+    g.add_argument("--no-pin", action="store_true", help="do not pin drivers to a core")
+    g.add_argument("--reruns", type=count(0), help="re-runs of a flagged round (default 2)")
+    g.add_argument("--seed", type=int, default=0, help="shuffles the round order")
+    g.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
+def add_where(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--runs-dir", type=Path, default=RUNS)
+    p.add_argument("--run-id", help="add to this run (made if missing) instead of a new one")
+
+
+def run_options(args: argparse.Namespace, **defaults: object) -> RunOptions:
+    """RunOptions from the parsed options; ``defaults`` stand where an option was not given."""
+    base = RunOptions(**defaults)  # type: ignore[arg-type]
+    given = {
+        "models": args.models, "calls": args.calls, "rounds": args.rounds,
+        "round_time": args.round_time, "warmup": args.warmup, "batch": args.batch,
+        "threads": args.threads, "reruns": args.reruns, "seed": args.seed, "debug": args.debug,
+    }  # fmt: skip
+    values = {k: v for k, v in given.items() if v is not None}
+    if args.no_pin:
+        values["pin"] = False
+    return RunOptions(**{**base.__dict__, **values})

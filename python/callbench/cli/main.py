@@ -1,0 +1,102 @@
+"""``callbench``: export, build, run, bench, report, compare, list.
+
+Every subcommand is a few lines over the library; nox sessions call these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from callbench.cli import common
+from callbench.driverkit.errors import Parser, report_errors
+from callbench.errors import UsageError
+
+PROG = "callbench"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    p = sub.add_parser("export", help="train the MLP and write models/")
+    p.add_argument("rest", nargs=argparse.REMAINDER, help="options of the exporter")
+
+    p = sub.add_parser("build", help="build the drivers of each language (CMake, Maven, Cargo...)")
+    p.add_argument("languages", nargs="*", help="default: every language")
+    p.add_argument("--test", action="store_true", help="also run each language's unit tests")
+    p.add_argument("--lint", action="store_true", help="also run each language's linters")
+
+    p = sub.add_parser("run", help="run drivers through the harness into a run folder")
+    common.add_selection(p)
+    common.add_protocol(p)
+    common.add_where(p)
+    p.add_argument("--build", action="store_true", help="build the languages first")
+    p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
+    p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
+
+    p = sub.add_parser("bench", help="export if needed, build, drivers, sweeps, kernels, report")
+    common.add_selection(p)
+    common.add_protocol(p)
+    common.add_where(p)
+    p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
+    p.add_argument("--no-build", action="store_true")
+
+    p = sub.add_parser("report", help="write results/report.md from runs")
+    p.add_argument("runs", nargs="*", help="run folders or ids (default: the newest)")
+    p.add_argument("--out", help="folder for report.md and charts (default: results/)")
+
+    p = sub.add_parser("compare", help="per driver, run B against run A with intervals")
+    p.add_argument("run_a")
+    p.add_argument("run_b")
+
+    sub.add_parser("list", help="every registered driver and whether it can run here")
+    sub.add_parser(
+        "profile", add_help=False,
+        help="where a Python driver's call goes (profile DRIVER), or the ladder (--ladder)",
+    )  # fmt: skip
+    return parser
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    if args.command == "export":
+        from callbench.model.export import main as export_main
+
+        return export_main(args.rest)
+    if args.command == "build":
+        from callbench.cli.builds import BUILT, build
+
+        flags = [f for f, on in (("--test", args.test), ("--lint", args.lint)) if on]
+        return 1 if build(args.languages or BUILT, *flags) else 0
+    if args.command in ("run", "bench"):
+        from callbench.cli.bench import bench, run
+
+        return run(args) if args.command == "run" else bench(args)
+    if args.command == "report":
+        from callbench.report.__main__ import main as report_main
+
+        return report_main([*args.runs, *(["--out", args.out] if args.out else [])])
+    if args.command == "compare":
+        from callbench.cli.compare import compare_runs
+        from callbench.records.store import find_run
+
+        print(compare_runs(find_run(args.run_a), find_run(args.run_b)))
+        return 0
+    if args.command == "list":
+        from callbench.cli.listing import listing
+
+        print(listing())
+        return 0
+    raise UsageError(f"unknown command {args.command}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["profile"]:  # parses its own options, `--` ones included
+        from callbench.profile.cli import profile_main
+
+        return profile_main(args[1:])
+    return report_errors(
+        PROG, lambda: dispatch(build_parser().parse_args(args)), "--debug" in args, catch_all=False
+    )

@@ -1,0 +1,64 @@
+"""Errors as the contract wants them: one line naming the file, exit 2 for usage, 1 for data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from collections.abc import Callable
+from typing import NoReturn
+
+from callbench.errors import ArtifactError, RunError, UsageError
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises UsageError, so callers print one line and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def count(minimum: int) -> Callable[[str], int]:
+    """A whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below the minimum {minimum}")
+        return value
+
+    return parse
+
+
+def report_errors(prog: str, body: Callable[[], int], debug: bool, *, catch_all: bool) -> int:
+    """Run ``body``; turn what goes wrong into one stderr line and an exit status.
+
+    Usage errors exit 2, bad artifacts 1, Ctrl-C 130. With ``catch_all`` any
+    other exception (a runtime's own failure) is also one line, exit 1.
+    ``debug`` adds the traceback.
+    """
+    try:
+        return body()
+    except UsageError as exc:
+        print(f"{prog}: usage: {exc}", file=sys.stderr)
+        return 2
+    except (ArtifactError, RunError) as exc:
+        if debug:
+            traceback.print_exc()
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if not catch_all:
+            raise
+        if debug:
+            traceback.print_exc()
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else ""
+        print(f"{prog}: error: {type(exc).__name__}: {first}", file=sys.stderr)
+        return 1

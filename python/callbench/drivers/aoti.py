@@ -1,0 +1,91 @@
+"""python-aoti: the AOTInductor package ``mlp.pt2``, loaded with ``aoti_load_package``.
+
+The plain variant is the documented way: ``aoti_load_package(path)`` returns a
+callable ``AOTICompiledModel``, called with the input tensor. Every call
+flattens its arguments and unflattens the outputs with the package's pytree
+specs, which it parses again each time.
+
+``-loader`` is the fastest way the Python API offers: the package loaded with
+``run_single_threaded=True`` (documented: no locking around the model for one
+caller), then its ``loader`` attribute (undocumented: the
+``torch._C._aoti.AOTIModelPackageLoader`` the callable wraps) called as
+``loader.run([x])``, which skips the pytree round trip.
+
+Both run the calls under ``torch.inference_mode()``; the compiled model calls
+no autograd, but the input views the drivers make are cheaper there.
+
+``torch._inductor`` is imported with this module, outside the load time, like
+every driver's imports (it takes seconds: Inductor's whole compiler comes
+with it); the load time is ``aoti_load_package`` itself (unzipping the
+package, loading the compiled library).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch._inductor.package  # imported here, not in the load time: see above
+
+from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.options import Options
+from callbench.drivers.checks import check_output
+from callbench.drivers.torch_common import per_call_inputs, set_threads, storer
+from callbench.model.artifacts import require
+from callbench.model.exported_programs import AOTI_PACKAGE
+
+
+def load_package(options: Options, *, single_threaded: bool) -> tuple[Path, Any]:
+    path = require(options.models, AOTI_PACKAGE)
+    try:
+        compiled = torch._inductor.aoti_load_package(str(path), run_single_threaded=single_threaded)
+    except Exception as exc:  # torch raises RuntimeError for bad zips, others for bad metadata
+        raise model_error(path, exc) from None
+    return path, compiled
+
+
+def first_call(path: Path, run: Any, x: torch.Tensor, batch: int) -> None:
+    """The model's answer to the first input, checked before any timing."""
+    try:
+        y = run(x)
+    except Exception as exc:  # a package of another model rejects the input
+        raise model_error(path, exc) from None
+    check_output(path, y, batch)
+
+
+def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    set_threads(options.threads)
+    path, compiled = load_package(options, single_threaded=False)
+    x = per_call_inputs(inputs, options.batch)
+    store = storer(outputs, options.batch)
+    with torch.inference_mode():
+        first_call(path, compiled, x[0], options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            store(i, compiled(x[i]))
+
+    notes = {"call": "AOTICompiledModel(x), from aoti_load_package(path)"}
+    return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+
+
+def loader(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    set_threads(options.threads)
+    path, compiled = load_package(options, single_threaded=True)
+    run = compiled.loader.run
+    x = per_call_inputs(inputs, options.batch)
+    store = storer(outputs, options.batch)
+    with torch.inference_mode():
+        first_call(path, lambda t: run([t])[0], x[0], options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            store(i, run([x[i]])[0])
+
+    notes = {
+        "call": "AOTICompiledModel.loader.run([x]), run_single_threaded=True",
+        "undocumented": "AOTICompiledModel.loader (the wrapped AOTIModelPackageLoader)",
+    }
+    return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)

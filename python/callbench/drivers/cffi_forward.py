@@ -1,0 +1,40 @@
+"""python-cffi: the C forward (``drivers/native/mlp_forward.c``) called through cffi.
+
+cffi's API mode, its documented main way: ``callbench build python`` compiles
+an extension module that calls ``callbench_mlp_forward`` in
+``libcallbench_mlp.so`` directly. Each call passes pointers into the input
+and output buffers (cffi pointer arithmetic on buffers taken once).
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+import numpy as np
+
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
+from callbench.drivers import native_modules as native
+from callbench.drivers.raw_weights import read_flat
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    weights = read_flat(options)
+    extension = native.load_extension(native.CFFI_MODULE)
+    ffi, forward = extension.ffi, extension.lib.callbench_mlp_forward
+    # Buffers taken once; they keep their arrays alive for as long as the loop.
+    w = ffi.from_buffer("float[]", weights)
+    x = ffi.from_buffer("float[]", inputs)
+    y = ffi.from_buffer("float[]", outputs)
+    batch = options.batch
+    x_step, y_step = 2 * batch, batch
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            forward(w, x + i * x_step, y + i * y_step, batch)
+
+    notes = {
+        "call": "API-mode lib.callbench_mlp_forward(w, x + i*2B, y + i*B, B)",
+        "threads": "the C forward runs on the calling thread; --threads changes nothing",
+    }
+    return Prepared(loop, version("cffi"), notes)

@@ -1,0 +1,49 @@
+"""python-ctypes: the C forward (``drivers/native/mlp_forward.c``) called through ctypes.
+
+``libcallbench_mlp.so`` (built by ``callbench build python``) is loaded with
+``ctypes.CDLL``; the function's ``argtypes`` are declared once, and each call
+passes the addresses of its input and output samples as plain integers, the
+cheapest argument ctypes converts.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import platform
+
+import numpy as np
+
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
+from callbench.drivers import native_modules as native
+from callbench.drivers.raw_weights import read_flat
+from callbench.errors import ArtifactError
+
+FLOAT_BYTES = 4
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    weights = read_flat(options)
+    path = native.require_built(native.library_path())
+    try:
+        forward = ctypes.CDLL(str(path)).callbench_mlp_forward
+    except (OSError, AttributeError) as exc:
+        raise ArtifactError(path, f"cannot be loaded ({exc}); {native.BUILD_HINT}") from None
+    pointer = ctypes.c_void_p
+    forward.argtypes = [pointer, pointer, pointer, ctypes.c_int64]
+    forward.restype = None
+    batch = options.batch
+    # Addresses only: the kit holds inputs and outputs, the loop's default argument the weights.
+    w = weights.ctypes.data
+    x, x_step = inputs.ctypes.data, 2 * batch * FLOAT_BYTES
+    y, y_step = outputs.ctypes.data, batch * FLOAT_BYTES
+
+    def loop(start: int, stop: int, _alive: np.ndarray = weights) -> None:
+        for i in range(start, stop):
+            forward(w, x + i * x_step, y + i * y_step, batch)
+
+    notes = {
+        "call": "CDLL function with argtypes, addresses passed as ints",
+        "threads": "the C forward runs on the calling thread; --threads changes nothing",
+    }
+    return Prepared(loop, f"ctypes (Python {platform.python_version()})", notes)

@@ -1,0 +1,115 @@
+"""python-executorch: the ExecuTorch program ``mlp.pte`` (XNNPACK) through ``executorch.runtime``.
+
+The documented Python API: ``Runtime.get()`` -> ``load_program(path)`` ->
+``load_method("forward")``, then ``Method.execute([x])`` per call, which
+returns the outputs as a list of new tensors.
+
+Threads: ExecuTorch's shared thread pool (XNNPACK's) starts with one thread
+per core. ``portable_lib._unsafe_reset_threadpool`` (marked experimental, and
+undocumented) sets it to ``--threads`` before the program is loaded (XNNPACK
+binds the pool then); the count is read back into the notes.
+
+The runtime writes its log lines (a CPU probe on start, the reason a program
+does not load) straight to file descriptor 2. Setup captures them, so stderr
+keeps the contract's one error line, and the last one goes into that line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+# Before executorch is imported: its torchao import logs a deprecation meant for torchao.
+logging.getLogger("torch.utils._pytree").setLevel(logging.ERROR)
+
+from executorch.extension.pybindings import portable_lib  # noqa: E402
+from executorch.runtime import Runtime  # noqa: E402
+from executorch.version import __version__ as executorch_version  # noqa: E402
+
+from callbench.driverkit.model import Prepared  # noqa: E402
+from callbench.driverkit.options import Options  # noqa: E402
+from callbench.drivers.checks import check_output  # noqa: E402
+from callbench.drivers.torch_common import per_call_inputs, storer  # noqa: E402
+from callbench.errors import ArtifactError, UsageError  # noqa: E402
+from callbench.model.artifacts import require  # noqa: E402
+from callbench.model.exported_programs import EXECUTORCH_XNNPACK  # noqa: E402
+
+
+class RuntimeLog:
+    """What the runtime has printed on fd 2 since capture began."""
+
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
+
+    def last(self) -> str:
+        """The last non-empty line so far: the runtime's reason for a load failure."""
+        self.sink.seek(0)
+        lines = [ln.strip() for ln in self.sink.read().decode(errors="replace").splitlines()]
+        return next((ln for ln in reversed(lines) if ln), "")
+
+
+@contextlib.contextmanager
+def captured_fd2() -> Iterator[RuntimeLog]:
+    """Point fd 2 at a temporary file for the block (the runtime writes there directly)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield RuntimeLog(sink)
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> ArtifactError:
+    text = str(exc).strip().splitlines()
+    problem = text[0] if text else type(exc).__name__
+    if log.last():
+        problem += f" ({log.last()})"
+    return ArtifactError(path, f"cannot be loaded ({problem})")
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    path = require(options.models, EXECUTORCH_XNNPACK)
+    x = per_call_inputs(inputs, options.batch)
+    store = storer(outputs, options.batch)
+    with captured_fd2() as log:
+        portable_lib._unsafe_reset_threadpool(options.threads)
+        pool_threads = portable_lib._threadpool_get_thread_count()
+        try:
+            method = Runtime.get().load_program(path).load_method("forward")
+        except Exception as exc:  # the bindings raise RuntimeError with an error code
+            raise load_error(path, exc, log) from None
+        if method is None:
+            raise ArtifactError(path, "has no forward method")
+        max_batch = method.metadata.input_tensor_meta(0).sizes()[0]
+        if options.batch > max_batch:
+            raise UsageError(f"--batch {options.batch} is above the {max_batch} {path} takes")
+        execute = method.execute
+        try:
+            first: Any = execute([x[0]])
+        except Exception as exc:  # a program of another model rejects the input
+            raise load_error(path, exc, log) from None
+    check_output(path, first[0], options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            store(i, execute([x[i]])[0])
+
+    notes = {
+        "call": "Method.execute([x]) from Runtime.get().load_program(path).load_method('forward')",
+        "threadpool_threads": int(pool_threads),
+        "undocumented": "portable_lib._unsafe_reset_threadpool (sets the thread pool size)",
+    }
+    return Prepared(loop, executorch_version, notes, context=torch.inference_mode)

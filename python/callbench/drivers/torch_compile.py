@@ -1,0 +1,46 @@
+"""python-torch-compile: the eager model through ``torch.compile(fullgraph=True)`` (Inductor, CPU).
+
+The model is built from ``mlp_state_dict.pt``, compiled, and called once under
+``torch.inference_mode()`` inside setup, so the compilation (Dynamo tracing,
+Inductor's code generation, g++ on the generated C++) is the record's load
+time. Compiling outside inference mode gives a graph that keeps autograd's
+bookkeeping, and slower calls. ``mode="reduce-overhead"`` is left out: it
+means CUDA graphs and gains nothing on the CPU.
+
+Inductor's on-disk cache (the default, under the temp folder) is left on, as a
+user has it: the first run here compiles from scratch, later runs find the
+compiled code in the cache. The notes say which it was.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from callbench.driverkit.model import Prepared
+from callbench.driverkit.options import Options
+from callbench.drivers.torch_common import models_path, module_loop, set_threads
+from callbench.model.artifacts import STATE_DICT, load_state_dict
+from callbench.model.mlp import MLP
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    from torch._dynamo.utils import counters
+
+    set_threads(options.threads)
+    path = models_path(options, STATE_DICT)
+    model = MLP()
+    model.load_state_dict(load_state_dict(path))
+    model.eval()
+    compiled = torch.compile(model, fullgraph=True)
+    hits_before = counters["inductor"]["fxgraph_cache_hit"]
+    # module_loop's first call (its output check) compiles, under inference_mode.
+    prepared = module_loop(compiled, path, options, inputs, outputs, inference=True)
+    cache = "hit" if counters["inductor"]["fxgraph_cache_hit"] > hits_before else "miss"
+    notes = {
+        "call": "torch.compile(fullgraph=True) module called under inference_mode",
+        "compile": "in load time (first call)",
+        "inductor_fx_graph_cache": cache,
+        "intra_op_threads": torch.get_num_threads(),
+    }
+    return Prepared(prepared.loop, torch.__version__, notes, context=prepared.context)

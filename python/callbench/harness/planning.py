@@ -1,0 +1,54 @@
+"""A run's plan: how many calls a round takes, in which order drivers go, which rounds count."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# A single-threaded driver that got less of the CPU than this over a round did
+# not have the CPU to itself; nor did one whose core lost this much to steal.
+CPU_SHARE = 0.90
+STEAL_SHARE = 0.02
+
+
+def calibrate(time_round: Callable[[int], int], max_calls: int, target_ns: float) -> int:
+    """Calls per round so a round takes about ``target_ns`` (timeit's autorange, roughly).
+
+    ``time_round(k)`` times one round of k calls and returns its ns. Starts at
+    one call and grows, so a slow driver never runs a long round by mistake.
+    """
+    calls = 1
+    while True:
+        ns = max(time_round(calls), 1)
+        if ns >= 0.7 * target_ns or calls >= max_calls:
+            return calls
+        grow = 10 if ns < target_ns / 20 else math.ceil(calls * target_ns / ns) / calls
+        calls = min(max_calls, max(calls + 1, math.ceil(calls * grow)))
+
+
+def round_order(items: Sequence[T], index: int, seed: int) -> list[T]:
+    """Every item once, shuffled anew each round (reproducibly from ``seed``)."""
+    order = list(items)
+    random.Random(seed * 1_000_003 + index).shuffle(order)
+    return order
+
+
+def flag(ns: int, cpu_ns: int | None, steal_ns: int | None, threads: int) -> str | None:
+    """Why a round should not count, or None when it should."""
+    if threads == 1 and cpu_ns is not None and cpu_ns < CPU_SHARE * ns:
+        return f"cpu time {cpu_ns / ns:.0%} of wall time"
+    if steal_ns is not None and steal_ns > STEAL_SHARE * ns:
+        return f"steal time {steal_ns / ns:.0%} of wall time"
+    return None
+
+
+def round_limit(expected_ns: float | None, calls: int, batch: int) -> float:
+    """Seconds a round may take before the driver is killed as hung."""
+    if expected_ns is not None:
+        return 60.0 + 20 * expected_ns / 1e9
+    # Nothing known yet: allow 500 µs a sample, far beyond any driver here.
+    return 120.0 + calls * batch * 500e-6

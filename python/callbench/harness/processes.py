@@ -1,0 +1,176 @@
+"""One driver process kept alive between rounds: start it, talk to it, end it.
+
+Each driver runs in its own session (process group), pinned where the run
+pins, with its stdout read line by line with a time limit; stderr goes to a
+file whose last line is the error a record shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import IO, Any
+
+from callbench.harness.signals import child_setup
+
+# Every live driver process, so a signal can end them all.
+LIVE: set[DriverProcess] = set()
+
+
+class DriverError(Exception):
+    """A driver process that crashed, hung, or said something the contract does not allow."""
+
+
+class DriverProcess:
+    def __init__(
+        self,
+        command: Sequence[str],
+        env: Mapping[str, str],
+        workdir: Path,
+        cpus: set[int] | None,
+    ) -> None:
+        self.stderr_path = workdir / "stderr"
+        self._stderr = self.stderr_path.open("wb")
+        self.proc = subprocess.Popen(
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            start_new_session=True,
+            env=dict(env),
+            preexec_fn=partial(child_setup, cpus),
+        )
+        LIVE.add(self)
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self._out: IO[bytes] = self.proc.stdout
+        self._in: IO[bytes] = self.proc.stdin
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ)
+        self._buffer = b""
+        self.lines: list[str] = []  # every stdout line, for the result line
+
+    # ------------------------------------------------------------ talking
+
+    def send(self, command: str) -> None:
+        try:
+            self._in.write(command.encode() + b"\n")
+            self._in.flush()
+        except (BrokenPipeError, OSError):
+            raise DriverError(self.failure("stopped reading its commands")) from None
+
+    def _readline(self, deadline: float) -> str | None:
+        """The next stdout line; None at end of output; DriverError past the deadline."""
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.kill()
+                raise DriverError("killed after the time limit")
+            if not self._selector.select(timeout=min(left, 1.0)):
+                continue
+            chunk = os.read(self._out.fileno(), 65536)
+            if not chunk:
+                if self._buffer:
+                    line, self._buffer = self._buffer, b""
+                    return line.decode("utf-8", "replace")
+                return None
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode("utf-8", "replace")
+
+    def event(self, expected: str, limit: float) -> dict[str, Any]:
+        """The next JSON line with ``"event": expected`` (other stdout lines are skipped)."""
+        deadline = time.monotonic() + limit
+        while True:
+            line = self._readline(deadline)
+            if line is None:
+                raise DriverError(self.failure(f"ended before answering with {expected!r}"))
+            self.lines.append(line)
+            data = _json_object(line)
+            if data is not None and "event" in data:
+                if data["event"] != expected:
+                    raise DriverError(f"answered {data['event']!r} where {expected!r} was due")
+                return data
+
+    def finish(self, limit: float) -> dict[str, Any]:
+        """Send ``end``; the result line, once the process has exited with status 0."""
+        self.send("end")
+        with contextlib.suppress(OSError):
+            self._in.close()
+        deadline = time.monotonic() + limit
+        while (line := self._readline(deadline)) is not None:
+            self.lines.append(line)
+        try:
+            code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise DriverError("did not exit after `end`") from None
+        if code != 0:
+            raise DriverError(self.failure(f"exit status {code}"))
+        lines = [ln for ln in self.lines if ln.strip()]
+        result = _json_object(lines[-1]) if lines else None
+        if result is None:
+            raise DriverError("the last line of stdout is not a JSON object (the result line)")
+        self.close()
+        return result
+
+    # ------------------------------------------------------------ ending
+
+    def failure(self, what: str) -> str:
+        """The driver's own last error line, or ``what`` with how the process ended."""
+        code = self.proc.poll()
+        if code is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(timeout=5)
+        line = error_line(self.stderr_path)
+        if code is not None and code < 0:
+            crashed = f"crashed with signal {signal.Signals(-code).name}"
+            return f"{crashed}: {line}" if line else crashed
+        return line or what
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.close()
+
+    def close(self) -> None:
+        LIVE.discard(self)
+        self._selector.close()
+        for stream in (self._out, self._in, self._stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def kill_all() -> None:
+    for process in list(LIVE):
+        process.kill()
+
+
+def _json_object(line: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
+    """The last stderr line that is not a progress line."""
+    try:
+        with stderr_path.open("rb") as f:
+            f.seek(max(0, stderr_path.stat().st_size - limit))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("progress:")]
+    return lines[-1][:500] if lines else None

@@ -1,0 +1,119 @@
+"""A whole run: the main group of drivers, then each sweep point, into one run folder."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from callbench.errors import UsageError
+from callbench.harness import console, environment, machine
+from callbench.harness.options import RunOptions
+from callbench.harness.session import Session
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.records.record import Record
+from callbench.records.store import ENV_FILE, write_json
+
+SWEEP_VALUES = {"batch": [1, 10, 100, 1000, 10_000, 100_000, 1_000_000], "threads": [1, 2]}
+# A thread sweep compares threads on calls big enough to split.
+THREAD_SWEEP_BATCH = 1000
+
+
+def check_models(models: Path) -> tuple[int, Any]:
+    """(samples in inputs.f32, the reference) with both checked against the manifest."""
+    manifest = art.verify(models, [art.INPUTS, art.REFERENCE])
+    samples = int(manifest["files"][art.INPUTS]["shape"][0])
+    return samples, art.read_reference(models)
+
+
+def write_env(run_dir: Path, options: RunOptions, models: Path) -> None:
+    """env.json, once per run folder (the first group of the run writes it)."""
+    path = run_dir / ENV_FILE
+    if path.is_file():
+        return
+    env = environment.capture({**asdict(options), "models": str(models)})
+    env["protocol"] = options.protocol()
+    env["manifest_sha256"] = art.sha256_of(models / art.MANIFEST)
+    env["fit_rmse"] = art.read_manifest(models).get("fit_rmse")
+    env["machine"] = {"governor": machine.governor(), "start": machine.state()}
+    write_json(path, env)
+
+
+def close_env(run_dir: Path) -> None:
+    """Add the machine's state at the end, so a run says how loaded and stolen-from it was."""
+    import json
+
+    path = run_dir / ENV_FILE
+    env = json.loads(path.read_text())
+    env.setdefault("machine", {})["end"] = machine.state()
+    write_json(path, env)
+
+
+@contextlib.contextmanager
+def harness_pinned(cpus: set[int] | None) -> Iterator[None]:
+    """Keep the harness off the drivers' core while they run, then give it every CPU back."""
+    before = os.sched_getaffinity(0)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def run_group(
+    specs: Sequence[DriverSpec],
+    options: RunOptions,
+    run_dir: Path,
+    sweep: dict[str, Any] | None = None,
+) -> list[Record]:
+    samples, reference = check_models(options.models)
+    if options.calls is not None and options.calls * options.batch > samples:
+        raise UsageError(
+            f"--calls {options.calls} x --batch {options.batch} needs "
+            f"{options.calls * options.batch} samples, "
+            f"{options.models / art.INPUTS} holds {samples}"
+        )
+    write_env(run_dir, options, options.models)
+    what = f"sweep {sweep['kind']} = {sweep['value']}" if sweep else "drivers"
+    protocol = (
+        f"{options.calls} calls a round" if options.calls is not None
+        else f"rounds of ~{options.round_time:g} s"
+    )  # fmt: skip
+    console.say(
+        f"run {run_dir.name} ({what}): {len(specs)} drivers, {options.rounds} interleaved "
+        f"{protocol}, batch {options.batch}, {options.threads} thread(s)"
+    )
+    driver_cpus = machine.driver_cpus(options.threads, options.pin)
+    session = Session(specs, options, run_dir, reference, samples, sweep)
+    with harness_pinned(machine.harness_cpus(driver_cpus)):
+        done = session.run()
+    close_env(run_dir)
+    return done
+
+
+def run_sweep(
+    kind: str,
+    specs: Sequence[DriverSpec],
+    options: RunOptions,
+    run_dir: Path,
+    values: Sequence[int] | None = None,
+) -> list[Record]:
+    """Each value of a sweep as its own group; batch points keep the samples per round alike."""
+    done: list[Record] = []
+    cpus = len(machine.usable_cpus())
+    for value in values or SWEEP_VALUES[kind]:
+        if kind == "threads" and value > cpus:
+            continue
+        if kind == "batch":
+            # Each point takes about the same samples a round as the first (calls / B).
+            calls = max(1, options.calls // value) if options.calls is not None else None
+            point = replace(options, batch=value, calls=calls, latencies=False)
+        else:
+            point = replace(options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH)
+        done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
+    return done

@@ -1,0 +1,45 @@
+"""Checks before a time counts: the outputs against the reference, and what a driver echoes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.harness.options import ATOL
+from callbench.model.artifacts import REFERENCE
+
+
+def compare(outputs: Path, reference: np.ndarray) -> tuple[float | None, str | None]:
+    """Max abs error of the outputs file against ``reference``, and a problem if any."""
+    if not outputs.is_file():
+        return None, "wrote no outputs file"
+    got = np.fromfile(outputs, dtype="<f4")
+    want = reference.reshape(-1)
+    if got.size != want.size:
+        return None, f"wrote {got.size} outputs, expected {want.size}"
+    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    if not np.isfinite(diff).all():
+        bad = int(np.flatnonzero(~np.isfinite(diff))[0])
+        return None, f"output {bad} is {got[bad]} (NaN/Inf or never stored)"
+    worst = int(diff.argmax())
+    error = float(diff[worst])
+    if error > ATOL:
+        return error, (
+            f"outputs differ from {REFERENCE} by {error:.3g} at sample {worst} "
+            f"(got {got[worst]:.6g}, want {want[worst]:.6g}; tolerance {ATOL:g})"
+        )
+    return error, None
+
+
+def echo_problem(result: dict[str, Any], asked: dict[str, Any], rounds: int) -> str | None:
+    """What the result line says about the run that differs from what was asked."""
+    for key, want in asked.items():
+        if result.get(key) != want:
+            return f"result line says {key} {result.get(key)!r}, the harness asked for {want!r}"
+    reported = result.get("rounds")
+    if not isinstance(reported, list) or len(reported) != rounds:
+        count = len(reported) if isinstance(reported, list) else "no"
+        return f"result line lists {count} rounds, the driver was asked for {rounds}"
+    return None

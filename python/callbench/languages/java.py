@@ -1,0 +1,60 @@
+"""Java drivers: classes in java/ (package dev.callbench.drivers), each run in a JVM
+hosted by ``python -m callbench.languages.jvm_host``, one JVM per driver process
+(drivers bring different LibTorch builds)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from functools import partial
+from pathlib import Path
+
+from callbench.languages.jvm_host import BUILD_HINT, CLASSES, LIB
+from callbench.languages.spec import DriverSpec
+from callbench.paths import BUILD, REPO_ROOT
+
+LANGUAGE = "Java"
+PACKAGE = "dev.callbench.drivers"
+SOURCES = REPO_ROOT / "java" / "src" / "main" / "java"
+# libpytorch_jni.so and libfbjni.so: the project's native peer of pytorch_java_only.
+PYTORCH_NATIVE_LIB = BUILD / "java-native" / "lib"
+
+
+def class_file(main_class: str) -> Path:
+    return CLASSES / (main_class.replace(".", "/") + ".class")
+
+
+def host_command(main_class: str, native_lib_dir: Path | None) -> list[str]:
+    command = [sys.executable, "-m", "callbench.languages.jvm_host", "--main", main_class]
+    if native_lib_dir is not None:
+        command += ["--native-lib-dir", str(native_lib_dir)]
+    return [*command, "--"]
+
+
+def availability(main_class: str, native_lib_dir: Path | None) -> str | None:
+    if shutil.which("java") is None:
+        return "no `java` on PATH: install a JDK >= 17 (apt-get install openjdk-17-jdk-headless)"
+    if not class_file(main_class).is_file():
+        return f"Java drivers not built ({class_file(main_class)} missing): {BUILD_HINT}"
+    if not any(LIB.glob("*.jar")):
+        return f"Java runtime jars missing ({LIB}): {BUILD_HINT}"
+    if native_lib_dir is not None and not native_lib_dir.is_dir():
+        return f"native libraries not built ({native_lib_dir} missing): {BUILD_HINT}"
+    return None
+
+
+def driver(
+    driver_id: str, runtime: str, artifact: str, class_name: str, *, native: bool = False
+) -> DriverSpec:
+    """``class_name`` under dev.callbench.drivers; ``native``: needs the org.pytorch JNI peer."""
+    main_class = f"{PACKAGE}.{class_name}"
+    lib_dir = PYTORCH_NATIVE_LIB if native else None
+    return DriverSpec(
+        id=driver_id,
+        language=LANGUAGE,
+        runtime=runtime,
+        artifact=artifact,
+        source=SOURCES / (main_class.replace(".", "/") + ".java"),
+        command=partial(host_command, main_class, lib_dir),
+        available=partial(availability, main_class, lib_dir),
+    )

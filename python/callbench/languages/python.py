@@ -1,0 +1,66 @@
+"""Python drivers: a function in ``callbench.drivers``, run by the Python driver kit.
+
+The registry names the function as ``module:function``; the harness starts
+``python -m callbench.driverkit <driver-id>``, which imports only that module,
+so the NumPy driver's load time and memory do not include torch.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+
+from callbench.languages.spec import DriverSpec, always_available
+from callbench.paths import REPO_ROOT
+
+LANGUAGE = "Python"
+PACKAGE = "callbench.drivers"
+
+
+def _source(module: str) -> Path:
+    return REPO_ROOT / "python" / Path(*module.split(".")).with_suffix(".py")
+
+
+def _native(piece: str) -> str | None:
+    from callbench.drivers.native_modules import build_available
+
+    return build_available(piece)
+
+
+def driver(
+    driver_id: str, runtime: str, artifact: str, entry: str, *, native: str | None = None
+) -> DriverSpec:
+    """``entry`` is ``module:function`` under callbench.drivers (the driver's setup);
+    ``native`` names the compiled piece it needs from ``callbench build python``."""
+    module = f"{PACKAGE}.{entry.split(':')[0]}"
+    return DriverSpec(
+        id=driver_id,
+        language=LANGUAGE,
+        runtime=runtime,
+        artifact=artifact,
+        source=_source(module),
+        # -W ignore: torch.jit's deprecation warning is the report's to say, once.
+        command=lambda: [sys.executable, "-W", "ignore", "-m", "callbench.driverkit", driver_id],
+        entry=entry,
+        available=partial(_native, native) if native else always_available,
+    )
+
+
+def independent(driver_id: str, runtime: str, artifact: str, module: str) -> DriverSpec:
+    """A plain standalone caller in callbench.independent that shares no driver code."""
+    full = f"callbench.independent.{module}"
+    return DriverSpec(
+        id=driver_id,
+        language=LANGUAGE,
+        runtime=runtime,
+        artifact=artifact,
+        source=_source(full),
+        command=lambda: [sys.executable, "-W", "ignore", "-m", full],
+    )
+
+
+def entry_point(entry: str) -> tuple[str, str]:
+    """(module, function) of a registry entry ``module:function``."""
+    module, _, function = entry.partition(":")
+    return f"{PACKAGE}.{module}", function

@@ -1,0 +1,36 @@
+"""Rust drivers: binaries of the Cargo workspace in rust/, built into build/rust/release/."""
+
+from __future__ import annotations
+
+import json
+
+from callbench.languages.binaries import binary_driver
+from callbench.languages.native import onnxruntime_env
+from callbench.languages.spec import DriverSpec
+from callbench.paths import BUILD, REPO_ROOT
+
+LANGUAGE = "Rust"
+BIN_DIR = BUILD / "rust" / "release"
+SOURCES = REPO_ROOT / "rust" / "drivers" / "src" / "bin"
+HINT = "run `nox -s bench-rust` (or `callbench build rust`)"
+
+
+def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
+    spec = binary_driver(
+        driver_id, LANGUAGE, runtime, artifact,
+        bin_dir=BIN_DIR,
+        source=SOURCES / (driver_id.replace("-", "_") + ".rs"),
+        toolchain="cargo",
+        hint=HINT + "; Rust from rustup.rs or apt-get install cargo",
+    )  # fmt: skip
+    built = spec.available
+
+    def available() -> str | None:
+        reason = built()
+        skipped = BUILD / "rust" / "skipped.json"
+        if reason is not None and skipped.is_file():
+            why = json.loads(skipped.read_text()).get(driver_id)
+            return f"not built: {why}" if why else reason
+        return reason
+
+    return DriverSpec(**{**spec.__dict__, "env": onnxruntime_env, "available": available})

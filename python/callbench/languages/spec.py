@@ -1,0 +1,35 @@
+"""DriverSpec: what the harness knows of one driver, as declared in the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def always_available() -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class DriverSpec:
+    """One driver: its stable id, what it measures, and how to start it.
+
+    ``command`` returns the program and its leading arguments; the harness
+    appends the contract options. ``available`` returns None when the driver
+    can run here, or the reason it cannot (the skipped record's error).
+    ``source`` is the file that holds the driver's code, so the registry is
+    one hop from every driver.
+    """
+
+    id: str
+    language: str
+    runtime: str
+    artifact: str
+    source: Path
+    command: Callable[[], Sequence[str]]
+    available: Callable[[], str | None] = always_available
+    # Variables the program needs besides the harness's own (native library paths).
+    env: Callable[[], dict[str, str]] = field(default=dict)
+    # Python drivers only: ``module:function`` under callbench.drivers.
+    entry: str | None = None

@@ -1,0 +1,140 @@
+"""The artifact set under models/: names, the manifest, and checked readers.
+
+Every reader fails with an ``ArtifactError`` naming the file and the problem,
+never with a traceback from deep inside NumPy or torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.errors import EXPORT_HINT, ArtifactError
+from callbench.files import write_atomic
+
+STATE_DICT = "mlp_state_dict.pt"
+TORCHSCRIPT = "mlp_torchscript.pt"
+ONNX = "mlp.onnx"
+WEIGHTS = "mlp_weights.f32"
+INPUTS = "inputs.f32"
+REFERENCE = "reference.f32"
+MANIFEST = "manifest.json"
+
+INPUT_WIDTH = 2
+OUTPUT_WIDTH = 1
+SAMPLE_BYTES = 4 * INPUT_WIDTH
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def require(models: Path, name: str) -> Path:
+    """The path of artifact ``name``, or an error telling the user to export."""
+    path = models / name
+    if not path.is_file():
+        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+    return path
+
+
+def read_manifest(models: Path) -> dict[str, Any]:
+    path = require(models, MANIFEST)
+    try:
+        manifest = json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ArtifactError(path, f"not valid JSON ({exc}); {EXPORT_HINT}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise ArtifactError(path, f"has no 'files' table; {EXPORT_HINT}")
+    return manifest
+
+
+def verify(models: Path, names: Iterable[str]) -> dict[str, Any]:
+    """Check each named artifact against the manifest (size and sha256)."""
+    manifest = read_manifest(models)
+    files: dict[str, Any] = manifest["files"]
+    for name in names:
+        path = require(models, name)
+        entry = files.get(name)
+        if not isinstance(entry, dict):
+            raise ArtifactError(path, f"not listed in {MANIFEST}; {EXPORT_HINT}")
+        size = path.stat().st_size
+        if size != entry.get("bytes"):
+            raise ArtifactError(
+                path, f"is {size} bytes, manifest says {entry.get('bytes')}; {EXPORT_HINT}"
+            )
+        if sha256_of(path) != entry.get("sha256"):
+            raise ArtifactError(path, f"sha256 does not match {MANIFEST}; {EXPORT_HINT}")
+    return manifest
+
+
+def read_f32(path: Path, width: int, what: str) -> np.ndarray:
+    """A float32 little-endian file as an ``[n, width]`` array, checked for shape and NaN."""
+    if not path.is_file():
+        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+    size = path.stat().st_size
+    row = 4 * width
+    if size == 0 or size % row:
+        raise ArtifactError(
+            path, f"{size} bytes is not a whole number of {what} ({row} bytes each)"
+        )
+    data = np.fromfile(path, dtype="<f4").reshape(-1, width)
+    if not np.isfinite(data).all():
+        bad = int(np.flatnonzero(~np.isfinite(data).all(axis=1))[0])
+        raise ArtifactError(path, f"{what[:-1]} {bad} is NaN or Inf")
+    return data
+
+
+def read_inputs(models: Path, needed: int = 0) -> np.ndarray:
+    """``inputs.f32`` as ``[n, 2]`` float32; at least ``needed`` samples."""
+    path = models / INPUTS
+    data = read_f32(path, INPUT_WIDTH, "samples")
+    if len(data) < needed:
+        raise ArtifactError(path, f"holds {len(data)} samples, the run needs {needed}")
+    return data
+
+
+def read_reference(models: Path) -> np.ndarray:
+    return read_f32(models / REFERENCE, OUTPUT_WIDTH, "outputs")
+
+
+def load_state_dict(path: Path) -> dict[str, Any]:
+    """Load a state_dict without running pickled code, checked against the MLP's shapes."""
+    import pickle
+    import zipfile
+
+    import torch
+
+    from callbench.model.architecture import state_dict_shapes
+
+    if not path.is_file():
+        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+    try:
+        # weights_only: the unpickler only builds tensors and plain containers.
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, RuntimeError, zipfile.BadZipFile, EOFError, IndexError,
+            ValueError) as exc:  # fmt: skip
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ArtifactError(path, f"not a loadable weights-only state_dict ({first})") from None
+    if not isinstance(state, dict):
+        raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
+    expected = state_dict_shapes()
+    if set(state) != set(expected):
+        raise ArtifactError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
+    for key, shape in expected.items():
+        value = state[key]
+        if not isinstance(value, torch.Tensor) or tuple(value.shape) != shape:
+            got = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
+            raise ArtifactError(path, f"{key} has shape {got}, the MLP needs {shape}")
+    return state
+
+
+__all__ = ["write_atomic"]  # re-exported: the exporter writes artifacts with it

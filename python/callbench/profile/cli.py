@@ -1,0 +1,156 @@
+"""``callbench profile``: where a Python driver's call goes, or the overhead ladder.
+
+    callbench profile DRIVER [--models DIR] [--calls N] [--warmup W] [--batch B]
+                             [--threads T] [--top K] [--no-native] [--seconds S]
+                             [--rate HZ] [--flame SVG] [--debug]
+    callbench profile --ladder [--run-dir DIR] [--models DIR] [--calls N]
+                               [--repeats R] [--batch B] [--threads T] [--debug]
+
+The first runs DRIVER's own loop under cProfile, then under py-spy with
+native frames (where py-spy can run), and prints the top frames with their
+share of a call; ``--flame`` also writes py-spy's flame graph. The second
+times the ladder of the torch and ONNX Runtime paths and writes
+``ladder.json`` into ``--run-dir``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from callbench.driverkit.errors import Parser, count, report_errors
+from callbench.driverkit.options import Options
+from callbench.errors import UsageError
+from callbench.profile import native_frames, python_frames
+from callbench.profile.frames import render
+from callbench.profile.target import loaded
+
+PROG = "callbench profile"
+PROFILE_CALLS = 20_000
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{value} must be above 0")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    p.add_argument("driver", nargs="?", help="a Python driver id (see `callbench list`)")
+    p.add_argument("--ladder", action="store_true", help="time the overhead ladder instead")
+    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument("--calls", type=count(1), default=PROFILE_CALLS, help="calls profiled / timed")
+    p.add_argument("--warmup", type=count(0), default=1000)
+    p.add_argument("--batch", type=count(1), default=1)
+    p.add_argument("--threads", type=count(1), default=1)
+    p.add_argument("--top", type=count(1), default=12, help="frames shown per table")
+    p.add_argument("--no-native", action="store_true", help="cProfile only, no py-spy")
+    p.add_argument("--seconds", type=seconds, default=3.0, help="py-spy's sampling time")
+    p.add_argument("--rate", type=count(1), default=250, help="py-spy's samples a second")
+    p.add_argument("--flame", type=Path, help="write py-spy's flame graph (SVG) here")
+    p.add_argument("--run-dir", type=Path, help="the run folder ladder.json goes to")
+    p.add_argument("--repeats", type=count(1), default=5, help="the ladder's interleaved repeats")
+    p.add_argument("--debug", action="store_true")
+    return p
+
+
+def options_of(args: argparse.Namespace) -> Options:
+    return Options(models=args.models, calls=args.calls, warmup=args.warmup,
+                   batch=args.batch, threads=args.threads, debug=args.debug)  # fmt: skip
+
+
+def max_error(outputs: np.ndarray, models: Path) -> float:
+    from callbench.model.artifacts import read_reference
+
+    reference = read_reference(models)[: len(outputs)]
+    return float(np.max(np.abs(outputs - reference)))
+
+
+def profile_driver(args: argparse.Namespace) -> int:
+    options = options_of(args)
+    with loaded(args.driver, options) as driver:
+        per_call = python_frames.unprofiled_ns(driver)
+        error = max_error(driver.outputs, options.models)
+        profile = python_frames.profile_loop(driver)
+    print(f"# {args.driver}: where a call's time goes\n")
+    print(f"{options.calls:,} calls, batch {options.batch}, {options.threads} thread(s): "
+          f"{per_call / 1e3:.3f} µs a call unprofiled; outputs against reference.f32: "
+          f"max error {error:.1e}.\n")  # fmt: skip
+    print(f"## Python frames (cProfile): {profile.total / profile.calls * 1e6:.3f} µs a call "
+          "under the profiler\n")  # fmt: skip
+    print("Own time of each function and of each C function called from Python. cProfile's "
+          "hooks slow Python frames more than native ones; ≈ µs scales the shares to the "
+          "unprofiled call.\n")  # fmt: skip
+    print(render(profile, args.top, per_call))
+    if args.no_native:
+        return 0
+    sampling = native_frames.Sampling(args.seconds, args.rate)
+    try:
+        samples = native_frames.sample(args.driver, options, sampling)
+    except native_frames.NativeProfilerError as exc:
+        print(f"\npy-spy cannot run here ({exc}): Python frames only.")
+        if args.flame is not None:
+            raise UsageError(f"--flame needs py-spy, which cannot run here: {exc}") from None
+        return 0
+    print(f"\n## Native and Python frames (py-spy --native, {samples.total:.0f} samples "
+          "inside the loop)\n")  # fmt: skip
+    print("Self samples of the innermost frame; CPython's own interpreter frames are folded "
+          "into the Python frame they run.\n")  # fmt: skip
+    print(render(samples, args.top, per_call))
+    print("\n### By library\n")
+    print(render(native_frames.by_library(samples), args.top, per_call))
+    if args.flame is not None:
+        path = native_frames.flame_graph(args.driver, options, sampling, args.flame)
+        print(f"\nflame graph (loading included; the calls are under `spin`): {path}")
+    return 0
+
+
+def ladder(args: argparse.Namespace) -> int:
+    from callbench.profile import ladder_record
+    from callbench.profile.ladder import measure
+    from callbench.profile.ladder_onnxruntime import onnxruntime_path
+    from callbench.profile.ladder_table import ladder_table
+    from callbench.profile.ladder_torch import torch_path
+
+    result = measure([torch_path, onnxruntime_path], options_of(args), args.repeats)
+    print(ladder_table(result))
+    if args.run_dir is not None:
+        args.run_dir.mkdir(parents=True, exist_ok=True)
+        print(f"\nwrote {ladder_record.write(args.run_dir, result)}")
+    failed = [r.runtime for r in result.runtimes if not r.adds_up]
+    if failed:
+        print(f"{PROG}: the steps of {', '.join(failed)} do not add up to the full call "
+              f"within {ladder_record.TOLERANCE:.0%}", file=sys.stderr)  # fmt: skip
+    return 0
+
+
+def profile_main(argv: Sequence[str]) -> int:
+    """The ``callbench profile`` subcommand: options after ``profile``; its exit status."""
+    args_list = list(argv)
+
+    def body() -> int:
+        args = parser().parse_args(args_list)
+        if args.ladder:
+            if args.driver is not None:
+                raise UsageError("give a DRIVER or --ladder, not both")
+            return ladder(args)
+        if args.driver is None:
+            raise UsageError("give a Python driver id to profile, or --ladder")
+        if args.run_dir is not None:
+            raise UsageError("--run-dir goes with --ladder")
+        return profile_driver(args)
+
+    return report_errors(PROG, body, "--debug" in args_list, catch_all=True)
+
+
+if __name__ == "__main__":
+    sys.exit(profile_main(sys.argv[1:]))

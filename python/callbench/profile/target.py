@@ -1,0 +1,98 @@
+"""A registered Python driver loaded in this process, ready to be profiled.
+
+Also a program, for py-spy to start and sample:
+``python -m callbench.profile.target DRIVER --seconds S [contract options]``
+loads the driver, warms it up, then runs whole rounds in ``spin`` for about
+S seconds (the profiler keeps only the samples under ``spin``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from callbench.driverkit import rounds
+from callbench.driverkit.errors import Parser, report_errors
+from callbench.driverkit.inputs import load_inputs
+from callbench.driverkit.model import Prepared, Setup
+from callbench.driverkit.options import Options, parse_options
+from callbench.errors import UsageError
+from callbench.languages.python import entry_point
+from callbench.registry import DRIVERS
+
+SPIN = "spin"  # the function whose samples count; see pyspy.py
+
+
+def python_drivers() -> dict[str, str]:
+    """Driver id -> ``module:function`` of every registered Python driver."""
+    return {d.id: d.entry for d in DRIVERS if d.entry is not None}
+
+
+def setup_function(driver_id: str) -> Setup:
+    entries = python_drivers()
+    if driver_id not in entries:
+        raise UsageError(
+            f"{driver_id!r} is not a Python driver; profile takes one of: {', '.join(entries)}"
+        )
+    module_name, function = entry_point(entries[driver_id])
+    setup: Setup = getattr(importlib.import_module(module_name), function)
+    return setup
+
+
+@dataclass
+class Loaded:
+    """A driver's prepared loop with the buffers it reads and writes."""
+
+    driver: str
+    options: Options
+    prepared: Prepared
+    inputs: np.ndarray
+    outputs: np.ndarray
+
+
+@contextmanager
+def loaded(driver_id: str, options: Options) -> Iterator[Loaded]:
+    """Load the driver, enter its context (e.g. inference mode), warm it up."""
+    setup = setup_function(driver_id)
+    inputs = load_inputs(options)
+    outputs = np.zeros((options.calls * options.batch, 1), dtype=np.float32)
+    prepared = setup(options, inputs, outputs)
+    with prepared.context():
+        rounds.warm_up(prepared.loop, options.calls, options.warmup)
+        yield Loaded(driver_id, options, prepared, inputs, outputs)
+
+
+def spin(driver: Loaded, seconds: float) -> int:
+    """Whole rounds of the driver's loop for about ``seconds``; the number of calls made."""
+    calls = driver.options.calls
+    loop = driver.prepared.loop
+    made = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        loop(0, calls)
+        made += calls
+    return made
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = Parser(add_help=False)
+    parser.add_argument("driver")
+    parser.add_argument("--seconds", type=float, default=2.0)
+
+    def body() -> int:
+        args, rest = parser.parse_known_args(argv)
+        with loaded(args.driver, parse_options(rest)) as driver:
+            spin(driver, args.seconds)
+        return 0
+
+    return report_errors("callbench profile", body, "--debug" in argv, catch_all=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""Result records: one typed record for drivers and kernels; its schema, files and statistics."""

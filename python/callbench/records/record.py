@@ -1,0 +1,126 @@
+"""The record: one measured row (a driver at one setting, or a kernel), with its raw samples.
+
+As in pyperf and ``torch.utils.benchmark``, a record holds what was measured
+(every round's calls, wall and CPU time) and derives every statistic from it.
+Latency samples live beside the record in a compressed file (``latencies``),
+so any percentile can be recomputed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from callbench.records import stats
+
+SCHEMA_VERSION = 2
+Kind = Literal["driver", "kernel"]
+Status = Literal["ok", "failed", "skipped"]
+
+
+@dataclass
+class Round:
+    """One timed block of ``calls`` calls.
+
+    ``index`` is the round it belongs to (a flagged round re-run keeps its
+    index); ``flagged`` says why a round was not counted, None when it was.
+    """
+
+    index: int
+    calls: int
+    ns: int
+    cpu_ns: int | None = None
+    steal_ns: int | None = None
+    flagged: str | None = None
+
+    @property
+    def per_call_ns(self) -> float:
+        return self.ns / self.calls
+
+
+@dataclass
+class Record:
+    kind: Kind
+    id: str
+    language: str
+    runtime: str
+    status: Status
+    error: str | None = None
+    runtime_version: str | None = None
+    artifact: str | None = None
+    batch: int = 1
+    threads: int = 1
+    warmup: int = 0
+    rounds: list[Round] = field(default_factory=list)
+    load_ns: int | None = None
+    peak_rss_bytes: int | None = None
+    max_abs_error: float | None = None
+    tolerance: float | None = None
+    latencies: str | None = None
+    sweep: dict[str, Any] | None = None
+    kernel: dict[str, Any] | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+    schema: int = SCHEMA_VERSION
+    # Where the record was read from (not stored): latencies are found beside it.
+    path: Path | None = field(default=None, compare=False, repr=False)
+
+    # ------------------------------------------------------------- samples
+
+    def counted(self) -> list[Round]:
+        """The rounds that count: the unflagged ones, or all when every round was flagged."""
+        clean = [r for r in self.rounds if r.flagged is None]
+        return clean or list(self.rounds)
+
+    @property
+    def samples(self) -> list[float]:
+        """Per-call ns of each counted round, in round order."""
+        return [r.per_call_ns for r in self.counted()]
+
+    def by_round(self) -> dict[int, float]:
+        """Round index -> per-call ns (the last counted run of that index)."""
+        return {r.index: r.per_call_ns for r in self.counted()}
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok" and bool(self.rounds)
+
+    # ---------------------------------------------------------- statistics
+
+    @property
+    def median_ns(self) -> float:
+        return stats.median(self.samples)
+
+    @property
+    def interval_ns(self) -> stats.Interval:
+        return stats.median_interval(self.samples)
+
+    @property
+    def wide(self) -> bool:
+        return stats.wide(self.samples)
+
+    @property
+    def flagged_rounds(self) -> int:
+        return sum(r.flagged is not None for r in self.rounds)
+
+    def latency_samples(self) -> np.ndarray | None:
+        """The per-call latencies in ns, read from the file beside the record."""
+        if self.latencies is None or self.path is None:
+            return None
+        with np.load(self.path.parent / self.latencies, allow_pickle=False) as data:
+            return np.asarray(data["ns"])
+
+    # ------------------------------------------------------------- as JSON
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("path")
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], path: Path | None = None) -> Record:
+        values = dict(data)
+        values["rounds"] = [Round(**r) for r in values.get("rounds", [])]
+        return cls(**values, path=path)

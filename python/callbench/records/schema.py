@@ -1,0 +1,51 @@
+"""The record's JSON Schema (docs/record.schema.json), checked by the jsonschema library."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+import jsonschema
+
+from callbench.errors import RunError
+from callbench.paths import DOCS
+from callbench.records.record import SCHEMA_VERSION
+
+SCHEMA_FILE = DOCS / "record.schema.json"
+
+
+class RecordError(RunError):
+    """A record that does not follow the schema."""
+
+
+class SchemaVersionError(RecordError):
+    """A record written by another version of callbench."""
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA_FILE.read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def problems(data: Any) -> list[str]:
+    """What is wrong with ``data`` as a record, empty when it is well formed."""
+    if isinstance(data, dict) and data.get("schema") != SCHEMA_VERSION:
+        return [f"schema version {data.get('schema')!r}; this callbench reads {SCHEMA_VERSION}"]
+    found = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}" for e in found]
+
+
+def check(data: Any, where: str) -> None:
+    """Raise RecordError (SchemaVersionError for another version) naming ``where``."""
+    if isinstance(data, dict) and data.get("schema") != SCHEMA_VERSION:
+        raise SchemaVersionError(
+            f"{where}: record schema version {data.get('schema')!r}, "
+            f"this callbench reads version {SCHEMA_VERSION}"
+        )
+    found = problems(data)
+    if found:
+        raise RecordError(f"{where}: invalid record: {found[0]}")

@@ -1,0 +1,76 @@
+"""report.md put together: one section per subject for each run, charts beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from callbench.kernels.report import kernel_section
+from callbench.records.store import Run
+from callbench.report import charts, puzzles, sections, seed, sweeps, tables
+from callbench.report.ladder import ladder_section
+
+CHARTS = "charts"
+
+
+def _intro(runs: Sequence[Run]) -> str:
+    git = runs[0].env.get("git") or {}
+    made_from = ", ".join(f"`{r.name}` (host `{r.host}`, {r.env.get('cpu', '?')})" for r in runs)
+    return (
+        f"Made from run{'s' if len(runs) > 1 else ''} {made_from} at commit "
+        f"`{git.get('commit') or '?'}`{' with uncommitted changes' if git.get('dirty') else ''}. "
+        "Every time below counts only because the driver's outputs matched `reference.f32`. "
+        "Absolute times hold for one machine; compare drivers by their ratios within a run."
+    )
+
+
+def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
+    if not run.drivers:
+        return ["", f"## Cost per call, one sample a call{title}", "",
+                "No driver records in this run."]  # fmt: skip
+    by_id = {r.id: r for r in run.drivers}
+    chart = charts.per_call(run.drivers, run.host, chart_dir / f"{run.name}-per-call.png")
+    return [
+        "", f"## Cost per call, one sample a call{title}", "", sections.timing(run), "",
+        f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
+        tables.driver_table(run.drivers),
+        "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
+        "", f"### The seed's puzzles{title}", "", puzzles.seed_findings(by_id),
+    ]  # fmt: skip
+
+
+def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
+    parts = _driver_sections(run, title, chart_dir)
+    for kind, what in sweeps.TITLES.items():
+        points = run.sweeps.get(kind)
+        if not points:
+            continue
+        parts += ["", f"## {what}{title}", ""]
+        path = charts.sweep(points, kind, run.host, chart_dir / f"{run.name}-{kind}-sweep.png")
+        if path is not None:
+            parts += [f"![{what}]({CHARTS}/{path.name})", ""]
+        parts.append(sweeps.sweep_table(points, kind))
+    ladder = ladder_section(run.path, chart_dir)
+    if ladder:
+        parts += ["", ladder.rstrip()]
+    if run.kernels:
+        parts += ["", kernel_section(run.kernels, run.env).rstrip()]
+    parts += ["", f"## Environment{title}", "", sections.environment(run)]
+    return parts
+
+
+def render(runs: Sequence[Run], out: Path) -> str:
+    """The Markdown of the report; its charts are written under ``out/charts``."""
+    chart_dir = out / CHARTS
+    chart_dir.mkdir(parents=True, exist_ok=True)
+    for old in chart_dir.glob("*.png"):
+        old.unlink()
+    parts = ["# callbench report", "", _intro(runs)]
+    if len(runs) > 1:
+        parts += ["", "## Hosts side by side", "",
+                  "median µs per call (× each run's base driver)", "",
+                  tables.hosts_table(runs)]  # fmt: skip
+    for run in runs:
+        title = f" — {run.host}" if len(runs) > 1 else ""
+        parts += _run_sections(run, title, chart_dir)
+    return "\n".join(parts) + "\n"

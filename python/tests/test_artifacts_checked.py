@@ -1,0 +1,85 @@
+"""Artifacts the harness and the drivers refuse: before export, unlike the manifest, unsafe."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import torch
+
+from callbench.errors import ArtifactError
+from callbench.model import artifacts as art
+from tests.conftest import HarnessRun, run_module
+
+
+def test_a_run_before_export_says_to_export(tmp_path: Path) -> None:
+    done = run_module("callbench.cli", "run", "--models", str(tmp_path / "none"),
+                      "--runs-dir", str(tmp_path / "runs"), "--calls", "10")  # fmt: skip
+    assert done.returncode == 1
+    assert "nox -s export" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_debug_shows_the_traceback(tmp_path: Path) -> None:
+    args = ["run", "--models", str(tmp_path / "none"), "--runs-dir", str(tmp_path / "runs")]
+    quiet = run_module("callbench.cli", *args)
+    loud = run_module("callbench.cli", *args, "--debug")
+    assert quiet.returncode == loud.returncode == 1
+    assert "Traceback" not in quiet.stderr and "Traceback" in loud.stderr
+
+
+def test_an_artifact_that_differs_from_the_manifest_is_named(
+    run_harness: Callable[..., HarnessRun], models_copy: Path
+) -> None:
+    onnx_file = models_copy / art.ONNX
+    onnx_file.write_bytes(onnx_file.read_bytes()[:-10] + b"0123456789")
+    run = run_harness("--models", str(models_copy), "--language", "python", "--calls", "50",
+                      "--rounds", "1")  # fmt: skip
+    assert run.returncode == 0
+    for driver_id, record in run.records.items():
+        if record.artifact == art.ONNX:
+            assert record.status == "failed"
+            assert "mlp.onnx" in str(record.error) and "sha256" in str(record.error)
+        else:
+            assert record.status == "ok", (driver_id, record.error)
+
+
+def test_a_run_larger_than_the_inputs_is_a_usage_error(
+    run_harness: Callable[..., HarnessRun],
+) -> None:
+    run = run_harness("--only", "python-numpy", "--calls", "10", "--batch", "1000000")
+    assert run.returncode == 2
+    assert "holds 20000" in run.stderr and "Traceback" not in run.stderr
+
+
+class _Boom:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Path.touch, (str(MARKER),))
+
+
+MARKER = Path("/nonexistent")
+
+
+def test_a_malicious_state_dict_runs_no_code(tmp_path: Path) -> None:
+    global MARKER
+    MARKER = tmp_path / "pwned"
+    evil = tmp_path / "evil.pt"
+    torch.save({"a.weight": _Boom()}, evil, pickle_protocol=pickle.DEFAULT_PROTOCOL)
+    with pytest.raises(ArtifactError, match="not a loadable weights-only state_dict"):
+        art.load_state_dict(evil)
+    assert not MARKER.exists()
+
+
+def test_a_state_dict_of_another_architecture_is_named(tmp_path: Path) -> None:
+    other = tmp_path / "other.pt"
+    torch.save(torch.nn.Linear(3, 4).state_dict(), other)
+    with pytest.raises(ArtifactError, match="keys"):
+        art.load_state_dict(other)
+
+
+def test_the_python_kit_names_unknown_ids() -> None:
+    done = run_module("callbench.driverkit", "python-nope")
+    assert done.returncode == 2 and "python-eager" in done.stderr

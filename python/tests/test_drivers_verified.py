@@ -1,0 +1,59 @@
+"""Every registered driver, run by the harness on the small models: its outputs match
+the reference, at one sample a call and at a batch of three."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from callbench.registry import DRIVERS
+from tests.conftest import HarnessRun, assert_verified
+
+BATCH_ONE_ONLY = {"python-eager-seed", "cpp-torchscript-seed"}  # the seed's loops, as written
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_every_available_driver_is_verified(
+    run_harness: Callable[..., HarnessRun], batch: int
+) -> None:
+    run = run_harness("--calls", "120", "--rounds", "2", "--warmup", "10", "--batch", str(batch))
+    assert run.returncode == 0, run.stderr
+    assert set(run.records) == {d.id for d in DRIVERS}
+    ready = [d.id for d in DRIVERS if d.available() is None]
+    if batch != 1:
+        for driver_id in BATCH_ONE_ONLY & set(ready):
+            record = run.records[driver_id]
+            assert record.status == "failed" and f"{driver_id}: usage: " in str(record.error)
+        ready = [i for i in ready if i not in BATCH_ONE_ONLY]
+    assert_verified(run, ready, rounds=2, batch=batch)
+    for driver_id in ready:
+        record = run.records[driver_id]
+        assert record.peak_rss_bytes is None or record.peak_rss_bytes > 0
+        if not driver_id.startswith("independent-"):
+            assert record.peak_rss_bytes, driver_id
+    for driver_id in set(run.records) - set(ready) - BATCH_ONE_ONLY:
+        assert run.records[driver_id].status == "skipped"
+
+
+def test_the_floor_reports_its_own_memory(run_harness: Callable[..., HarnessRun]) -> None:
+    """VmHWM of the driver itself: a few MB for C++, not the harness's Python."""
+    run = run_harness("--only", "cpp-handwritten", "--only", "python-numpy", "--calls", "50",
+                      "--rounds", "1")  # fmt: skip
+    floor = run.records["cpp-handwritten"]
+    if floor.status == "skipped":
+        pytest.skip(str(floor.error))
+    assert floor.peak_rss_bytes is not None and floor.peak_rss_bytes < 20 << 20
+    numpy_row = run.records["python-numpy"]
+    assert numpy_row.peak_rss_bytes is not None
+    assert numpy_row.peak_rss_bytes != floor.peak_rss_bytes
+
+
+def test_calibrated_rounds_are_sized_by_time(run_harness: Callable[..., HarnessRun]) -> None:
+    run = run_harness("--only", "python-numpy", "--rounds", "3", "--round-time", "0.02",
+                      "--warmup", "10")  # fmt: skip
+    record = run.records["python-numpy"]
+    assert record.status == "ok", record.error
+    calls = {r.calls for r in record.rounds}
+    assert len(calls) == 1 and 1 < calls.pop() <= 20_000
+    assert run.env["protocol"] == {"name": "calibrated", "round_time_s": 0.02, "rounds": 3}

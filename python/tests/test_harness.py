@@ -1,0 +1,100 @@
+"""The harness with drivers that misbehave: every failure is one driver's, and never counts."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from callbench.harness.options import RunOptions
+from callbench.harness.session import Session
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.records.record import Record
+
+FAKE = Path(__file__).with_name("fake_driver.py")
+
+
+def fake(mode: str, driver_id: str = "python-fake") -> DriverSpec:
+    return DriverSpec(
+        id=driver_id, language="Python", runtime="none", artifact=art.INPUTS, source=FAKE,
+        command=lambda: [sys.executable, str(FAKE), mode, "--driver-id", driver_id],
+    )  # fmt: skip
+
+
+def run(models: Path, tmp_path: Path, *specs: DriverSpec, **options: object) -> dict[str, Record]:
+    opts = RunOptions(models=models, calls=20, rounds=4, warmup=0, pin=False, **options)  # type: ignore[arg-type]
+    reference = art.read_reference(models)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(exist_ok=True)
+    done = Session(list(specs), opts, run_dir, reference, len(reference)).run()
+    return {r.id: r for r in done}
+
+
+def test_every_driver_gets_every_round(small_models: Path, tmp_path: Path) -> None:
+    records = run(small_models, tmp_path, fake("ok", "fake-a"), fake("ok", "fake-b"))
+    for record in records.values():
+        assert record.status == "ok", record.error
+        assert [r.index for r in record.rounds] == [0, 1, 2, 3]
+        assert (run_dir := tmp_path / "run" / f"{record.id}.json").is_file(), run_dir
+
+
+def test_a_crash_in_one_round_fails_that_driver_alone(small_models: Path, tmp_path: Path) -> None:
+    records = run(small_models, tmp_path, fake("crash-in-round-3", "fake-crash"), fake("ok"))
+    assert records["fake-crash"].status == "failed"
+    assert "SIGSEGV" in str(records["fake-crash"].error)
+    assert records["python-fake"].status == "ok"
+    assert len(records["python-fake"].rounds) == 4
+
+
+def test_a_flagged_round_is_re_run_and_kept(small_models: Path, tmp_path: Path) -> None:
+    record = run(small_models, tmp_path, fake("preempted-once"))["python-fake"]
+    assert record.status == "ok", record.error
+    flagged = [r for r in record.rounds if r.flagged]
+    assert len(flagged) == 1 and "cpu time 50%" in str(flagged[0].flagged)
+    assert [r.index for r in record.counted()] == [0, 1, 2, 3]  # the re-run replaced it
+    assert len(record.rounds) == 5
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("wrong-outputs", "outputs differ"),
+        ("garbage", "not a JSON object"),
+        ("wrong-id", "result line says driver 'someone-else'"),
+    ],
+)
+def test_a_misbehaving_driver_never_counts(
+    small_models: Path, tmp_path: Path, mode: str, says: str
+) -> None:
+    record = run(small_models, tmp_path, fake(mode))["python-fake"]
+    assert record.status == "failed"
+    assert says in str(record.error)
+
+
+def test_a_hung_driver_is_killed_and_the_others_go_on(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from callbench.harness import planning
+
+    monkeypatch.setattr(planning, "round_limit", lambda *_: 2.0)
+    started = time.monotonic()
+    records = run(small_models, tmp_path, fake("hang-in-round", "fake-hang"), fake("ok"))
+    assert time.monotonic() - started < 60
+    assert records["fake-hang"].status == "failed"
+    assert "time limit" in str(records["fake-hang"].error)
+    assert records["python-fake"].status == "ok"
+
+
+def test_an_unavailable_driver_is_skipped_with_its_reason(
+    small_models: Path, tmp_path: Path
+) -> None:
+    spec = DriverSpec(
+        id="python-absent", language="Python", runtime="none", artifact=art.INPUTS,
+        source=FAKE, command=lambda: ["false"], available=lambda: "not built: build it",
+    )  # fmt: skip
+    record = run(small_models, tmp_path, spec)["python-absent"]
+    assert record.status == "skipped" and record.error == "not built: build it"
+    assert record.rounds == []

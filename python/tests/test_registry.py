@@ -1,0 +1,79 @@
+"""The registry: one line per driver, each one hop from its source, no import cycle."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from callbench.registry import DRIVERS, LANGUAGES, SWEEP_DRIVERS, language_key, select
+
+
+def test_ids_are_unique_and_name_their_language() -> None:
+    ids = [d.id for d in DRIVERS]
+    assert len(ids) == len(set(ids))
+    assert {language_key(d) for d in DRIVERS} <= set(LANGUAGES)
+
+
+def test_every_driver_names_a_source_file_that_exists() -> None:
+    missing = [f"{d.id}: {d.source}" for d in DRIVERS if not d.source.is_file()]
+    assert missing == []
+
+
+def test_sweep_drivers_are_registered() -> None:
+    assert set(SWEEP_DRIVERS) <= {d.id for d in DRIVERS}
+
+
+def test_selection_by_prefix_and_language() -> None:
+    chosen = {d.id for d in select(["cpp-onnxruntime"])}
+    assert chosen == {"cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobinding"}
+    assert all(d.language == "Java" for d in select(None, ["java"]))
+
+
+def test_the_package_has_no_import_cycle(repo_root: Path) -> None:
+    """The same check as the project's pre-stop hook, from the stdlib's AST."""
+    import ast
+
+    package = repo_root / "python" / "callbench"
+    graph: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = {m for m in found if m.startswith("callbench")}
+    modules = set(graph)
+    edges = {m: {t for t in targets if t in modules and t != m} for m, targets in graph.items()}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> list[str] | None:
+        state[node] = 1
+        for nxt in edges[node]:
+            if state.get(nxt) == 1:
+                return [*trail, node, nxt]
+            if nxt not in state and (cycle := visit(nxt, [*trail, node])):
+                return cycle
+        state[node] = 2
+        return None
+
+    for module in sorted(modules):
+        if module not in state:
+            assert visit(module, []) is None
+
+
+def test_callbench_help_and_list_work() -> None:
+    for args in (["--help"], ["list"]):
+        done = subprocess.run([sys.executable, "-m", "callbench.cli", *args],
+                              capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "callbench.cli", "list"],
+        capture_output=True, text=True, timeout=120, check=False,
+    ).stdout  # fmt: skip
+    for spec in DRIVERS:
+        assert spec.id in listed

@@ -1,0 +1,205 @@
+//! Reading and checking the float32 artifacts: `inputs.f32` (the samples every
+//! call takes) and `mlp_weights.f32` (the weights, for runtimes that cannot
+//! read a pickle).
+
+use std::path::{Path, PathBuf};
+
+use crate::errors::{Error, Result};
+use crate::options::Options;
+
+/// Floats per sample in inputs.f32.
+pub const INPUT_WIDTH: usize = 2;
+/// Floats per sample in the outputs.
+pub const OUTPUT_WIDTH: usize = 1;
+
+/// The error for an artifact that is not there.
+pub fn missing_artifact(path: &Path) -> Error {
+    Error::data(path, "missing; run `nox -s export` first")
+}
+
+/// Fails with [`missing_artifact`] unless `path` is a regular file.
+pub fn require_file(path: &Path) -> Result<()> {
+    if path.is_file() { Ok(()) } else { Err(missing_artifact(path)) }
+}
+
+/// The whole file as little-endian float32 records of `width` floats, every
+/// value finite; `what` names one record in messages ("sample").
+pub fn read_finite_floats(path: &Path, width: usize, what: &str) -> Result<Vec<f32>> {
+    require_file(path)?;
+    let bytes = std::fs::read(path).map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
+    let record = 4 * width;
+    if bytes.len() % record != 0 {
+        return Err(Error::data(
+            path,
+            format!(
+                "size {} bytes is not a whole number of {what}s ({record} bytes each)",
+                bytes.len()
+            ),
+        ));
+    }
+    let values: Vec<f32> =
+        bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(Error::data(path, format!("{what} {} is NaN or Inf", i / width)));
+    }
+    Ok(values)
+}
+
+/// inputs.f32: `[N, 2]` float32 samples, checked.
+#[derive(Debug)]
+pub struct Inputs {
+    pub path: PathBuf,
+    pub values: Vec<f32>,
+}
+
+impl Inputs {
+    /// `<models>/inputs.f32`, read and checked against what the run needs.
+    pub fn for_run(options: &Options) -> Result<Self> {
+        let inputs = Self::read(&options.models.join("inputs.f32"))?;
+        inputs.require(options.calls, options.batch)?;
+        Ok(inputs)
+    }
+
+    pub fn read(path: &Path) -> Result<Self> {
+        let values = read_finite_floats(path, INPUT_WIDTH, "sample")?;
+        Ok(Self { path: path.to_path_buf(), values })
+    }
+
+    pub fn samples(&self) -> usize {
+        self.values.len() / INPUT_WIDTH
+    }
+
+    /// A usage error unless the file holds the calls x batch samples the run needs.
+    pub fn require(&self, calls: u64, batch: u64) -> Result<()> {
+        let needed = u128::from(calls) * u128::from(batch);
+        if needed > self.samples() as u128 {
+            return Err(Error::usage(format!(
+                "--calls {calls} x --batch {batch} needs {needed} samples but {} holds {}",
+                self.path.display(),
+                self.samples()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Layer sizes of the model: 2 -> 8 -> 8 -> 1.
+pub const HIDDEN: usize = 8;
+/// Floats in mlp_weights.f32: 16 + 8 + 64 + 8 + 8 + 1.
+pub const WEIGHT_COUNT: usize = 105;
+
+/// The MLP's weights in the contract's key order; each `W` is `[out, in]` row-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlpWeights {
+    pub a_weight: [f32; HIDDEN * INPUT_WIDTH],
+    pub a_bias: [f32; HIDDEN],
+    pub b_weight: [f32; HIDDEN * HIDDEN],
+    pub b_bias: [f32; HIDDEN],
+    pub c_weight: [f32; OUTPUT_WIDTH * HIDDEN],
+    pub c_bias: [f32; OUTPUT_WIDTH],
+}
+
+impl MlpWeights {
+    /// `<models>/mlp_weights.f32`.
+    pub fn path(options: &Options) -> PathBuf {
+        options.models.join("mlp_weights.f32")
+    }
+
+    /// Reads the 105 floats; a data error if the file is missing, has another
+    /// size, or holds NaN/Inf.
+    pub fn read(path: &Path) -> Result<Self> {
+        let values = read_finite_floats(path, 1, "weight")?;
+        if values.len() != WEIGHT_COUNT {
+            return Err(Error::data(
+                path,
+                format!("holds {} floats, expected {WEIGHT_COUNT} (the 2-8-8-1 MLP)", values.len()),
+            ));
+        }
+        let mut rest = values.as_slice();
+        Ok(Self {
+            a_weight: take(&mut rest),
+            a_bias: take(&mut rest),
+            b_weight: take(&mut rest),
+            b_bias: take(&mut rest),
+            c_weight: take(&mut rest),
+            c_bias: take(&mut rest),
+        })
+    }
+}
+
+/// The next `N` floats of `rest`; the caller checked that there are enough.
+fn take<const N: usize>(rest: &mut &[f32]) -> [f32; N] {
+    let (head, tail) = rest.split_at(N);
+    *rest = tail;
+    head.try_into().expect("split_at gave N floats")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Kind;
+    use crate::testing::scratch_file;
+
+    fn floats(values: &[f32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn reads_samples() {
+        let path = scratch_file("inputs-ok.f32", &floats(&[1.0, 2.0, 3.0, 4.0]));
+        let inputs = Inputs::read(&path).unwrap();
+        assert_eq!(inputs.samples(), 2);
+        assert_eq!(inputs.values, vec![1.0, 2.0, 3.0, 4.0]);
+        assert!(inputs.require(2, 1).is_ok());
+        assert!(inputs.require(1, 2).is_ok());
+    }
+
+    #[test]
+    fn size_not_a_whole_number_of_samples() {
+        let path = scratch_file("inputs-odd.f32", &floats(&[1.0, 2.0, 3.0]));
+        let e = Inputs::read(&path).unwrap_err();
+        assert_eq!(e.kind, Kind::Data);
+        assert!(e.message.contains("not a whole number of samples"), "{}", e.message);
+        assert!(e.message.starts_with(&path.display().to_string()));
+    }
+
+    #[test]
+    fn too_few_samples_is_a_usage_error() {
+        let path = scratch_file("inputs-few.f32", &floats(&[1.0, 2.0, 3.0, 4.0]));
+        let e = Inputs::read(&path).unwrap().require(3, 1).unwrap_err();
+        assert_eq!(e.kind, Kind::Usage);
+        assert!(e.message.contains("needs 3 samples"), "{}", e.message);
+        let e = Inputs::read(&path).unwrap().require(2, 2).unwrap_err();
+        assert!(e.message.contains("needs 4 samples"), "{}", e.message);
+    }
+
+    #[test]
+    fn nan_or_inf_is_a_data_error() {
+        for bad in [f32::NAN, f32::INFINITY] {
+            let path = scratch_file("inputs-nan.f32", &floats(&[1.0, 2.0, 3.0, bad]));
+            let e = Inputs::read(&path).unwrap_err();
+            assert_eq!(e.kind, Kind::Data);
+            assert!(e.message.contains("sample 1 is NaN or Inf"), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn missing_file() {
+        let e = Inputs::read(Path::new("/nonexistent/inputs.f32")).unwrap_err();
+        assert_eq!(e.message, "/nonexistent/inputs.f32: missing; run `nox -s export` first");
+    }
+
+    #[test]
+    fn weights_in_key_order() {
+        let values: Vec<f32> = (0..WEIGHT_COUNT).map(|i| i as f32).collect();
+        let w = MlpWeights::read(&scratch_file("weights.f32", &floats(&values))).unwrap();
+        assert_eq!(w.a_weight[0], 0.0);
+        assert_eq!(w.a_bias[0], 16.0);
+        assert_eq!(w.b_weight[0], 24.0);
+        assert_eq!(w.b_bias[0], 88.0);
+        assert_eq!(w.c_weight[0], 96.0);
+        assert_eq!(w.c_bias[0], 104.0);
+        let short = scratch_file("weights-short.f32", &floats(&values[..104]));
+        assert!(MlpWeights::read(&short).unwrap_err().message.contains("holds 104 floats"));
+    }
+}

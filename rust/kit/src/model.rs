@@ -1,0 +1,85 @@
+//! The model: what a driver writes. One call of B samples, the runtime's
+//! version, and notes on how the runtime is called.
+
+use std::path::Path;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use crate::errors::{Error, Result};
+use crate::inputs::OUTPUT_WIDTH;
+
+/// A loaded model, ready to be called.
+pub trait Model {
+    /// One call: `input` holds B samples (2 floats each), `output` receives
+    /// B values. Store every output value: that is how the result is consumed.
+    /// An error here is the runtime failing during a round (exit 1).
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()>;
+
+    /// The runtime's version as the result line reports it.
+    fn runtime_version(&self) -> String;
+
+    /// How the runtime is called, thread counts read back, ...
+    fn notes(&self) -> Notes {
+        Notes::default()
+    }
+}
+
+/// The result line's `notes`: an object of strings and numbers, in the order given.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Notes(Vec<(String, Value)>);
+
+impl Notes {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one note; `value` is a string or a number.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.0.push((key.to_string(), value.into()));
+        self
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Notes {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// A data error about `model` unless the runtime answered one call with
+/// `shape` == `[batch, 1]` (checked once, at load).
+pub fn check_output_shape(model: &Path, shape: &[usize], batch: u64) -> Result<()> {
+    let expected = [batch as usize, OUTPUT_WIDTH];
+    if shape == expected {
+        return Ok(());
+    }
+    Err(Error::data(model, format!("gives output shape {shape:?}, expected {expected:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_keep_their_order() {
+        let notes = Notes::new().with("call", "run").with("threads", 1).with("a", 0.5);
+        let text = serde_json::to_string(&notes).unwrap();
+        assert_eq!(text, r#"{"call":"run","threads":1,"a":0.5}"#);
+    }
+
+    #[test]
+    fn output_shape() {
+        assert!(check_output_shape(Path::new("m"), &[4, 1], 4).is_ok());
+        let e = check_output_shape(Path::new("m"), &[1, 4], 4).unwrap_err();
+        assert_eq!(e.message, "m: gives output shape [1, 4], expected [4, 1]");
+    }
+}

@@ -1,0 +1,203 @@
+//! The contract's command-line options, declared once for every Rust driver
+//! (parsed by clap; its errors become the contract's one-line usage errors).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::errors::{Error, Result};
+
+/// How many calls the standalone script's latency pass times one by one.
+pub const MAX_LATENCY_CALLS: u64 = 100_000;
+
+#[derive(Parser, Debug, Clone, PartialEq, Eq)]
+#[command(
+    about = "A callbench driver: times calls of the 2-8-8-1 MLP (see docs/contract.md)",
+    disable_version_flag = true
+)]
+pub struct Options {
+    /// Artifacts folder
+    #[arg(long, value_name = "DIR", default_value = "models", value_parser = path)]
+    pub models: PathBuf,
+    /// Calls a round may take at most, and the calls of a standalone repeat
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = at_least_1,
+          allow_negative_numbers = true)]
+    pub calls: u64,
+    /// Untimed calls after loading
+    #[arg(long, value_name = "W", default_value_t = 1_000, value_parser = at_least_0,
+          allow_negative_numbers = true)]
+    pub warmup: u64,
+    /// Standalone runs only: rounds of N calls back to back
+    #[arg(long, value_name = "R", default_value_t = 3, value_parser = at_least_1,
+          allow_negative_numbers = true)]
+    pub repeats: u64,
+    /// Samples per call
+    #[arg(long, value_name = "B", default_value_t = 1, value_parser = at_least_1,
+          allow_negative_numbers = true)]
+    pub batch: u64,
+    /// Intra-op threads for the runtime
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = at_least_1,
+          allow_negative_numbers = true)]
+    pub threads: u64,
+    /// Write the last round's outputs here (float32 LE)
+    #[arg(long, value_name = "PATH", value_parser = path)]
+    pub outputs: Option<PathBuf>,
+    /// Where per-call durations go (int64 LE ns each)
+    #[arg(long, value_name = "PATH", value_parser = path)]
+    pub latencies: Option<PathBuf>,
+    /// Take rounds from standard input instead of running --repeats
+    #[arg(long)]
+    pub serve: bool,
+    /// Show the libraries' full errors and panics' backtraces
+    #[arg(long)]
+    pub debug: bool,
+}
+
+/// What parsing the command line asks the program to do.
+#[derive(Debug)]
+pub enum Parsed {
+    Run(Options),
+    /// `--help`: the text to print on stdout before exiting 0.
+    Help(String),
+}
+
+impl Options {
+    /// Parses the arguments after the program name ("--calls 10" or "--calls=10");
+    /// `program` (the driver id) names the program in `--help`.
+    pub fn parse_args<I, T>(program: &str, args: I) -> Result<Parsed>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let argv = std::iter::once(OsString::from(program)).chain(args.into_iter().map(Into::into));
+        match Options::try_parse_from(argv) {
+            Ok(options) => options.checked().map(Parsed::Run),
+            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
+                Ok(Parsed::Help(e.render().to_string()))
+            }
+            Err(e) => Err(Error::usage(clap_problem(&e))),
+        }
+    }
+
+    fn checked(self) -> Result<Self> {
+        // calls * batch samples of 2 floats must be addressable; the input
+        // check bounds it further.
+        let floats = self.calls.checked_mul(self.batch).and_then(|s| s.checked_mul(2));
+        match floats.and_then(|f| usize::try_from(f).ok()) {
+            Some(_) => Ok(self),
+            None => Err(Error::usage("--calls x --batch is too large")),
+        }
+    }
+
+    /// Calls of the standalone latency pass: min(N, 100000).
+    pub fn latency_calls(&self) -> u64 {
+        self.calls.min(MAX_LATENCY_CALLS)
+    }
+
+    /// Whether `--debug` is among raw arguments, for errors raised before
+    /// (or while) the options parse.
+    pub fn debug_requested<T: AsRef<std::ffi::OsStr>>(args: &[T]) -> bool {
+        args.iter().any(|a| a.as_ref() == "--debug")
+    }
+}
+
+/// clap's first line without its "error: " prefix.
+fn clap_problem(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let line = crate::errors::first_line(&text);
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+}
+
+fn count(text: &str, minimum: u64) -> std::result::Result<u64, String> {
+    let value: i128 = text.parse().map_err(|_| format!("needs an integer, got '{text}'"))?;
+    if value < i128::from(minimum) {
+        return Err(format!("must be >= {minimum}, got {value}"));
+    }
+    u64::try_from(value).map_err(|_| format!("is too large: {value}"))
+}
+
+fn at_least_0(text: &str) -> std::result::Result<u64, String> {
+    count(text, 0)
+}
+
+fn at_least_1(text: &str) -> std::result::Result<u64, String> {
+    count(text, 1)
+}
+
+fn path(text: &str) -> std::result::Result<PathBuf, String> {
+    if text.is_empty() {
+        return Err("needs a path".into());
+    }
+    Ok(PathBuf::from(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Kind;
+
+    fn parse(args: &[&str]) -> Result<Options> {
+        match Options::parse_args("rust-test", args.iter().copied())? {
+            Parsed::Run(options) => Ok(options),
+            Parsed::Help(_) => panic!("help"),
+        }
+    }
+
+    fn usage_message(args: &[&str]) -> String {
+        let error = parse(args).unwrap_err();
+        assert_eq!(error.kind, Kind::Usage, "{args:?}");
+        assert!(!error.message.contains('\n'));
+        error.message
+    }
+
+    #[test]
+    fn defaults_follow_the_contract() {
+        let o = parse(&[]).unwrap();
+        assert_eq!(o.models, PathBuf::from("models"));
+        assert_eq!((o.calls, o.warmup, o.repeats, o.batch, o.threads), (1_000_000, 1_000, 3, 1, 1));
+        assert_eq!((o.outputs, o.latencies, o.serve, o.debug), (None, None, false, false));
+    }
+
+    #[test]
+    fn both_spellings_of_a_value() {
+        let o =
+            parse(&["--calls", "10", "--batch=4", "--models=m", "--outputs", "o.f32", "--serve"])
+                .unwrap();
+        assert_eq!((o.calls, o.batch), (10, 4));
+        assert_eq!(o.models, PathBuf::from("m"));
+        assert_eq!(o.outputs, Some(PathBuf::from("o.f32")));
+        assert!(o.serve);
+        assert_eq!(o.latency_calls(), 10);
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors() {
+        assert!(usage_message(&["--calls", "0"]).contains("must be >= 1"));
+        assert!(usage_message(&["--warmup", "-1"]).contains("must be >= 0"));
+        assert!(usage_message(&["--threads", "two"]).contains("needs an integer"));
+        assert!(usage_message(&["--repeats"]).contains("--repeats"));
+        assert!(usage_message(&["--frobnicate"]).contains("--frobnicate"));
+        assert!(usage_message(&["--models="]).contains("needs a path"));
+        assert!(usage_message(&["--debug=yes"]).contains("--debug"));
+        assert!(
+            usage_message(&["--calls", "4611686018427387904", "--batch", "4"])
+                .contains("too large")
+        );
+        assert!(parse(&["--warmup", "0"]).is_ok());
+    }
+
+    #[test]
+    fn help_is_not_an_error() {
+        match Options::parse_args("rust-test", ["--help"]).unwrap() {
+            Parsed::Help(text) => assert!(text.contains("--calls") && text.contains("rust-test")),
+            Parsed::Run(_) => panic!("expected help"),
+        }
+    }
+
+    #[test]
+    fn debug_is_seen_before_parsing() {
+        assert!(Options::debug_requested(&["--calls", "x", "--debug"]));
+        assert!(!Options::debug_requested(&["--calls", "1"]));
+    }
+}

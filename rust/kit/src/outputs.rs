@@ -1,0 +1,49 @@
+//! Writing `--outputs` (float32) and `--latencies` (int64), little-endian raw arrays.
+
+use std::path::Path;
+
+use crate::errors::{Error, Result};
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| Error::data(path, format!("cannot write: {e}")))
+}
+
+pub fn write_floats(path: &Path, values: &[f32]) -> Result<()> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    write_bytes(path, &bytes)
+}
+
+pub fn write_int64s(path: &Path, values: &[i64]) -> Result<()> {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    write_bytes(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Kind;
+    use crate::testing::scratch_dir;
+
+    #[test]
+    fn little_endian_files() {
+        let dir = scratch_dir();
+        let floats = dir.join("o.f32");
+        write_floats(&floats, &[1.0, -2.5]).unwrap();
+        let mut expected = 1.0_f32.to_le_bytes().to_vec();
+        expected.extend((-2.5_f32).to_le_bytes());
+        assert_eq!(std::fs::read(&floats).unwrap(), expected);
+
+        let ints = dir.join("l.i64");
+        write_int64s(&ints, &[7, 1 << 40]).unwrap();
+        let bytes = std::fs::read(&ints).unwrap();
+        assert_eq!(bytes.len(), 16);
+        assert_eq!(i64::from_le_bytes(bytes[8..].try_into().unwrap()), 1 << 40);
+    }
+
+    #[test]
+    fn unwritable_path_names_the_file() {
+        let e = write_floats(Path::new("/nonexistent/dir/o.f32"), &[1.0]).unwrap_err();
+        assert_eq!(e.kind, Kind::Data);
+        assert!(e.message.starts_with("/nonexistent/dir/o.f32: cannot write"), "{}", e.message);
+    }
+}
