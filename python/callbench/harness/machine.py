@@ -26,6 +26,15 @@ def driver_cpus(threads: int, pin: bool) -> set[int] | None:
     return set(cpus[-threads:]) if threads < len(cpus) else set(cpus)
 
 
+def pin_process(pid: int, cpus: set[int]) -> None:
+    """Pin every thread a process has (the runtime's pools included) to ``cpus``."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            os.sched_setaffinity(int(task.name), cpus)
+        except (ProcessLookupError, ValueError):
+            continue  # a thread that ended meanwhile
+
+
 def harness_cpus(driver: set[int] | None) -> set[int] | None:
     if driver is None:
         return None

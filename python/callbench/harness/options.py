@@ -30,6 +30,8 @@ class RunOptions:
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
     reruns: int = 2
+    # Drivers loading at once (load times are the drivers' own, with that many loading).
+    load_jobs: int = 2
     seed: int = 0
     debug: bool = False
 

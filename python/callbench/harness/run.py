@@ -18,7 +18,7 @@ from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, write_json
 
-SWEEP_VALUES = {"batch": [1, 10, 100, 1000, 10_000, 100_000, 1_000_000], "threads": [1, 2]}
+SWEEP_VALUES = {"batch": [1, 100, 10_000, 1_000_000], "threads": [1, 2]}
 # A thread sweep compares threads on calls big enough to split.
 THREAD_SWEEP_BATCH = 1000
 
@@ -112,8 +112,12 @@ def run_sweep(
         if kind == "batch":
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None
-            point = replace(options, batch=value, calls=calls, latencies=False)
+            warmup = max(1, options.warmup // value)  # warm-up in samples, not calls
+            point = replace(options, batch=value, calls=calls, warmup=warmup, latencies=False)
         else:
-            point = replace(options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH)
+            warmup = max(1, options.warmup // THREAD_SWEEP_BATCH)
+            point = replace(
+                options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, warmup=warmup
+            )
         done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
     return done

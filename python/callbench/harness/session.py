@@ -45,6 +45,7 @@ class Live:
     calls: int = 0  # per round, once calibrated
     sent_rounds: int = 0  # every round command, calibration included
     expected_ns: float | None = None
+    started: float = 0.0
     latencies: np.ndarray | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -93,8 +94,15 @@ class Session:
 
     def run(self) -> list[Record]:
         try:
-            for n, live in enumerate(list(self.live), 1):
-                self._start(live, f"[{n}/{len(self.live)}]")
+            # Drivers load a few at a time, each on any core, and are pinned once ready.
+            waiting = list(self.live)
+            jobs = max(1, self.options.load_jobs)
+            for first in range(0, len(waiting), jobs):
+                chunk = waiting[first : first + jobs]
+                for n, live in enumerate(chunk, first + 1):
+                    self._spawn(live, f"[{n}/{len(waiting)}]")
+                for n, live in enumerate(chunk, first + 1):
+                    self._ready(live, f"[{n}/{len(waiting)}]")
             for live in list(self.live):
                 self._calibrate(live)
             for index in range(self.options.rounds):
@@ -116,7 +124,7 @@ class Session:
             self._tmp.cleanup()
         return self.done
 
-    def _start(self, live: Live, label: str) -> None:
+    def _spawn(self, live: Live, label: str) -> None:
         spec = live.spec
         reason = spec.available()
         if reason is not None:
@@ -135,17 +143,27 @@ class Session:
         )  # fmt: skip
         command = [*spec.command(), *driver_options.arguments()]
         console.note(f"{label} {spec.id}: loading")
-        started = time.monotonic()
+        live.started = time.monotonic()
         try:
             live.process = DriverProcess(
-                command, driver_env(spec, self.options.threads), live.workdir, self.cpus
+                command, driver_env(spec, self.options.threads), live.workdir, None
             )
+        except OSError as exc:
+            return self._fail(live, str(exc))
+        return None
+
+    def _ready(self, live: Live, label: str) -> None:
+        if live.process is None:
+            return
+        try:
             ready = live.process.event("ready", LOAD_LIMIT)
+            if self.cpus:
+                machine.pin_process(live.process.proc.pid, self.cpus)
         except (DriverError, OSError) as exc:
             return self._fail(live, str(exc))
         live.record.load_ns = int(ready.get("load_ns", 0))
         console.clear()
-        console.say(f"{label} {spec.id}: ready in {time.monotonic() - started:.1f} s")
+        console.say(f"{label} {live.spec.id}: ready in {time.monotonic() - live.started:.1f} s")
         return None
 
     def _time_round(self, live: Live, calls: int) -> tuple[dict[str, Any], int | None]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
-from callbench.report import charts, puzzles, sections, seed, sweeps, tables
+from callbench.report import charts, puzzles, sections, seed, sweeps, tables, today
 from callbench.report.ladder import ladder_section
 
 CHARTS = "charts"
@@ -36,6 +36,11 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         tables.driver_table(run.drivers),
         "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
         "", f"### The seed's puzzles{title}", "", puzzles.seed_findings(by_id),
+        "", f"## Calling a PyTorch model today{title}", "",
+        today.pytorch_today(run.drivers, Path(str(run.env.get("options", {}).get("models")
+                                                  or "models"))),
+        "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
+        today.bindings(run.drivers),
     ]  # fmt: skip
 
 
