@@ -119,6 +119,9 @@ def run(*command: str | Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--test", action="store_true", help="run the C++ unit tests (ctest) too")
+    # The build is the lint (-Wall -Wextra in every compile); accepted so `callbench build --lint`
+    # treats every language alike.
+    parser.add_argument("--lint", action="store_true", help="the build itself (-Wall -Wextra)")
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
     args = parser.parse_args(argv)
     try:

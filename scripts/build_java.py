@@ -89,6 +89,9 @@ def maven(mvn: str, *goals: str, quiet: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--test", action="store_true", help="also run the JUnit tests")
+    # The build is the lint (javac -Xlint in every compile); accepted so `callbench build --lint`
+    # treats every language alike.
+    parser.add_argument("--lint", action="store_true", help="the build itself (javac -Xlint)")
     args = parser.parse_args()
 
     mvn = require_tools()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -10,6 +11,8 @@ from callbench.paths import REPO_ROOT
 
 # Languages with a build script (Python's: the compiled floors' extensions).
 BUILT = ("python", "cpp", "java", "rust", "go", "node")
+# Without its toolchain a language is not built: its drivers are recorded as skipped.
+TOOLCHAINS = {"cpp": "cmake", "java": "mvn", "rust": "cargo", "go": "go", "node": "npm"}
 
 
 def build(languages: Sequence[str], *flags: str) -> list[str]:
@@ -20,6 +23,11 @@ def build(languages: Sequence[str], *flags: str) -> list[str]:
             continue
         script = REPO_ROOT / "scripts" / f"build_{language}.py"
         if not script.is_file():
+            continue
+        tool = TOOLCHAINS.get(language)
+        if tool is not None and shutil.which(tool) is None:
+            print(f"callbench: not building {language}: no `{tool}` on PATH "
+                  "(its drivers will be recorded as skipped)", flush=True)  # fmt: skip
             continue
         print(f"callbench: building {language}", flush=True)
         done = subprocess.run([sys.executable, str(script), *flags], check=False)
