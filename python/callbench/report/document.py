@@ -68,8 +68,9 @@ def render(runs: Sequence[Run], out: Path) -> str:
     """The Markdown of the report; its charts are written under ``out/charts``."""
     chart_dir = out / CHARTS
     chart_dir.mkdir(parents=True, exist_ok=True)
-    for old in chart_dir.glob("*.png"):
-        old.unlink()
+    for run in runs:  # this report's own charts only: other runs' stay
+        for old in chart_dir.glob(f"{run.name}-*.png"):
+            old.unlink()
     parts = ["# callbench report", "", _intro(runs)]
     if len(runs) > 1:
         parts += ["", "## Hosts side by side", "",
