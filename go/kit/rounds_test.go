@@ -2,6 +2,7 @@ package kit
 
 import (
 	"math"
+	"runtime"
 	"testing"
 )
 
@@ -89,6 +90,10 @@ func TestRoundRange(t *testing.T) {
 }
 
 func TestThreadCPUNanosAdvances(t *testing.T) {
+	// The clock is per OS thread; a test goroutine may move between threads
+	// unless locked, as DriverMain locks a driver's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := ThreadCPUNanos()
 	x := 0.0
 	for i := 0; i < 2_000_000; i++ {
