@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from callbench.driverkit.errors import count
-from callbench.harness.options import RunOptions
+from callbench.harness.options import FIXED_ROUNDS, RunOptions
 from callbench.paths import RUNS
 from callbench.registry import LANGUAGES
 
@@ -34,7 +34,12 @@ def add_protocol(p: argparse.ArgumentParser) -> None:
         help="calls per round for every driver (1000000: the seed's protocol); "
         "default: calibrated per driver to --round-time",
     )  # fmt: skip
-    g.add_argument("--rounds", "--repeats", type=count(1), help="interleaved rounds (default 9)")
+    g.add_argument(
+        "--rounds",
+        "--repeats",
+        type=count(1),
+        help="interleaved rounds (default 21; 3 with --calls)",
+    )
     g.add_argument("--round-time", type=positive, help="seconds a calibrated round aims at")
     g.add_argument("--warmup", type=count(0), help="untimed calls after loading (default 10000)")
     g.add_argument("--batch", type=count(1), default=1)
@@ -59,6 +64,8 @@ def run_options(args: argparse.Namespace, **defaults: object) -> RunOptions:
         "threads": args.threads, "reruns": args.reruns, "seed": args.seed, "debug": args.debug,
     }  # fmt: skip
     values = {k: v for k, v in given.items() if v is not None}
+    if args.calls is not None and args.rounds is None:
+        values["rounds"] = FIXED_ROUNDS  # a million calls a round: the seed's few repeats
     if args.no_pin:
         values["pin"] = False
     return RunOptions(**{**base.__dict__, **values})

@@ -6,10 +6,38 @@ As pyperf's compare_to: a change counts only when its 95% interval excludes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from callbench.records import stats
+from callbench.records.record import Record
 from callbench.records.store import load_run
+
+# Ratios between drivers "agree" across two runs when each moves by less than this
+# against the run as a whole (the goal for two default runs on a quiet machine).
+AGREE = 0.05
+
+
+def between_drivers(a_ok: Mapping[str, Record], b_ok: Mapping[str, Record]) -> str:
+    """How far each driver moved against the others: B/A over the median of all B/A.
+
+    A machine that is faster or slower as a whole in B moves every driver alike
+    and cancels; what is left is how much the ratios between drivers changed.
+    The median, not the mean, so that one driver that moved does not move the rest.
+    """
+    common = sorted(set(a_ok) & set(b_ok))
+    if len(common) < 2:
+        return "ratios between drivers: fewer than two drivers in common"
+    moves = {d: b_ok[d].median_ns / a_ok[d].median_ns for d in common}
+    scale = stats.median(list(moves.values()))
+    relative = {d: m / scale - 1 for d, m in moves.items()}
+    within = sum(abs(v) < AGREE for v in relative.values())
+    widest = sorted(relative, key=lambda d: -abs(relative[d]))[:3]
+    named = ", ".join(f"{d} {relative[d]:+.1%}" for d in widest)
+    return (
+        f"ratios between drivers (each B/A over the median B/A, {scale:.3f}): "
+        f"{within} of {len(common)} within ±{AGREE:.0%}; widest: {named}"
+    )
 
 
 def compare_runs(a_path: Path, b_path: Path) -> str:
@@ -37,4 +65,5 @@ def compare_runs(a_path: Path, b_path: Path) -> str:
             f"{driver_id:34} {ra.median_ns / 1e3:9.3f} {rb.median_ns / 1e3:9.3f} {ratio:7.3f} "
             f"{f'{low:.3f}–{high:.3f}':>15}  {verdict}"
         )
+    rows += ["", between_drivers(a_ok, b_ok)]
     return "\n".join(rows)

@@ -12,6 +12,8 @@ ATOL = 1e-4
 # A calibrated round never takes more calls than this (the seed's million).
 MAX_CALLS = 1_000_000
 LATENCY_CALLS = 100_000
+# Rounds of the fixed protocol (--calls N) unless --rounds says otherwise.
+FIXED_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -20,8 +22,11 @@ class RunOptions:
     # Calls per round: None calibrates each driver to ``round_time``; a number
     # fixes it for every driver (``--calls 1000000`` is the seed's protocol).
     calls: int | None = None
-    rounds: int = 9
-    round_time: float = 0.1
+    # Many short rounds rather than a few long ones: on a shared machine a few
+    # rounds in five come out slow, and the median's 95% interval (order
+    # statistics) then stays inside the clean ones only when there are ~20 of them.
+    rounds: int = 21
+    round_time: float = 0.05
     # Enough calls for a JIT (the JVM's, V8's) to compile the call path first.
     warmup: int = 10_000
     batch: int = 1

@@ -24,6 +24,9 @@ WEIGHTS = "mlp_weights.f32"
 INPUTS = "inputs.f32"
 REFERENCE = "reference.f32"
 MANIFEST = "manifest.json"
+# How long each artifact took to export, in seconds: beside the manifest, not in it,
+# so that the manifest stays the same bytes from one export to the next.
+EXPORT_SECONDS = "export_seconds.json"
 
 INPUT_WIDTH = 2
 OUTPUT_WIDTH = 1

@@ -16,7 +16,9 @@ import logging
 import os
 import platform
 import sys
+import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -126,11 +128,19 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     model, fit_rmse = train(config)
     inputs = make_inputs(samples, INPUT_SEED)
     reference = reference_outputs(model, inputs)
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, write: Callable[[MLP], bytes]) -> bytes:
+        start = time.perf_counter()
+        data = write(model)
+        seconds[name] = time.perf_counter() - start
+        return data
+
     blobs: dict[str, tuple[bytes, list[int], str]] = {
-        art.STATE_DICT: (state_dict_bytes(model), [], "torch.save"),
-        art.TORCHSCRIPT: (torchscript_bytes(model), [], "torch.jit.save"),
-        art.ONNX: (onnx_bytes(model), [], f"onnx opset {ONNX_OPSET}"),
-        art.WEIGHTS: (weights_bytes(model), [105], "float32-le"),
+        art.STATE_DICT: (timed(art.STATE_DICT, state_dict_bytes), [], "torch.save"),
+        art.TORCHSCRIPT: (timed(art.TORCHSCRIPT, torchscript_bytes), [], "torch.jit.save"),
+        art.ONNX: (timed(art.ONNX, onnx_bytes), [], f"onnx opset {ONNX_OPSET}"),
+        art.WEIGHTS: (timed(art.WEIGHTS, weights_bytes), [105], "float32-le"),
         art.INPUTS: (inputs.astype("<f4").tobytes(), [samples, 2], "float32-le"),
         art.REFERENCE: (reference.astype("<f4").tobytes(), [samples, 1], "float32-le"),
     }
@@ -155,6 +165,7 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
             "shape": [],
             **artifact.fields,
         }
+        seconds[name] = artifact.seconds
         print(f"{name}: {len(artifact.data):,} bytes in {artifact.seconds:.1f} s", flush=True)
     manifest = {
         "model": "MLP 2-8-8-1 ReLU, fit to |x1| + x2 on [-10, 10)^2",
@@ -170,6 +181,7 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
         "files": files,
     }
     art.write_atomic(out / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+    art.write_atomic(out / art.EXPORT_SECONDS, (json.dumps(seconds, indent=2) + "\n").encode())
     return manifest
 
 

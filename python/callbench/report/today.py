@@ -7,8 +7,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.report.format import NOT_SHOWN, table, us
+from callbench.report.ratios import ratio
 
 # runtime -> how the report names the path
 PYTORCH_PATHS = {
@@ -24,12 +26,31 @@ PYTORCH_PATHS = {
 BINDINGS = ("onnxruntime", "onnxruntime-node", "openvino")
 
 
+# PyTorch's own words on the status of the newer paths, quoted where their rows are.
+AOTI_STATUS = (
+    "AOTInductor is a prototype: PyTorch's documentation (torch.compiler_aot_inductor) "
+    'warns that "AOTInductor and its related features are in prototype status and are '
+    'subject to backwards compatibility breaking changes".'
+)
+
+
 def _artifact_bytes(models: Path) -> dict[str, int]:
     try:
-        files = json.loads((models / "manifest.json").read_text())["files"]
+        files = json.loads((models / art.MANIFEST).read_text())["files"]
     except (OSError, ValueError, KeyError):
         return {}
     return {name: int(entry.get("bytes", 0)) for name, entry in files.items()}
+
+
+def _export_seconds(models: Path) -> dict[str, float]:
+    """Seconds the exporter took per artifact (absent for an older export)."""
+    try:
+        found = json.loads((models / art.EXPORT_SECONDS).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {k: float(v) for k, v in found.items() if isinstance(v, int | float)}
 
 
 def _best(records: Sequence[Record]) -> Record | None:
@@ -38,8 +59,9 @@ def _best(records: Sequence[Record]) -> Record | None:
 
 
 def pytorch_today(records: Sequence[Record], models: Path) -> str:
-    """Per language and path: the fastest ok row, its load time and artifact size."""
+    """Per language and path: the fastest ok row, its load time, artifact size and export time."""
     sizes = _artifact_bytes(models)
+    exported = _export_seconds(models)
     groups: dict[tuple[str, str], list[Record]] = {}
     for r in records:
         if r.runtime in PYTORCH_PATHS:
@@ -49,20 +71,54 @@ def pytorch_today(records: Sequence[Record], models: Path) -> str:
         best = _best(members)
         if best is None:
             why = members[0].error or members[0].status
-            rows.append([language, path, f"`{members[0].id}`", why, NOT_SHOWN, NOT_SHOWN])
+            rows.append([language, path, f"`{members[0].id}`", why, *[NOT_SHOWN] * 3])
             continue
         size = sizes.get(best.artifact or "")
+        seconds = exported.get(best.artifact or "")
         rows.append([
             language, path, f"`{best.id}`", us(best.median_ns),
             f"{best.load_ns / 1e6:.1f}" if best.load_ns is not None else NOT_SHOWN,
             f"{size / 1024:.1f}" if size else NOT_SHOWN,
+            NOT_SHOWN if best.runtime == "torch.compile" or seconds is None else f"{seconds:.2f}",
         ])  # fmt: skip
-    header = ["language", "path", "fastest driver", "µs/call", "load ms", "artifact KiB"]
+    header = ["language", "path", "fastest driver", "µs/call", "load ms", "artifact KiB",
+              "export s"]  # fmt: skip
     note = (
-        "\nLoad time is the driver's own (for torch.compile: the compile). Export and "
-        "compile times of the artifacts are the exporter's, printed by `callbench export`."
+        "\nLoad time is the driver's own, with its model file read and prepared (for "
+        "torch.compile it is the compile, which happens at load: it has no artifact of its own). "
+        "Export s is how long `callbench export` took to write the artifact the row loads, "
+        "from the trained model (for AOTInductor: torch.export and the g++ compile; for "
+        "ExecuTorch: torch.export, lowering and, for XNNPACK, importing ExecuTorch).\n\n"
+        + AOTI_STATUS
     )
-    return table(header, rows) + "\n" + note
+    verdicts = compiled_paths_in_cpp(records)
+    return table(header, rows) + "\n" + note + ("\n\n" + verdicts if verdicts else "")
+
+
+def compiled_paths_in_cpp(records: Sequence[Record]) -> str:
+    """Whether AOTInductor and ExecuTorch from C++ beat ONNX Runtime's best C++ row and
+    cost at most half of TorchScript from C++, each ratio taken round by round."""
+    by_id = {r.id: r for r in records}
+    onnxruntime = _best([r for r in records if r.id.startswith("cpp-onnxruntime")])
+    torchscript = by_id.get("cpp-torchscript")
+    lines = []
+    for name, prefix in (("AOTInductor", "cpp-aoti"), ("ExecuTorch", "cpp-executorch")):
+        best = _best([r for r in records if r.id.startswith(prefix)])
+        if best is None:
+            continue
+        parts = []
+        if onnxruntime is not None and (found := ratio(best, onnxruntime)) is not None:
+            verdict = ("beats it" if found.below_one else "does not beat it" if found.above_one
+                       else "ties with it (the interval holds 1)")  # fmt: skip
+            parts.append(f"against ONNX Runtime's best C++ row, `{best.id}` / "
+                         f"`{onnxruntime.id}` is {found}: it {verdict}")  # fmt: skip
+        if torchscript is not None and (found := ratio(best, torchscript)) is not None:
+            half = "at most half" if found.interval[1] <= 0.5 else "not at most half"
+            parts.append(f"against TorchScript from C++, `{best.id}` / `cpp-torchscript` is "
+                         f"{found}: {half} of its cost")  # fmt: skip
+        if parts:
+            lines.append(f"- **{name} from C++**: " + "; ".join(parts) + ".")
+    return "\n".join(lines)
 
 
 def bindings(records: Sequence[Record]) -> str:
