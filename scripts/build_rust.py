@@ -1,53 +1,75 @@
 """Build the Rust drivers (rust/) into build/rust/release/<driver-id>; --test also
 runs `cargo test`, --lint `cargo fmt --check` and `cargo clippy -D warnings`.
 
-Every crate comes from the Rust crate registry, pinned in rust/Cargo.lock; no
-build step downloads anything else. ONNX Runtime is loaded at run time from
-the file named by CALLBENCH_ONNXRUNTIME_LIB (the onnxruntime wheel's library).
+Every crate comes from the Rust crate registry, pinned in rust/Cargo.lock. ONNX
+Runtime is loaded at run time from the file named by CALLBENCH_ONNXRUNTIME_LIB
+(the onnxruntime wheel's library).
 
 The tch drivers (rust-tch, rust-tch-torchscript) link LibTorch, and the tch
-crate accepts exactly one LibTorch version (TCH_LIBTORCH). They are built
-only when a Python with that torch is at hand: CALLBENCH_TCH_PYTHON, or the
-Python running this script. Otherwise they are left out and
-build/rust/skipped.json says why, for the harness to record them skipped.
-build/rust/deps/libtorch is a stable symlink to that torch's folder (the
-binaries' RPATH points through it), as build_cpp.py does for C++.
+crate accepts exactly one LibTorch version (TCH_LIBTORCH), not the project's
+torch. It comes from a torch wheel of that version from PyPI: uv installs
+rust/tch-python.lock (torch and the two CUDA libraries LibTorch's CPU library
+loads) into ~/.cache/callbench/tch-python (CACHE below), once, and reuses it while the lock is
+unchanged. CALLBENCH_TCH_PYTHON names another Python with that torch instead.
+torch-sys is pointed at the wheel's torch folder (LIBTORCH), through the stable
+symlink ~/.cache/callbench/rust-deps/libtorch, which the binaries' RPATH also goes through.
+When no such Python can be had (no uv, no network), the tch drivers are left
+out, build/rust/skipped.json says why for the harness to record them skipped,
+and the other drivers are built.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SOURCE = REPO_ROOT / "rust"
 TARGET = REPO_ROOT / "build" / "rust"
 BIN_DIR = TARGET / "release"
-DEPS = TARGET / "deps"
 SKIPPED = TARGET / "skipped.json"
+# Cargo's build folder, the tch environment and the LibTorch symlink live in a
+# cache shared by every clone on the machine, at paths that do not depend on
+# the clone: a fresh clone then reuses the compiled crates (tract and torch-sys
+# take most of 20 minutes on two cores) and gets its binaries copied to BIN_DIR.
+CACHE = Path(
+    os.environ.get("CALLBENCH_CACHE_DIR")
+    or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "callbench"
+)
+CARGO_TARGET = CACHE / "rust-target"
+DEPS = CACHE / "rust-deps"
 
 MIN_RUST = (1, 92)  # ort 2.0.0-rc.15 needs 1.92; tract-onnx 0.23.9 needs 1.91
 TCH_LIBTORCH = "2.13.0"  # the only LibTorch tch 0.26.0 (torch-sys) accepts
 TCH_DRIVERS = ("rust-tch", "rust-tch-torchscript")
+TCH_LOCK = SOURCE / "tch-python.lock"
+TCH_VENV = CACHE / "tch-python"
+TCH_STAMP = TCH_VENV / "callbench-lock.txt"  # the lock the environment was installed from
+# torch-sys reads these too; they would override the LibTorch chosen here.
+TORCH_SYS_VARS = (
+    "LIBTORCH_USE_PYTORCH", "LIBTORCH_INCLUDE", "LIBTORCH_LIB", "LIBTORCH_STATIC",
+    "LIBTORCH_BYPASS_VERSION_CHECK",
+)  # fmt: skip
 INSTALL_HINT = "install a Rust toolchain >= 1.92 (rustup, or your distribution's cargo and rustc)"
 
-# Asks a Python for its torch's version and folder, without failing when it has none.
+# Asks a Python for its torch's version and folder without importing torch
+# (the environment holds only the libraries LibTorch's CPU part loads).
 TORCH_PROBE = """
-import json
-try:
-    import torch
-except ImportError as exc:
-    print(json.dumps({"error": str(exc)}))
+import importlib.metadata, importlib.util, json, os
+spec = importlib.util.find_spec("torch")
+if spec is None or not spec.submodule_search_locations:
+    print(json.dumps({"error": "No module named 'torch'"}))
 else:
-    import os
-    print(json.dumps({"version": torch.__version__.split("+")[0],
-                      "root": os.path.dirname(os.path.realpath(torch.__file__))}))
+    print(json.dumps({"version": importlib.metadata.version("torch").split("+")[0],
+                      "root": os.path.realpath(spec.submodule_search_locations[0])}))
 """
 
 
@@ -83,9 +105,64 @@ def point(link: Path, target: Path) -> None:
     tmp.replace(link)
 
 
+def find_uv() -> list[str]:
+    """uv's command: on PATH (as in nox sessions), or the uv package of this Python."""
+    uv = shutil.which("uv")
+    if uv is not None:
+        return [uv]
+    if importlib.util.find_spec("uv") is not None:
+        return [sys.executable, "-m", "uv"]
+    raise BuildError("uv not found: pip install uv")
+
+
+def uv_run(uv: list[str], command: str, *args: str) -> None:
+    """Run `uv COMMAND ARGS` quietly; its last line of complaint is the reason when it fails."""
+    result = subprocess.run(
+        [*uv, *command.split(), "--quiet", *args], capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        lines = [line.strip() for line in result.stderr.splitlines() if line.strip()]
+        raise BuildError(f"uv {command} failed: {lines[-1] if lines else result.returncode}")
+
+
+def provision_tch_python() -> Path:
+    """The tch environment's Python, installed from rust/tch-python.lock unless it already is."""
+    python = TCH_VENV / "bin" / "python"
+    lock = TCH_LOCK.read_text()
+    if python.is_file() and TCH_STAMP.is_file() and TCH_STAMP.read_text() == lock:
+        return python
+    uv = find_uv()
+    where = f"{TCH_LOCK.relative_to(REPO_ROOT)} into {TCH_VENV}"
+    print(f"build_rust: installing {where} (torch is a large download the first time)", flush=True)
+    started = time.monotonic()
+    TCH_STAMP.unlink(missing_ok=True)
+    uv_run(uv, "venv", "--clear", "--python", sys.executable, str(TCH_VENV))
+    # sync installs exactly the lock, no resolution: the lock leaves out torch's other dependencies.
+    uv_run(uv, "pip sync", "--python", str(python), str(TCH_LOCK))
+    TCH_STAMP.write_text(lock)
+    print(f"build_rust: tch environment ready in {time.monotonic() - started:.1f} s", flush=True)
+    return python
+
+
+def tch_python() -> tuple[str | None, str]:
+    """The Python whose torch gives LibTorch: CALLBENCH_TCH_PYTHON or our own; or None and why."""
+    named = os.environ.get("CALLBENCH_TCH_PYTHON")
+    if named:
+        return named, ""
+    try:
+        return str(provision_tch_python()), ""
+    except (BuildError, OSError) as exc:
+        return None, (
+            f"could not provision {TCH_VENV} for LibTorch {TCH_LIBTORCH} "
+            f"({exc}); set CALLBENCH_TCH_PYTHON to a Python with torch=={TCH_LIBTORCH}"
+        )
+
+
 def tch_setup() -> tuple[dict[str, str] | None, str]:
     """The environment that builds the tch drivers, or None and why not."""
-    python = os.environ.get("CALLBENCH_TCH_PYTHON") or sys.executable
+    python, why_not = tch_python()
+    if python is None:
+        return None, why_not
     probe = subprocess.run([python, "-c", TORCH_PROBE], capture_output=True, text=True, check=False)
     try:
         torch = json.loads(probe.stdout.strip().splitlines()[-1])
@@ -97,17 +174,15 @@ def tch_setup() -> tuple[dict[str, str] | None, str]:
         return None, (
             f"tch 0.26.0 builds only against LibTorch {TCH_LIBTORCH}, and {python} has torch "
             f"{torch['version']} (torch-sys compiles with -std=c++17, which torch 2.15's headers "
-            f"reject, and calls functions 2.15 removed): set CALLBENCH_TCH_PYTHON to a Python "
-            f"with torch=={TCH_LIBTORCH}"
+            f"reject, and calls functions 2.15 removed): unset CALLBENCH_TCH_PYTHON, or point it "
+            f"at a Python with torch=={TCH_LIBTORCH}"
         )
-    root = Path(torch["root"])
-    point(DEPS / "libtorch", root)
-    bin_dir = str(Path(python).parent)
+    point(DEPS / "libtorch", Path(torch["root"]))
     env = {
-        # torch-sys asks `python` (in a virtualenv) for LibTorch's paths and ABI.
-        "LIBTORCH_USE_PYTORCH": "1",
-        "VIRTUAL_ENV": str(Path(python).parent.parent),
-        "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+        # The wheel's torch folder is laid out as LibTorch is (include/, lib/),
+        # so torch-sys needs neither Python nor `import torch`.
+        "LIBTORCH": str(DEPS / "libtorch"),
+        "LIBTORCH_CXX11_ABI": "1",  # the torch 2.13 wheels' C++ ABI (torch-sys cannot ask)
         "CALLBENCH_LIBTORCH_VERSION": torch["version"],
         "CALLBENCH_LIBTORCH_LIB": str(DEPS / "libtorch" / "lib"),
     }
@@ -120,6 +195,19 @@ def record_skipped(reasons: dict[str, str]) -> None:
     SKIPPED.write_text(json.dumps(reasons, indent=2, sort_keys=True) + "\n")
     for driver_id in reasons:
         (BIN_DIR / driver_id).unlink(missing_ok=True)
+
+
+def copy_binaries(features: list[str]) -> None:
+    """The drivers just built, from the shared Cargo folder into this clone's BIN_DIR."""
+    BIN_DIR.mkdir(parents=True, exist_ok=True)
+    built = CARGO_TARGET / "release"
+    for binary in built.glob("rust-*"):
+        if binary.is_file() and not binary.suffix:
+            if "tch" not in features and binary.name in TCH_DRIVERS:
+                continue
+            tmp = BIN_DIR / (binary.name + ".tmp")
+            shutil.copy2(binary, tmp)
+            tmp.replace(BIN_DIR / binary.name)
 
 
 def run(command: list[str], env: dict[str, str]) -> None:
@@ -137,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         cargo = find_cargo()
-        env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET), CARGO_BUILD_JOBS=str(args.jobs))
+        env = {name: value for name, value in os.environ.items() if name not in TORCH_SYS_VARS}
+        env.update(CARGO_TARGET_DIR=str(CARGO_TARGET), CARGO_BUILD_JOBS=str(args.jobs))
         tch_env, why_not = tch_setup()
         features = ["ort", "tract", "candle"]
         if tch_env is None:
@@ -156,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             clippy = [cargo, "clippy", "--release", "--all-targets", *selected]
             run([*clippy, "--", "-D", "warnings"], env)
         run([cargo, "build", "--release", "--bins", *selected], env)
+        copy_binaries(features)
         if args.test:
             run([cargo, "test", "--release", *selected], env)
     except BuildError as exc:
