@@ -244,7 +244,16 @@ def main(argv: list[str] | None = None) -> int:
             run([cargo, "fmt", "--all", "--check"], env)
             clippy = [cargo, "clippy", "--release", "--all-targets", *selected]
             run([*clippy, "--", "-D", "warnings"], env)
-        run([cargo, "build", "--release", "--bins", *selected], env)
+        # The tch binaries apart: built with the others, every binary of the crate
+        # would need LibTorch's libraries to start, the ONNX Runtime ones included.
+        untied = ",".join(f"callbench-drivers/{f}" for f in features if f != "tch")
+        plain = ["--workspace", "--locked", "--no-default-features", "--features", untied]
+        run([cargo, "build", "--release", "--bins", *plain], env)
+        if "tch" in features:
+            bins = [arg for driver_id in TCH_DRIVERS for arg in ("--bin", driver_id)]
+            tch = ["-p", "callbench-drivers", "--locked", "--no-default-features",
+                   "--features", "callbench-drivers/tch", *bins]  # fmt: skip
+            run([cargo, "build", "--release", *tch], env)
         copy_binaries(features)
         if args.test:
             run([cargo, "test", "--release", *selected], env)
