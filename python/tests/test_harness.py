@@ -38,6 +38,8 @@ def test_every_driver_gets_every_round(small_models: Path, tmp_path: Path) -> No
     for record in records.values():
         assert record.status == "ok", record.error
         assert [r.index for r in record.rounds] == [0, 1, 2, 3]
+        # The contention probe is timed before every round and kept with it.
+        assert all(r.probe_ns is not None and r.probe_ns > 0 for r in record.rounds)
         assert (run_dir := tmp_path / "run" / f"{record.id}.json").is_file(), run_dir
 
 

@@ -181,6 +181,16 @@ def test_protocol_flagged_rounds_and_machine_are_said(
     assert "governor: performance" in text
     assert "0.50 / 0.40 / 0.30 at start, 1.50 / 1.00 / 0.50 at end" in text
     assert "steal time during the run: 0.25 s" in text
+    assert "contention probe: not recorded in this run" in text
+
+
+def test_a_core_contended_in_some_rounds_is_said_noisy(tmp_path: Path) -> None:
+    record = driver("python-numpy", [5000] * 12)
+    for r, probe in zip(record.rounds, [1_000_000] * 8 + [1_600_000] * 4, strict=True):
+        r.probe_ns = probe
+    text = report(tmp_path, make_run(tmp_path / "run", [record]))
+    assert "1.00 ms median, x1.00 to x1.60 of it" in text
+    assert "a noisy machine" in text
 
 
 def seed_run(folder: Path, cpp_seed_ns: float) -> Path:

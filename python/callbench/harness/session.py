@@ -21,11 +21,13 @@ import numpy as np
 from callbench.driverkit.options import Options
 from callbench.errors import ArtifactError
 from callbench.harness import console, machine, planning
+from callbench.harness.contention_probe import Probe
 from callbench.harness.options import ATOL, LATENCY_CALLS, RunOptions
 from callbench.harness.processes import DriverError, DriverProcess, kill_all
 from callbench.harness.verification import compare, echo_problem
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.records import contention
 from callbench.records.record import Record, Round
 from callbench.records.store import write_record
 
@@ -82,6 +84,8 @@ class Session:
         self.max_calls = options.max_calls(samples)
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
+        self.probe = Probe(self.cpus, options.seed)
+        self.probes: list[int] = []
         self._tmp = tempfile.TemporaryDirectory(prefix="callbench-")
         self.live: list[Live] = []
         self.done: list[Record] = []
@@ -107,6 +111,8 @@ class Session:
                 self._calibrate(live)
             for index in range(self.options.rounds):
                 self._round(index)
+            if self.options.rounds:
+                console.say(contention.describe(self.probes))
             if self.options.latencies and self.sweep is None:
                 for live in list(self.live):
                     self._latencies(live)
@@ -203,11 +209,15 @@ class Session:
         for live in order:
             try:
                 for _ in range(self.options.reruns + 1):
+                    probe = self.probe()
+                    self.probes.append(probe)
                     answer, steal = self._time_round(live, live.calls)
                     ns, cpu = int(answer["ns"]), answer.get("cpu_ns")
                     cpu_ns = int(cpu) if cpu is not None else None
                     why = planning.flag(ns, cpu_ns, steal, self.options.threads)
-                    live.record.rounds.append(Round(index, live.calls, ns, cpu_ns, steal, why))
+                    live.record.rounds.append(
+                        Round(index, live.calls, ns, cpu_ns, steal, why, probe)
+                    )
                     live.expected_ns = float(ns)
                     if why is None:
                         break

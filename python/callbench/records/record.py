@@ -26,7 +26,8 @@ class Round:
     """One timed block of ``calls`` calls.
 
     ``index`` is the round it belongs to (a flagged round re-run keeps its
-    index); ``flagged`` says why a round was not counted, None when it was.
+    index); ``flagged`` says why a round was not counted, None when it was;
+    ``probe_ns`` is the contention probe timed on the driver's core just before.
     """
 
     index: int
@@ -35,6 +36,7 @@ class Round:
     cpu_ns: int | None = None
     steal_ns: int | None = None
     flagged: str | None = None
+    probe_ns: int | None = None
 
     @property
     def per_call_ns(self) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from callbench.records import contention
 from callbench.records.record import Record
 from callbench.records.store import Run
 from callbench.report.tables import TIE, WIDE
@@ -113,6 +114,14 @@ def machine(env: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def contended(records: Sequence[Record]) -> str:
+    """How contended the drivers' core was over the main table's rounds, from the records."""
+    probes = [r.probe_ns for rec in records for r in rec.rounds if r.probe_ns is not None]
+    if not probes:
+        return "contention probe: not recorded in this run"
+    return contention.describe(probes)
+
+
 def environment(run: Run) -> str:
     env = run.env
     git = env.get("git") or {}
@@ -130,6 +139,7 @@ def environment(run: Run) -> str:
         + (" (uncommitted changes)" if git.get("dirty") else ""),
         f"- {protocol(env)}",
         *machine(env),
+        f"- {contended(run.drivers)}",
         f"- options: {env.get('options', {})}",
     ]
     return "\n".join(lines)
