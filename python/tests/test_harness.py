@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from callbench.harness.options import RunOptions
+from callbench.harness.run import run_sweep
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
@@ -100,3 +101,19 @@ def test_an_unavailable_driver_is_skipped_with_its_reason(
     record = run(small_models, tmp_path, spec)["python-absent"]
     assert record.status == "skipped" and record.error == "not built: build it"
     assert record.rounds == []
+
+
+@pytest.mark.parametrize("kind", ["batch", "threads"])
+def test_the_seeds_protocol_fits_every_sweep_point(
+    small_models: Path, tmp_path: Path, kind: str
+) -> None:
+    """--calls N means N samples a round at every sweep point (as the seed's million does)."""
+    samples = len(art.read_reference(small_models))
+    opts = RunOptions(models=small_models, calls=samples, rounds=1, warmup=0, pin=False)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    values = [1, 1000] if kind == "batch" else [1]
+    done = run_sweep(kind, [fake("ok")], opts, run_dir, values)
+    assert [r.status for r in done] == ["ok"] * len(values), [r.error for r in done]
+    for record in done:
+        assert record.rounds[0].calls * record.batch == samples

@@ -115,9 +115,14 @@ def run_sweep(
             warmup = max(1, options.warmup // value)  # warm-up in samples, not calls
             point = replace(options, batch=value, calls=calls, warmup=warmup, latencies=False)
         else:
+            # Calls of THREAD_SWEEP_BATCH samples: --calls N still means N samples a round.
+            calls = (
+                max(1, options.calls // THREAD_SWEEP_BATCH) if options.calls is not None else None
+            )
             warmup = max(1, options.warmup // THREAD_SWEEP_BATCH)
             point = replace(
-                options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, warmup=warmup
-            )
+                options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
+                warmup=warmup,
+            )  # fmt: skip
         done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
     return done
