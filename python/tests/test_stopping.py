@@ -52,8 +52,16 @@ def start_run(models: Path, tmp_path: Path, wrapper: bool) -> tuple[subprocess.P
         command = [sys.executable, "-c", "import subprocess, sys; subprocess.call(sys.argv[1:])",
                    *command]  # fmt: skip
     with out.open("wb") as sink:
-        child = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE)
+        child = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.PIPE, preexec_fn=interruptible
+        )
     return child, out
+
+
+def interruptible() -> None:
+    """Ctrl-C as in a terminal: a test run started with `&` from a script ignores SIGINT,
+    and its children would inherit that (Python keeps an ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize(
