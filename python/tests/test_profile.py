@@ -4,6 +4,7 @@ steps all present and positive. No test asserts how long anything takes."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -84,7 +85,7 @@ def test_shares_and_the_other_row_add_up() -> None:
     assert sum(profile.share(f) for f in top) == pytest.approx(1.0)
 
 
-def test_the_ladder_steps_are_present_and_positive(small_models: Path, tmp_path: Path) -> None:
+def test_the_ladder_steps_are_present_and_measured(small_models: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     done = run_module(CLI, "--ladder", "--models", str(small_models), "--calls", "2000",
                       "--repeats", "5", "--warmup", "10", "--run-dir", str(run_dir))  # fmt: skip
@@ -97,7 +98,9 @@ def test_the_ladder_steps_are_present_and_positive(small_models: Path, tmp_path:
         assert [s.name for s in runtime.steps] == STEP_NAMES
         for step in runtime.steps:
             assert len(runtime.loops[step.loop].ns) == 5
-            assert runtime.step_ns(step) > 0, (runtime.runtime, step.name)
+            # A difference of two timed loops: under load it may come out below zero,
+            # and the report shows it so; its arithmetic is tested on synthetic figures below.
+            assert math.isfinite(runtime.step_ns(step)), (runtime.runtime, step.name)
         assert runtime.full_ns > 0 and runtime.driver is not None
     section = ladder_section(run_dir, tmp_path / "charts")
     assert section is not None and section.startswith("## Where a call's time goes")
