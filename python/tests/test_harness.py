@@ -117,3 +117,18 @@ def test_the_seeds_protocol_fits_every_sweep_point(
     assert [r.status for r in done] == ["ok"] * len(values), [r.error for r in done]
     for record in done:
         assert record.rounds[0].calls * record.batch == samples
+
+
+def test_a_round_on_a_contended_core_is_re_run(small_models: Path, tmp_path: Path) -> None:
+    opts = RunOptions(models=small_models, rounds=4, round_time=0.001, warmup=0, pin=False)
+    reference = art.read_reference(small_models)
+    (run_dir := tmp_path / "run").mkdir()
+    session = Session([fake("ok")], opts, run_dir, reference, len(reference))
+    probes = iter([1000] * 23 + [5000] + [1000] * 10)  # the 3rd round's first probe is slow
+    session.probe = lambda: next(probes)
+    [record] = session.run()
+    assert record.status == "ok", record.error
+    flagged = [r for r in record.rounds if r.flagged]
+    assert len(flagged) == 1 and "core contended: probe x5.00" in str(flagged[0].flagged)
+    assert flagged[0].index == 2 and flagged[0].probe_ns == 5000
+    assert [r.index for r in record.counted()] == [0, 1, 2, 3]

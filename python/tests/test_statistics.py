@@ -80,3 +80,12 @@ def test_round_order_gives_every_driver_every_round_reproducibly() -> None:
 )
 def test_flagging(ns: int, cpu: int | None, steal: int | None, threads: int, flagged: bool) -> None:
     assert (planning.flag(ns, cpu, steal, threads) is not None) == flagged
+
+
+@pytest.mark.parametrize(("ratio", "flagged"), [(None, False), (1.05, False), (1.3, True)])
+def test_a_round_after_a_slow_contention_probe_is_flagged(
+    ratio: float | None, flagged: bool
+) -> None:
+    why = planning.flag(1000, 1000, 0, 1, ratio)
+    assert (why is not None) == flagged
+    assert why is None or "core contended: probe x1.30" in why

@@ -46,6 +46,11 @@ def add_protocol(p: argparse.ArgumentParser) -> None:
     g.add_argument("--threads", type=count(1), default=1)
     g.add_argument("--no-pin", action="store_true", help="do not pin drivers to a core")
     g.add_argument("--reruns", type=count(0), help="re-runs of a flagged round (default 2)")
+    g.add_argument(
+        "--no-contention-flags",
+        action="store_true",
+        help="count rounds whose contention probe ran slow (flagged and re-run by default)",
+    )
     g.add_argument("--seed", type=int, default=0, help="shuffles the round order")
     g.add_argument("--debug", action="store_true", help="show tracebacks")
 
@@ -68,4 +73,6 @@ def run_options(args: argparse.Namespace, **defaults: object) -> RunOptions:
         values["rounds"] = FIXED_ROUNDS  # a million calls a round: the seed's few repeats
     if args.no_pin:
         values["pin"] = False
+    if args.no_contention_flags:
+        values["contention_flags"] = False
     return RunOptions(**{**base.__dict__, **values})

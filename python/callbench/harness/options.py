@@ -35,6 +35,9 @@ class RunOptions:
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
     reruns: int = 2
+    # Also flag a round whose contention probe ran slow (the core was shared):
+    # calibrated rounds only, as a probe says little of a minute-long round.
+    contention_flags: bool = True
     # Drivers loading at once (load times are the drivers' own, with that many loading).
     load_jobs: int = 2
     seed: int = 0

@@ -7,6 +7,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from callbench.records import contention
+
 T = TypeVar("T")
 
 # A single-threaded driver that got less of the CPU than this over a round did
@@ -37,12 +39,24 @@ def round_order(items: Sequence[T], index: int, seed: int) -> list[T]:
     return order
 
 
-def flag(ns: int, cpu_ns: int | None, steal_ns: int | None, threads: int) -> str | None:
-    """Why a round should not count, or None when it should."""
+def flag(
+    ns: int,
+    cpu_ns: int | None,
+    steal_ns: int | None,
+    threads: int,
+    probe_ratio: float | None = None,
+) -> str | None:
+    """Why a round should not count, or None when it should.
+
+    ``probe_ratio`` is the round's contention probe over the group's median
+    probe, None where probes do not flag rounds.
+    """
     if threads == 1 and cpu_ns is not None and cpu_ns < CPU_SHARE * ns:
         return f"cpu time {cpu_ns / ns:.0%} of wall time"
     if steal_ns is not None and steal_ns > STEAL_SHARE * ns:
         return f"steal time {steal_ns / ns:.0%} of wall time"
+    if probe_ratio is not None and probe_ratio > 1 + contention.SLOW:
+        return f"core contended: probe x{probe_ratio:.2f} of its median"
     return None
 
 

@@ -103,7 +103,11 @@ def run_sweep(
     run_dir: Path,
     values: Sequence[int] | None = None,
 ) -> list[Record]:
-    """Each value of a sweep as its own group; batch points keep the samples per round alike."""
+    """Each value of a sweep as its own group; batch points keep the samples per round alike.
+
+    A sweep shows a curve's shape over many groups; re-running its contended
+    rounds as well would cost the default bench its ten minutes.
+    """
     done: list[Record] = []
     cpus = len(machine.usable_cpus())
     for value in values or SWEEP_VALUES[kind]:
@@ -113,7 +117,10 @@ def run_sweep(
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None
             warmup = max(1, options.warmup // value)  # warm-up in samples, not calls
-            point = replace(options, batch=value, calls=calls, warmup=warmup, latencies=False)
+            point = replace(
+                options, batch=value, calls=calls, warmup=warmup, latencies=False,
+                contention_flags=False,
+            )  # fmt: skip
         else:
             # Calls of THREAD_SWEEP_BATCH samples: --calls N still means N samples a round.
             calls = (
@@ -122,7 +129,7 @@ def run_sweep(
             warmup = max(1, options.warmup // THREAD_SWEEP_BATCH)
             point = replace(
                 options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
-                warmup=warmup,
+                warmup=warmup, contention_flags=False,
             )  # fmt: skip
         done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
     return done

@@ -9,9 +9,10 @@ driver's outputs match the reference does its record say ok.
 from __future__ import annotations
 
 import os
+import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from callbench.records.record import Record, Round
 from callbench.records.store import write_record
 
 LOAD_LIMIT = 300.0
+PROBES_FIRST = 21
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                     "RAYON_NUM_THREADS")  # fmt: skip
 
@@ -84,8 +86,9 @@ class Session:
         self.max_calls = options.max_calls(samples)
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
-        self.probe = Probe(self.cpus, options.seed)
+        self.probe: Callable[[], int] = Probe(self.cpus, options.seed)
         self.probes: list[int] = []
+        self._probe_flags = options.contention_flags and options.calls is None
         self._tmp = tempfile.TemporaryDirectory(prefix="callbench-")
         self.live: list[Live] = []
         self.done: list[Record] = []
@@ -109,6 +112,9 @@ class Session:
                     self._ready(live, f"[{n}/{len(waiting)}]")
             for live in list(self.live):
                 self._calibrate(live)
+            if self._probe_flags:
+                # The median a round's probe is judged against starts from probes of its own.
+                self.probes += [self.probe() for _ in range(PROBES_FIRST)]
             for index in range(self.options.rounds):
                 self._round(index)
             if self.options.rounds:
@@ -214,7 +220,8 @@ class Session:
                     answer, steal = self._time_round(live, live.calls)
                     ns, cpu = int(answer["ns"]), answer.get("cpu_ns")
                     cpu_ns = int(cpu) if cpu is not None else None
-                    why = planning.flag(ns, cpu_ns, steal, self.options.threads)
+                    ratio = probe / statistics.median(self.probes) if self._probe_flags else None
+                    why = planning.flag(ns, cpu_ns, steal, self.options.threads, ratio)
                     live.record.rounds.append(
                         Round(index, live.calls, ns, cpu_ns, steal, why, probe)
                     )

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-# A probe's 90th percentile this far above its median marks a noisy machine.
-NOISY = 0.10
+# A probe this far above the median probe ran on a contended core: the round
+# after it is flagged, and a run whose 90th percentile probe is past it was noisy.
+SLOW = 0.10
 
 
 def spread(probes: Sequence[int]) -> dict[str, float] | None:
@@ -28,7 +29,7 @@ def describe(probes: Sequence[int]) -> str:
         f"{found['median_ns'] / 1e6:.2f} ms median, x{found['p10']:.2f} to x{found['p90']:.2f} "
         f"of it (10th to 90th percentile, {found['count']} probes)"
     )
-    if found["p90"] > 1 + NOISY:
+    if found["p90"] > 1 + SLOW:
         line += (
             "; a noisy machine: something the round flags cannot see (a tenant of the host "
             "sharing the core's caches, for one) slowed the core, so wide (⚠) rows are the "

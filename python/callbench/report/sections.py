@@ -43,7 +43,8 @@ def flagged(records: Sequence[Record], reruns: object) -> str:
     bound = f", at most {reruns} time(s) each" if isinstance(reruns, int) else ""
     text = (
         f"{count} of {timed} timed rounds were flagged (the driver did not have the CPU: its "
-        f"CPU time well below its wall time, or steal time rising) and re-run{bound}."
+        f"CPU time well below its wall time, or steal time rising; or, in calibrated rounds, "
+        f"the contention probe ran over {contention.SLOW:.0%} slow) and re-run{bound}."
     )
     all_flagged = [r for r in records if r.rounds and all(x.flagged for x in r.rounds)]
     left_out = [
