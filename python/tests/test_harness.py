@@ -39,8 +39,8 @@ def test_every_driver_gets_every_round(small_models: Path, tmp_path: Path) -> No
     for record in records.values():
         assert record.status == "ok", record.error
         assert [r.index for r in record.rounds] == [0, 1, 2, 3]
-        # The contention probe is timed before every round and kept with it.
-        assert all(r.probe_ns is not None and r.probe_ns > 0 for r in record.rounds)
+        # The contention probe is timed before and after every round and kept with it.
+        assert all(r.probe_ns and r.probe_after_ns for r in record.rounds)
         assert (run_dir := tmp_path / "run" / f"{record.id}.json").is_file(), run_dir
 
 
@@ -119,16 +119,23 @@ def test_the_seeds_protocol_fits_every_sweep_point(
         assert record.rounds[0].calls * record.batch == samples
 
 
-def test_a_round_on_a_contended_core_is_re_run(small_models: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("side", ["before", "after"])
+def test_a_round_on_a_contended_core_is_re_run(
+    small_models: Path, tmp_path: Path, side: str
+) -> None:
     opts = RunOptions(models=small_models, rounds=4, round_time=0.001, warmup=0, pin=False)
     reference = art.read_reference(small_models)
     (run_dir := tmp_path / "run").mkdir()
     session = Session([fake("ok")], opts, run_dir, reference, len(reference))
-    probes = iter([1000] * 23 + [5000] + [1000] * 10)  # the 3rd round's first probe is slow
+    # 21 probes seed the median, then one before and one after each round:
+    # the 3rd round's probes are the 26th and 27th.
+    slow = 25 if side == "before" else 26
+    probes = iter([1000] * slow + [5000] + [1000] * 20)
     session.probe = lambda: next(probes)
     [record] = session.run()
     assert record.status == "ok", record.error
     flagged = [r for r in record.rounds if r.flagged]
     assert len(flagged) == 1 and "core contended: probe x5.00" in str(flagged[0].flagged)
-    assert flagged[0].index == 2 and flagged[0].probe_ns == 5000
+    seen = flagged[0].probe_ns if side == "before" else flagged[0].probe_after_ns
+    assert flagged[0].index == 2 and seen == 5000
     assert [r.index for r in record.counted()] == [0, 1, 2, 3]

@@ -5,10 +5,11 @@ cannot see a tenant of the host that shares the physical core's caches with
 it: the vCPU runs, only slower. Measured on the 2-core VMs this suite grew on,
 with nothing else running inside the VM: a compute-bound loop kept within 3%
 of its speed while a walk over a 512 KB table varied by up to 2x over seconds,
-and driver rounds slowed with it. So before each round the harness times the
-same gather over a table the size of a core's L2 cache, on the core the driver
-runs on; a round's ``probe_ns`` says how contended the core was just then, and
-the run's spread of it says how noisy the machine was.
+and driver rounds slowed with it. So before and after each round the harness
+times the same gather over a table the size of a core's L2 cache, on the core
+the driver runs on; a round's ``probe_ns`` and ``probe_after_ns`` say how
+contended the core was around it, and the run's spread of them says how noisy
+the machine was.
 """
 
 from __future__ import annotations

@@ -215,15 +215,22 @@ class Session:
         for live in order:
             try:
                 for _ in range(self.options.reruns + 1):
-                    probe = self.probe()
-                    self.probes.append(probe)
+                    before = self.probe()
                     answer, steal = self._time_round(live, live.calls)
+                    # A stretch of contention may start or end during the round:
+                    # the probe on either side of it may be the one that sees it.
+                    after = self.probe()
+                    self.probes += [before, after]
                     ns, cpu = int(answer["ns"]), answer.get("cpu_ns")
                     cpu_ns = int(cpu) if cpu is not None else None
-                    ratio = probe / statistics.median(self.probes) if self._probe_flags else None
+                    ratio = (
+                        max(before, after) / statistics.median(self.probes)
+                        if self._probe_flags
+                        else None
+                    )
                     why = planning.flag(ns, cpu_ns, steal, self.options.threads, ratio)
                     live.record.rounds.append(
-                        Round(index, live.calls, ns, cpu_ns, steal, why, probe)
+                        Round(index, live.calls, ns, cpu_ns, steal, why, before, after)
                     )
                     live.expected_ns = float(ns)
                     if why is None:

@@ -1,4 +1,5 @@
-"""What a run's contention probes say: ``Round.probe_ns``, timed by harness/contention_probe.py."""
+"""What a run's contention probes say: ``Round.probe_ns`` and ``probe_after_ns``, timed by
+harness/contention_probe.py."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 # A probe this far above the median probe ran on a contended core: the round
-# after it is flagged, and a run whose 90th percentile probe is past it was noisy.
+# beside it is flagged, and a run whose 90th percentile probe is past it was noisy.
 SLOW = 0.10
 
 
@@ -25,7 +26,8 @@ def describe(probes: Sequence[int]) -> str:
     if found is None:
         return "contention probe: too few rounds to say"
     line = (
-        f"contention probe (a fixed 1 MiB gather on the drivers' core, before each round): "
+        "contention probe (a fixed 1 MiB gather on the drivers' core, before and after each "
+        f"round): "
         f"{found['median_ns'] / 1e6:.2f} ms median, x{found['p10']:.2f} to x{found['p90']:.2f} "
         f"of it (10th to 90th percentile, {found['count']} probes)"
     )

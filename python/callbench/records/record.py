@@ -27,7 +27,8 @@ class Round:
 
     ``index`` is the round it belongs to (a flagged round re-run keeps its
     index); ``flagged`` says why a round was not counted, None when it was;
-    ``probe_ns`` is the contention probe timed on the driver's core just before.
+    ``probe_ns`` and ``probe_after_ns`` are the contention probe timed on the
+    driver's core just before and just after it.
     """
 
     index: int
@@ -37,6 +38,7 @@ class Round:
     steal_ns: int | None = None
     flagged: str | None = None
     probe_ns: int | None = None
+    probe_after_ns: int | None = None
 
     @property
     def per_call_ns(self) -> float:

@@ -117,7 +117,13 @@ def machine(env: Mapping[str, Any]) -> list[str]:
 
 def contended(records: Sequence[Record]) -> str:
     """How contended the drivers' core was over the main table's rounds, from the records."""
-    probes = [r.probe_ns for rec in records for r in rec.rounds if r.probe_ns is not None]
+    probes = [
+        probe
+        for rec in records
+        for r in rec.rounds
+        for probe in (r.probe_ns, r.probe_after_ns)
+        if probe is not None
+    ]
     if not probes:
         return "contention probe: not recorded in this run"
     return contention.describe(probes)
