@@ -87,7 +87,10 @@ class Session:
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
         self.probe: Callable[[], int] = Probe(self.cpus, options.seed)
-        self.probes: list[int] = []
+        # Probes before and after rounds, apart: the one before finds the table the
+        # probe just used still cached, the one after finds it partly evicted.
+        self.probes_before: list[int] = []
+        self.probes_after: list[int] = []
         self._probe_flags = options.contention_flags and options.calls is None
         self._tmp = tempfile.TemporaryDirectory(prefix="callbench-")
         self.live: list[Live] = []
@@ -112,13 +115,16 @@ class Session:
                     self._ready(live, f"[{n}/{len(waiting)}]")
             for live in list(self.live):
                 self._calibrate(live)
+                if self._probe_flags:
+                    # Seeds the median the probes after rounds are judged against.
+                    self.probes_after.append(self.probe())
             if self._probe_flags:
-                # The median a round's probe is judged against starts from probes of its own.
-                self.probes += [self.probe() for _ in range(PROBES_FIRST)]
+                # Back to back, as a probe before a round follows the probe after the last.
+                self.probes_before += [self.probe() for _ in range(PROBES_FIRST)]
             for index in range(self.options.rounds):
                 self._round(index)
             if self.options.rounds:
-                console.say(contention.describe(self.probes))
+                console.say(contention.describe(self.probes_before, self.probes_after))
             if self.options.latencies and self.sweep is None:
                 for live in list(self.live):
                     self._latencies(live)
@@ -220,11 +226,15 @@ class Session:
                     # A stretch of contention may start or end during the round:
                     # the probe on either side of it may be the one that sees it.
                     after = self.probe()
-                    self.probes += [before, after]
+                    self.probes_before.append(before)
+                    self.probes_after.append(after)
                     ns, cpu = int(answer["ns"]), answer.get("cpu_ns")
                     cpu_ns = int(cpu) if cpu is not None else None
                     ratio = (
-                        max(before, after) / statistics.median(self.probes)
+                        max(
+                            before / statistics.median(self.probes_before),
+                            after / statistics.median(self.probes_after),
+                        )
                         if self._probe_flags
                         else None
                     )

@@ -117,16 +117,12 @@ def machine(env: Mapping[str, Any]) -> list[str]:
 
 def contended(records: Sequence[Record]) -> str:
     """How contended the drivers' core was over the main table's rounds, from the records."""
-    probes = [
-        probe
-        for rec in records
-        for r in rec.rounds
-        for probe in (r.probe_ns, r.probe_after_ns)
-        if probe is not None
-    ]
-    if not probes:
+    rounds = [r for rec in records for r in rec.rounds]
+    before = [r.probe_ns for r in rounds if r.probe_ns is not None]
+    after = [r.probe_after_ns for r in rounds if r.probe_after_ns is not None]
+    if not before and not after:
         return "contention probe: not recorded in this run"
-    return contention.describe(probes)
+    return contention.describe(before, after)
 
 
 def environment(run: Run) -> str:
