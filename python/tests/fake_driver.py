@@ -43,6 +43,8 @@ def main() -> None:
             os.kill(os.getpid(), signal.SIGSEGV)
         if mode == "hang-in-round" and len(rounds) >= 1:
             time.sleep(600)
+        if mode == "sets-own-affinity" and len(rounds) == 1:
+            os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))  # as OpenVINO's pinning did
         ns = 1000 * k
         cpu = ns
         if mode == "preempted-once" and len(rounds) == 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,7 +27,8 @@ def fake(mode: str, driver_id: str = "python-fake") -> DriverSpec:
 
 
 def run(models: Path, tmp_path: Path, *specs: DriverSpec, **options: object) -> dict[str, Record]:
-    opts = RunOptions(models=models, calls=20, rounds=4, warmup=0, pin=False, **options)  # type: ignore[arg-type]
+    settings: dict[str, object] = {"calls": 20, "rounds": 4, "warmup": 0, "pin": False, **options}
+    opts = RunOptions(models=models, **settings)  # type: ignore[arg-type]
     reference = art.read_reference(models)
     run_dir = tmp_path / "run"
     run_dir.mkdir(exist_ok=True)
@@ -59,6 +61,19 @@ def test_a_flagged_round_is_re_run_and_kept(small_models: Path, tmp_path: Path) 
     assert len(flagged) == 1 and "cpu time 50%" in str(flagged[0].flagged)
     assert [r.index for r in record.counted()] == [0, 1, 2, 3]  # the re-run replaced it
     assert len(record.rounds) == 5
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="pinning needs two CPUs")
+def test_a_driver_that_leaves_its_pinned_core_has_that_round_re_run(
+    small_models: Path, tmp_path: Path
+) -> None:
+    record = run(small_models, tmp_path, fake("sets-own-affinity"), pin=True)["python-fake"]
+    assert record.status == "ok", record.error
+    flagged = [r for r in record.rounds if r.flagged]
+    assert len(flagged) == 1 and "left the pinned CPUs" in str(flagged[0].flagged)
+    assert flagged[0].index == 1
+    # Pinned back, the re-run counts.
+    assert [r.index for r in record.counted()] == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize(

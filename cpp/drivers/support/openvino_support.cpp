@@ -59,9 +59,12 @@ ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
   }
   try {
     // f32: on CPUs with bf16 support the default precision is bf16, which
-    // moves the outputs by ~2e-4 and fails verification.
+    // moves the outputs by ~2e-4 and fails verification. No CPU pinning: with
+    // it, infer() sets the calling thread's affinity back to the CPUs seen at
+    // compile time, moving the driver off the core the harness pinned it to.
     return core.compile_model(model, "CPU", ov::hint::inference_precision(ov::element::f32),
-                              ov::inference_num_threads(static_cast<std::int32_t>(threads)));
+                              ov::inference_num_threads(static_cast<std::int32_t>(threads)),
+                              ov::hint::enable_cpu_pinning(false));
   } catch (const std::exception& e) {
     throw DataError(path, "does not compile for the CPU (" + last_line(e.what()) + ")");
   }
@@ -111,6 +114,8 @@ Notes OpenVinoModel::notes(std::string call) const {
       {"inference_num_threads",
        static_cast<std::int64_t>(compiled_.get_property(ov::inference_num_threads))},
       {"num_streams", static_cast<std::int64_t>(compiled_.get_property(ov::num_streams).num)},
+      {"enable_cpu_pinning",
+       std::string(compiled_.get_property(ov::hint::enable_cpu_pinning) ? "true" : "false")},
       {"input_shape", compiled_.input().get_partial_shape().to_string()},
       {"precision_why", std::string("f32 forced; the default on bf16-capable CPUs is bf16")},
   };

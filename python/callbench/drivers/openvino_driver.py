@@ -10,7 +10,8 @@ the per-inference shape work that a dynamic batch costs).
 
 All compile for the CPU with f32 inference precision: on CPUs with bf16
 support OpenVINO's default is bf16, which moves outputs ~2e-4 and fails
-verification. Threads go through the inference-threads property.
+verification. Threads go through the inference-threads property, and CPU
+pinning is off so the harness's pinning holds.
 """
 
 from __future__ import annotations
@@ -70,7 +71,13 @@ def compile_model(
             raise ArtifactError(
                 path, f"cannot take a [{options.batch}, 2] input ({_problem(exc)})"
             ) from None
-    config = {hints.inference_precision: ov.Type.f32, props.inference_num_threads: options.threads}
+    # No CPU pinning: with it, infer() sets the calling thread's affinity back to
+    # the CPUs seen at compile time, moving the driver off the core it was pinned to.
+    config = {
+        hints.inference_precision: ov.Type.f32,
+        props.inference_num_threads: options.threads,
+        hints.enable_cpu_pinning: False,
+    }
     try:
         compiled = ov.Core().compile_model(model, "CPU", config)
     except Exception as exc:
@@ -79,6 +86,7 @@ def compile_model(
         "inference_precision": compiled.get_property(hints.inference_precision).get_type_name(),
         "inference_num_threads": int(compiled.get_property(props.inference_num_threads)),
         "num_streams": int(compiled.get_property(props.num_streams)),
+        "enable_cpu_pinning": bool(compiled.get_property(hints.enable_cpu_pinning)),
         "input_shape": compiled.input(0).get_partial_shape().to_string(),
         "precision_why": "f32 forced; the default on bf16-capable CPUs is bf16",
     }

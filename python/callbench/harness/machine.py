@@ -35,6 +35,18 @@ def pin_process(pid: int, cpus: set[int]) -> None:
             continue  # a thread that ended meanwhile
 
 
+def threads_off(pid: int, cpus: set[int]) -> int:
+    """How many of a process's threads may run outside ``cpus``: a runtime that sets its
+    own threads' affinity (OpenVINO's CPU pinning does, on every inference) undoes ours."""
+    off = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            off += not os.sched_getaffinity(int(task.name)) <= cpus
+        except (ProcessLookupError, ValueError):
+            continue
+    return off
+
+
 def harness_cpus(driver: set[int] | None) -> set[int] | None:
     if driver is None:
         return None

@@ -45,12 +45,16 @@ def flag(
     steal_ns: int | None,
     threads: int,
     probe_ratio: float | None = None,
+    threads_off: int = 0,
 ) -> str | None:
     """Why a round should not count, or None when it should.
 
     ``probe_ratio`` is the round's contention probe over the group's median
-    probe, None where probes do not flag rounds.
+    probe, None where probes do not flag rounds; ``threads_off`` counts the
+    driver's threads found allowed off its pinned CPUs after the round.
     """
+    if threads_off:
+        return f"{threads_off} thread(s) left the pinned CPUs (the runtime set its own affinity)"
     if threads == 1 and cpu_ns is not None and cpu_ns < CPU_SHARE * ns:
         return f"cpu time {cpu_ns / ns:.0%} of wall time"
     if steal_ns is not None and steal_ns > STEAL_SHARE * ns:

@@ -86,6 +86,10 @@ class Session:
         self.max_calls = options.max_calls(samples)
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
+        # Drivers load on every CPU (the harness keeps only its own while they run):
+        # a runtime that reads its CPUs when it loads (OpenVINO does) must find the
+        # pinned core among them.
+        self.load_cpus = set(machine.usable_cpus()) if self.cpus else None
         self.probe: Callable[[], int] = Probe(self.cpus, options.seed)
         # Probes before and after rounds, apart: the one before finds the table the
         # probe just used still cached, the one after finds it partly evicted.
@@ -164,7 +168,7 @@ class Session:
         live.started = time.monotonic()
         try:
             live.process = DriverProcess(
-                command, driver_env(spec, self.options.threads), live.workdir, None
+                command, driver_env(spec, self.options.threads), live.workdir, self.load_cpus
             )
         except OSError as exc:
             return self._fail(live, str(exc))
@@ -238,7 +242,8 @@ class Session:
                         if self._probe_flags
                         else None
                     )
-                    why = planning.flag(ns, cpu_ns, steal, self.options.threads, ratio)
+                    off = self._threads_off(live)
+                    why = planning.flag(ns, cpu_ns, steal, self.options.threads, ratio, off)
                     live.record.rounds.append(
                         Round(index, live.calls, ns, cpu_ns, steal, why, before, after)
                     )
@@ -253,6 +258,16 @@ class Session:
         )
         extra = f", {flagged} re-run(s) of flagged rounds" if flagged else ""
         console.say(f"round {index + 1}/{self.options.rounds} done: {len(order)} drivers{extra}")
+
+    def _threads_off(self, live: Live) -> int:
+        """Threads of the driver found off its pinned CPUs, pinned back for the next round."""
+        if not self.cpus or live.process is None:
+            return 0
+        pid = live.process.proc.pid
+        off = machine.threads_off(pid, self.cpus)
+        if off:
+            machine.pin_process(pid, self.cpus)
+        return off
 
     def _latencies(self, live: Live) -> None:
         if live.process is None:
