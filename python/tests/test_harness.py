@@ -142,10 +142,9 @@ def test_a_round_on_a_contended_core_is_re_run(
     reference = art.read_reference(small_models)
     (run_dir := tmp_path / "run").mkdir()
     session = Session([fake("ok")], opts, run_dir, reference, len(reference))
-    # One probe after the driver's calibration and 21 back to back seed the
-    # medians, then one before and one after each round: the 3rd round's are the
-    # 27th and 28th.
-    slow = 26 if side == "before" else 27
+    # 21 probes seed the medians, then one before and one after each round:
+    # the 3rd round's are the 26th and 27th.
+    slow = 25 if side == "before" else 26
     probes = iter([1000] * slow + [5000] + [1000] * 20)
     session.probe = lambda: next(probes)
     [record] = session.run()

@@ -86,13 +86,7 @@ class Session:
         self.max_calls = options.max_calls(samples)
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
-        # Drivers load on every CPU (the harness keeps only its own while they run):
-        # a runtime that reads its CPUs when it loads (OpenVINO does) must find the
-        # pinned core among them.
-        self.load_cpus = set(machine.usable_cpus()) if self.cpus else None
         self.probe: Callable[[], int] = Probe(self.cpus, options.seed)
-        # Probes before and after rounds, apart: the one before finds the table the
-        # probe just used still cached, the one after finds it partly evicted.
         self.probes_before: list[int] = []
         self.probes_after: list[int] = []
         self._probe_flags = options.contention_flags and options.calls is None
@@ -108,9 +102,13 @@ class Session:
 
     def run(self) -> list[Record]:
         try:
-            # Drivers load a few at a time, each on any core, and are pinned once ready.
+            # Drivers load where they will be timed: a runtime may read its CPUs as it
+            # loads and hold its threads to them (OpenVINO's CPU pinning does, on every
+            # inference). As many load at once as they have CPUs, so load times stay theirs.
             waiting = list(self.live)
             jobs = max(1, self.options.load_jobs)
+            if self.cpus:
+                jobs = min(jobs, len(self.cpus))
             for first in range(0, len(waiting), jobs):
                 chunk = waiting[first : first + jobs]
                 for n, live in enumerate(chunk, first + 1):
@@ -119,12 +117,11 @@ class Session:
                     self._ready(live, f"[{n}/{len(waiting)}]")
             for live in list(self.live):
                 self._calibrate(live)
-                if self._probe_flags:
-                    # Seeds the median the probes after rounds are judged against.
-                    self.probes_after.append(self.probe())
             if self._probe_flags:
-                # Back to back, as a probe before a round follows the probe after the last.
-                self.probes_before += [self.probe() for _ in range(PROBES_FIRST)]
+                # The medians the rounds' probes are judged against start from probes of their own.
+                seeds = [self.probe() for _ in range(PROBES_FIRST)]
+                self.probes_before += seeds
+                self.probes_after += seeds
             for index in range(self.options.rounds):
                 self._round(index)
             if self.options.rounds:
@@ -168,7 +165,7 @@ class Session:
         live.started = time.monotonic()
         try:
             live.process = DriverProcess(
-                command, driver_env(spec, self.options.threads), live.workdir, self.load_cpus
+                command, driver_env(spec, self.options.threads), live.workdir, self.cpus
             )
         except OSError as exc:
             return self._fail(live, str(exc))

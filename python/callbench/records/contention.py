@@ -1,9 +1,9 @@
 """What a run's contention probes say: ``Round.probe_ns`` and ``probe_after_ns``, timed by
 harness/contention_probe.py.
 
-The probe before a round follows the previous round's probe closely and finds
-its table still cached; the probe after a round finds it partly evicted. The
-two are read as two series, each probe against the median of its own.
+The probes before and after rounds are read as two series, each probe against
+the median of its own: records from before the probe warmed its table first
+have the one after a round finding it partly evicted by the driver.
 """
 
 from __future__ import annotations
