@@ -102,13 +102,11 @@ class Session:
 
     def run(self) -> list[Record]:
         try:
-            # Drivers load where they will be timed: a runtime may read its CPUs as it
-            # loads and hold its threads to them (OpenVINO's CPU pinning does, on every
-            # inference). As many load at once as they have CPUs, so load times stay theirs.
+            # Drivers load where they will be timed, a few at once (much of a load
+            # waits on the disk or the JVM): a runtime may read its CPUs as it loads
+            # and hold its threads to them (OpenVINO's CPU pinning does, on every call).
             waiting = list(self.live)
             jobs = max(1, self.options.load_jobs)
-            if self.cpus:
-                jobs = min(jobs, len(self.cpus))
             for first in range(0, len(waiting), jobs):
                 chunk = waiting[first : first + jobs]
                 for n, live in enumerate(chunk, first + 1):
