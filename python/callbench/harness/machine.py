@@ -26,11 +26,15 @@ def driver_cpus(threads: int, pin: bool) -> set[int] | None:
     return set(cpus[-threads:]) if threads < len(cpus) else set(cpus)
 
 
+def _threads(pid: int) -> list[int]:
+    return [int(task.name) for task in Path(f"/proc/{pid}/task").iterdir()]
+
+
 def pin_process(pid: int, cpus: set[int]) -> None:
     """Pin every thread a process has (the runtime's pools included) to ``cpus``."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    for tid in _threads(pid):
         try:
-            os.sched_setaffinity(int(task.name), cpus)
+            os.sched_setaffinity(tid, cpus)
         except (ProcessLookupError, ValueError):
             continue  # a thread that ended meanwhile
 
@@ -39,11 +43,11 @@ def threads_off(pid: int, cpus: set[int]) -> int:
     """How many of a process's threads may run outside ``cpus``: a runtime that sets its
     own threads' affinity (OpenVINO's CPU pinning does, on every inference) undoes ours."""
     off = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    for tid in _threads(pid):
         try:
-            off += not os.sched_getaffinity(int(task.name)) <= cpus
+            off += not os.sched_getaffinity(tid) <= cpus
         except (ProcessLookupError, ValueError):
-            continue
+            continue  # a thread that ended meanwhile
     return off
 
 
