@@ -16,7 +16,9 @@ import numpy as np
 
 from callbench.records import stats
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+# Versions this callbench reads: 2 had no instruction counts (``count`` is None).
+READABLE_VERSIONS = (2, 3)
 Kind = Literal["driver", "kernel"]
 Status = Literal["ok", "failed", "skipped"]
 
@@ -67,6 +69,9 @@ class Record:
     sweep: dict[str, Any] | None = None
     kernel: dict[str, Any] | None = None
     notes: dict[str, Any] = field(default_factory=dict)
+    # Instructions per call under callgrind (``callbench count``): raw pairs and how
+    # they were taken; see callbench.records.count for what is derived from it.
+    count: dict[str, Any] | None = None
     schema: int = SCHEMA_VERSION
     # Where the record was read from (not stored): latencies are found beside it.
     path: Path | None = field(default=None, compare=False, repr=False)
@@ -127,4 +132,5 @@ class Record:
     def from_json(cls, data: dict[str, Any], path: Path | None = None) -> Record:
         values = dict(data)
         values["rounds"] = [Round(**r) for r in values.get("rounds", [])]
+        values["schema"] = SCHEMA_VERSION  # an older record read back is written as this one
         return cls(**values, path=path)

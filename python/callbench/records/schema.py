@@ -10,7 +10,7 @@ import jsonschema
 
 from callbench.errors import RunError
 from callbench.paths import DOCS
-from callbench.records.record import SCHEMA_VERSION
+from callbench.records.record import READABLE_VERSIONS, SCHEMA_VERSION
 
 SCHEMA_FILE = DOCS / "record.schema.json"
 
@@ -31,20 +31,24 @@ def _validator() -> jsonschema.protocols.Validator:
     return cls(schema)
 
 
+def _versions() -> str:
+    return " or ".join(map(str, READABLE_VERSIONS)) + f" (writes {SCHEMA_VERSION})"
+
+
 def problems(data: Any) -> list[str]:
     """What is wrong with ``data`` as a record, empty when it is well formed."""
-    if isinstance(data, dict) and data.get("schema") != SCHEMA_VERSION:
-        return [f"schema version {data.get('schema')!r}; this callbench reads {SCHEMA_VERSION}"]
+    if isinstance(data, dict) and data.get("schema") not in READABLE_VERSIONS:
+        return [f"schema version {data.get('schema')!r}; this callbench reads {_versions()}"]
     found = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}" for e in found]
 
 
 def check(data: Any, where: str) -> None:
     """Raise RecordError (SchemaVersionError for another version) naming ``where``."""
-    if isinstance(data, dict) and data.get("schema") != SCHEMA_VERSION:
+    if isinstance(data, dict) and data.get("schema") not in READABLE_VERSIONS:
         raise SchemaVersionError(
             f"{where}: record schema version {data.get('schema')!r}, "
-            f"this callbench reads version {SCHEMA_VERSION}"
+            f"this callbench reads version {_versions()}"
         )
     found = problems(data)
     if found:

@@ -1,0 +1,115 @@
+"""Valgrind's callgrind, driven from outside: the command prefix, the toggles, the dumps.
+
+A driver runs under ``valgrind --tool=callgrind --instr-atstart=no``, so its
+load and warm-up run uncounted. ``callgrind_control`` (over vgdb) turns the
+instrumentation on and off around one round and dumps the counters; each
+dump zeroes them, so a dump's ``totals:`` line is what was counted since the
+one before.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+TOOLS = ("valgrind", "callgrind_control")
+# callgrind_control waits on the driver's gdbserver; a stuck one must not hang the count.
+CONTROL_LIMIT = 60.0
+# Valgrind emulates x86 up to AVX2: runtimes that choose kernels by CPU feature
+# (ONNX Runtime's MLAS, oneDNN, XNNPACK, ...) take their AVX2 paths under it.
+VALGRIND_ISA = "AVX2 at most (Valgrind emulates no AVX-512)"
+
+
+class CallgrindError(Exception):
+    """callgrind_control failed, or a dump could not be read."""
+
+
+def unavailable() -> str | None:
+    """Why counting cannot run here, or None when it can."""
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        return (
+            f"{' and '.join(missing)} not on PATH: counting needs Valgrind "
+            "(sudo apt-get install valgrind; ./nox installs it when run as root)"
+        )
+    return None
+
+
+@cache
+def version() -> str | None:
+    try:
+        done = subprocess.run(
+            ["valgrind", "--version"], capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout.strip() or None
+
+
+def host_isa() -> str:
+    """The vector extensions this CPU has, beside what Valgrind lets a driver use."""
+    try:
+        flags = next(
+            (ln.split(":", 1)[1].split() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+             if ln.startswith("flags")),
+            [],
+        )  # fmt: skip
+    except OSError:
+        flags = []
+    wide = sorted(f for f in set(flags) if f in ("avx2", "avx512f", "avx512_vnni", "avx512bw"))
+    return f"{VALGRIND_ISA}; host CPU: {' '.join(wide) or 'no AVX2'}"
+
+
+def prefix(out_file: Path, cache_sim: bool) -> list[str]:
+    """The command a driver's own command line is appended to."""
+    return [
+        "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out_file}",
+        f"--cache-sim={'yes' if cache_sim else 'no'}", "--dump-line=no", "--compress-strings=no",
+        "--quiet",
+    ]  # fmt: skip
+
+
+def control(pid: int, *args: str) -> None:
+    """One callgrind_control request to the driver ``pid`` (CallgrindError if refused)."""
+    try:
+        done = subprocess.run(
+            ["callgrind_control", *args, str(pid)],
+            capture_output=True, text=True, timeout=CONTROL_LIMIT, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise CallgrindError(f"callgrind_control {' '.join(args)} got no answer") from None
+    if done.returncode != 0 or "OK." not in done.stdout:
+        said = (done.stderr or done.stdout).strip().splitlines()
+        raise CallgrindError(
+            f"callgrind_control {' '.join(args)} failed: {said[-1] if said else done.returncode}"
+        )
+
+
+def instrument(pid: int, on: bool) -> None:
+    control(pid, "--instr=on" if on else "--instr=off")
+
+
+def dump(pid: int, out_file: Path, number: int) -> tuple[list[str], list[int]]:
+    """Dump the counters (which zeroes them) and read dump ``number``'s events and totals."""
+    control(pid, "--dump")
+    return read_totals(Path(f"{out_file}.{number}"))
+
+
+def read_totals(path: Path) -> tuple[list[str], list[int]]:
+    """The ``events:`` names and the ``totals:`` counts of one callgrind dump."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as exc:
+        raise CallgrindError(f"{path}: cannot read the dump: {exc.strerror or exc}") from None
+    events = re.search(r"^events:\s*(.+)$", text, re.MULTILINE)
+    totals = re.search(r"^totals:\s*(.+)$", text, re.MULTILINE)
+    if events is None or totals is None:
+        raise CallgrindError(f"{path}: no events/totals lines in the dump")
+    names = events.group(1).split()
+    counts = [int(v) for v in totals.group(1).split()]
+    # Trailing zero counts may be left out of a totals line.
+    counts += [0] * (len(names) - len(counts))
+    return names, counts

@@ -1,0 +1,265 @@
+"""Instructions per call: each driver served under callgrind, its rounds counted, not timed.
+
+A count does not move with a neighbour's load, so it is the figure to compare
+on a shared machine (as ``torch.utils.benchmark``'s ``collect_callgrind``,
+CodSpeed and Gungraun do). Each driver loads and warms up uninstrumented;
+then, a few times, a round of K calls and one of 2K calls are each counted
+alone (instrumentation on, ``round``, instrumentation off, dump). Its outputs
+are checked against the reference as in a timed run: a driver whose outputs
+do not match gets no figure. Two drivers are counted at once, unpinned.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.driverkit.options import Options
+from callbench.errors import ArtifactError, RunError
+from callbench.harness import callgrind, console
+from callbench.harness.callgrind import CallgrindError
+from callbench.harness.options import RunOptions
+from callbench.harness.processes import DriverError, DriverProcess, kill_all
+from callbench.harness.session import base_record, driver_env
+from callbench.harness.verification import compare, echo_problem
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.records import count as derive
+from callbench.records.record import Record
+from callbench.records.store import read_record, write_record
+
+# A driver that has not loaded within this under Valgrind is skipped (torch.compile
+# and JAX compile at load: minutes under callgrind even with instrumentation off).
+LOAD_LIMIT = 180.0
+ROUND_LIMIT = 300.0
+
+
+@dataclass(frozen=True)
+class CountOptions:
+    models: Path = Path("models")
+    calls: int = 1000  # K: each pair counts a round of K and one of 2K calls
+    pairs: int = 3
+    # Enough for a JIT to compile the call path before anything is counted.
+    warmup: int = 10_000
+    cache_sim: bool = False
+    jobs: int = 2  # drivers counted at once: counts do not interfere, times would
+    load_limit: float = LOAD_LIMIT
+    round_limit: float = ROUND_LIMIT
+    debug: bool = False
+
+
+def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:
+    """A record's ``count`` block; ``pairs`` empty unless counted."""
+    data: dict[str, Any] = {
+        "status": status, "error": error, "tool": "callgrind", "valgrind": callgrind.version(),
+        "calls": options.calls, "warmup": options.warmup, "cache_sim": options.cache_sim,
+        "isa": callgrind.host_isa(), "events": [], "pairs": [],
+    }  # fmt: skip
+    data.update(more)
+    return data
+
+
+class Counter:
+    """One driver's count: started under callgrind, its rounds counted, its outputs checked."""
+
+    def __init__(
+        self,
+        spec: DriverSpec,
+        options: CountOptions,
+        workdir: Path,
+        reference: np.ndarray,
+        stop: threading.Event,
+    ) -> None:
+        self.spec, self.options, self.workdir = spec, options, workdir
+        self.stop = stop  # set on Ctrl-C: start no driver
+        self.reference = reference
+        self.out_file = workdir / "callgrind.out"
+        self.dumps = 0
+        self.process: DriverProcess | None = None
+        self.command: list[str] = []
+        self.started = time.monotonic()
+        self.load_s: float | None = None
+
+    def run(self) -> dict[str, Any]:
+        opts = self.options
+        reason = self.spec.available()
+        if reason is not None:
+            return block(opts, "skipped", reason)
+        try:
+            art.verify(opts.models, [self.spec.artifact])
+        except ArtifactError as exc:
+            return block(opts, "failed", str(exc))
+        try:
+            return self._count()
+        except (DriverError, CallgrindError, OSError) as exc:
+            return self._failed(str(exc))
+        finally:
+            if self.process is not None:
+                self.process.kill()
+
+    def _failed(self, error: str) -> dict[str, Any]:
+        return block(
+            self.options, "failed", error, command=self.command, load_s=self.load_s,
+            seconds=round(time.monotonic() - self.started, 1),
+        )  # fmt: skip
+
+    def _count(self) -> dict[str, Any]:
+        opts = self.options
+        driver_options = Options(
+            models=opts.models, calls=2 * opts.calls, warmup=opts.warmup, batch=1, threads=1,
+            outputs=self.workdir / "outputs.f32", serve=True, debug=opts.debug,
+        )  # fmt: skip
+        self.command = [
+            *callgrind.prefix(self.out_file, opts.cache_sim),
+            *self.spec.command(),
+            *driver_options.arguments(),
+        ]
+        env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0"}
+        if self.stop.is_set():
+            return self._failed("interrupted before it started")
+        self.process = DriverProcess(self.command, env, self.workdir, None)
+        try:
+            self.process.event("ready", opts.load_limit)
+        except DriverError as exc:
+            if "time limit" in str(exc):
+                return block(
+                    opts, "skipped",
+                    f"did not load within {opts.load_limit:.0f} s under Valgrind "
+                    "(instrumentation off); a count would not fit the budget",
+                    command=self.command,
+                )  # fmt: skip
+            raise
+        self.load_s = round(time.monotonic() - self.started, 1)
+        events: list[str] = []
+        pairs = []
+        for _ in range(opts.pairs):
+            events, single = self._counted_round(opts.calls)
+            _, double = self._counted_round(2 * opts.calls)
+            pairs.append({"single": single, "double": double})
+        result = self.process.finish(120.0)
+        self.process = None
+        asked = {"driver": self.spec.id, "calls": 2 * opts.calls, "batch": 1, "threads": 1}
+        problem = echo_problem(result, asked, 2 * opts.pairs)
+        error = None
+        if problem is None:
+            error, problem = compare(self.workdir / "outputs.f32", self.reference[: 2 * opts.calls])
+        seconds = round(time.monotonic() - self.started, 1)
+        if problem is not None:
+            # Outputs that do not match earn no figure: the raw counts go too.
+            return self._failed(problem)
+        counted = block(
+            opts, "ok", None, command=self.command, events=events, pairs=pairs,
+            max_abs_error=error, load_s=self.load_s, seconds=seconds,
+        )  # fmt: skip
+        counted.update(derive.summary(counted))
+        return counted
+
+    def _counted_round(self, calls: int) -> tuple[list[str], list[int]]:
+        assert self.process is not None
+        pid = self.process.proc.pid
+        callgrind.instrument(pid, True)
+        self.process.send(f"round {calls}")
+        answer = self.process.event("round", self.options.round_limit)
+        callgrind.instrument(pid, False)
+        if int(answer.get("calls", -1)) != calls:
+            raise DriverError(f"answered {answer} to `round {calls}`")
+        self.dumps += 1
+        return callgrind.dump(pid, self.out_file, self.dumps)
+
+
+def _record(run_dir: Path, spec: DriverSpec, counted: dict[str, Any]) -> Record:
+    """The driver's record in the run with its count; a new, untimed one if it had none."""
+    path = run_dir / f"{spec.id}.json"
+    if path.is_file():
+        try:
+            record = read_record(path)
+        except RunError as exc:
+            console.say(f"  {spec.id}: {exc}; its record is written anew")
+        else:
+            record.count = counted
+            return record
+    record = base_record(spec, RunOptions(), None)
+    record.status, record.error = "skipped", "not timed in this run (instructions counted only)"
+    record.warmup = int(counted.get("warmup", 0))
+    record.count = counted
+    return record
+
+
+def describe(counted: dict[str, Any]) -> str:
+    if counted["status"] != "ok":
+        return f"{counted['status']}: {counted['error']}"
+    text = f"{counted['instructions_per_call']:,.0f} instructions/call"
+    if counted.get("est_cycles_per_call") is not None:
+        text += f", ~{counted['est_cycles_per_call']:,.0f} est. cycles"
+    width = counted.get("spread")
+    if width is not None:
+        text += f" (pairs within {width:.2%}{', varying' if counted['varying'] else ''})"
+    return text + f" [{counted['seconds']:.0f} s]"
+
+
+def count_drivers(
+    specs: Sequence[DriverSpec], options: CountOptions, run_dir: Path
+) -> list[Record]:
+    """Count each driver, ``options.jobs`` at once; each record is written as its count ends."""
+    reference = art.read_reference(options.models)
+    if 2 * options.calls > reference.shape[0]:
+        raise RunError(
+            f"--calls {options.calls}: a pair's second round takes {2 * options.calls} samples, "
+            f"{options.models / art.INPUTS} holds {reference.shape[0]}"
+        )
+    reason = callgrind.unavailable()
+    done: list[Record] = []
+
+    def write(spec: DriverSpec, counted: dict[str, Any]) -> None:
+        record = _record(run_dir, spec, counted)
+        write_record(run_dir, record)
+        done.append(record)
+        console.clear()
+        console.say(f"  {spec.id}: {describe(counted)}")
+
+    if reason is not None:
+        for spec in specs:
+            write(spec, block(options, "skipped", reason))
+        return done
+    console.say(
+        f"counting {len(specs)} drivers under callgrind into {run_dir.name}: "
+        f"{options.pairs} pairs of rounds of {options.calls} and {2 * options.calls} calls, "
+        f"{options.jobs} at once"
+    )
+    with tempfile.TemporaryDirectory(prefix="callbench-count-") as tmp:
+        pool = ThreadPoolExecutor(max_workers=max(1, options.jobs))
+        stop = threading.Event()
+        running: dict[Future[dict[str, Any]], DriverSpec] = {}
+        for spec in specs:
+            workdir = Path(tmp) / spec.id
+            workdir.mkdir()
+            counter = Counter(spec, options, workdir, reference, stop)
+            running[pool.submit(counter.run)] = spec
+        try:
+            pending = set(running)
+            while pending:
+                finished, pending = wait(pending, timeout=1.0, return_when="FIRST_COMPLETED")
+                for future in finished:
+                    write(running[future], future.result())
+        except KeyboardInterrupt as interrupt:
+            stop.set()
+            for future in pending:
+                future.cancel()
+            kill_all()
+            why = getattr(interrupt, "name", "SIGINT")
+            for future in pending:
+                if not future.cancelled():
+                    write(running[future], block(options, "failed", f"interrupted ({why})"))
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            kill_all()
+    return done

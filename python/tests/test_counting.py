@@ -1,0 +1,148 @@
+"""Instruction counts under callgrind: a fake driver with known work per call.
+
+The fake does ADDS integer additions per call, so its count must scale with
+ADDS and repeat; its faults (a crash, a hang, wrong outputs, no Valgrind)
+must each end its own count with one line and keep the others'.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from callbench.harness.counting import CountOptions, count_drivers
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.records import count as derive
+from callbench.records.record import Record
+from callbench.records.store import load_run, write_record
+from tests.conftest import require_tool
+
+SOURCE = Path(__file__).with_name("count_fake_driver.c")
+
+
+@pytest.fixture(scope="module")
+def fake_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_tool("valgrind")
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    binary = tmp_path_factory.mktemp("fake") / "count_fake_driver"
+    subprocess.run([compiler, "-O1", "-o", str(binary), str(SOURCE)], check=True)
+    return binary
+
+
+@pytest.fixture
+def fake(fake_binary: Path) -> Callable[..., DriverSpec]:
+    def make(adds: int, mode: str = "ok", driver_id: str = "cpp-fake-count") -> DriverSpec:
+        return DriverSpec(
+            id=driver_id, language="C++", runtime="none", artifact=art.INPUTS, source=SOURCE,
+            command=lambda: [str(fake_binary), str(adds), mode, "--driver-id", driver_id],
+        )  # fmt: skip
+
+    return make
+
+
+def count(models: Path, run_dir: Path, *specs: DriverSpec, **options: object) -> dict[str, Record]:
+    # Rounds of 1000 and 2000 calls, as by default: a round's own cost varies by a
+    # few thousand instructions from round to round, a few per call at that K.
+    settings: dict[str, object] = {"calls": 1000, "pairs": 2, "warmup": 10, **options}
+    opts = CountOptions(models=models, **settings)  # type: ignore[arg-type]
+    run_dir.mkdir(exist_ok=True)
+    (run_dir / "env.json").write_text("{}")
+    return {r.id: r for r in count_drivers(list(specs), opts, run_dir)}
+
+
+def per_call(record: Record) -> float:
+    assert record.count is not None and record.count["status"] == "ok", record.count
+    figure = record.count["instructions_per_call"]
+    assert isinstance(figure, float)
+    return figure
+
+
+def test_a_count_scales_with_the_work_and_repeats(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
+    records = count(
+        small_models, tmp_path / "run", fake(2000, driver_id="cpp-fake-n"),
+        fake(4000, driver_id="cpp-fake-2n"),
+    )  # fmt: skip
+    n, two_n = per_call(records["cpp-fake-n"]), per_call(records["cpp-fake-2n"])
+    assert n > 2000  # at least one instruction per addition
+    assert two_n / n == pytest.approx(2, rel=0.01)
+    again = per_call(count(small_models, tmp_path / "again", fake(2000))["cpp-fake-count"])
+    assert again == pytest.approx(n, rel=0.01)
+    # Every raw total is kept, and the figure is derived from them.
+    block = records["cpp-fake-n"].count
+    assert block is not None
+    assert len(block["pairs"]) == 2 and block["events"] == ["Ir"]
+    assert derive.summary(block)["instructions_per_call"] == n
+    assert "AVX-512" in block["isa"] and block["valgrind"].startswith("valgrind")
+    # A driver with no timed record in the run gets one that says so.
+    assert records["cpp-fake-n"].status == "skipped"
+    assert load_run(tmp_path / "run").driver("cpp-fake-n") is not None
+
+
+def test_cache_simulation_gives_estimated_cycles(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
+    block = count(small_models, tmp_path / "run", fake(1000), cache_sim=True)[
+        "cpp-fake-count"
+    ].count
+    assert block is not None and block["status"] == "ok", block
+    assert "D1mr" in block["events"]
+    # Additions in registers: nearly every reference hits L1, about a cycle each.
+    assert block["est_cycles_per_call"] == pytest.approx(block["instructions_per_call"], rel=0.05)
+
+
+def test_a_timed_record_keeps_its_rounds_and_gains_the_count(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
+    from callbench.records.record import Round
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    timed = Record(
+        kind="driver", id="cpp-fake-count", language="C++", runtime="none", status="ok",
+        rounds=[Round(0, 10, 1000)], max_abs_error=0.0, tolerance=1e-4,
+    )  # fmt: skip
+    write_record(run_dir, timed)
+    record = count(small_models, run_dir, fake(100))["cpp-fake-count"]
+    assert record.status == "ok" and len(record.rounds) == 1
+    assert record.count is not None and record.count["status"] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [("crash", "SIGSEGV"), ("hang", "time limit"), ("wrong-outputs", "differ from")],
+)
+def test_a_fault_ends_that_count_alone(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec], mode: str, said: str
+) -> None:
+    records = count(
+        small_models, tmp_path / "run", fake(100, mode, "cpp-fake-bad"), fake(100),
+        round_limit=10.0,
+    )  # fmt: skip
+    bad = records["cpp-fake-bad"].count
+    assert bad is not None and bad["status"] == "failed"
+    assert said in bad["error"] and "\n" not in bad["error"]
+    assert bad.get("instructions_per_call") is None
+    good = records["cpp-fake-count"].count
+    assert good is not None and good["status"] == "ok", good
+
+
+def test_without_valgrind_every_row_says_why(
+    small_models: Path,
+    tmp_path: Path,
+    fake: Callable[..., DriverSpec],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    records = count(small_models, tmp_path / "run", fake(100))
+    block = records["cpp-fake-count"].count
+    assert block is not None and block["status"] == "skipped"
+    assert "valgrind" in block["error"]
