@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness.counting import CountOptions, count_drivers
+from callbench.harness.counting import MAX_CALLS, CountOptions, count_drivers
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive
@@ -90,10 +90,12 @@ def test_a_count_scales_with_the_work_and_repeats(
 def test_cache_simulation_gives_estimated_cycles(
     small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
 ) -> None:
-    block = count(small_models, tmp_path / "run", fake(1000), cache_sim=True)[
+    # K calibrated: a call of ~2000 instructions gets the most calls a round takes.
+    block = count(small_models, tmp_path / "run", fake(1000), cache_sim=True, calls=None)[
         "cpp-fake-count"
     ].count
     assert block is not None and block["status"] == "ok", block
+    assert block["calls"] == MAX_CALLS
     assert "D1mr" in block["events"]
     # Additions in registers: nearly every reference hits L1, about a cycle each.
     assert block["est_cycles_per_call"] == pytest.approx(block["instructions_per_call"], rel=0.05)

@@ -10,25 +10,18 @@ from pathlib import Path
 
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
-from callbench.errors import ArtifactError, UsageError
+from callbench.errors import ArtifactError
 from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep
 from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
-from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key, select
+from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
 
 # --quick: the whole pipeline at a small size, as a smoke test.
 QUICK = {"rounds": 3, "round_time": 0.02, "warmup": 1000}
 QUICK_SWEEPS = {"batch": [1, 1000, 1_000_000], "threads": [1, 2]}
-
-
-def _selection(args: argparse.Namespace) -> list:  # type: ignore[type-arg]
-    chosen = select(args.only, args.language)
-    if not chosen:
-        raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
-    return chosen
 
 
 def _finish(records: list[Record], run_dir: Path) -> None:
@@ -48,7 +41,7 @@ def stopped(stop: KeyboardInterrupt, run_dir: Path | None) -> int:
 def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
-    specs = _selection(args)
+    specs = common.selection(args)
     options = common.run_options(args)
     run_dir = None
     try:
@@ -81,7 +74,7 @@ def ensure_models(models: Path) -> None:
 def bench(args: argparse.Namespace) -> int:
     """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
     signals.install()
-    specs = _selection(args)
+    specs = common.selection(args)
     defaults = QUICK if args.quick else {}
     options: RunOptions = common.run_options(args, **defaults)
     ensure_models(options.models)

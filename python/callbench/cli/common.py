@@ -6,9 +6,11 @@ import argparse
 from pathlib import Path
 
 from callbench.driverkit.errors import count
+from callbench.errors import UsageError
 from callbench.harness.options import FIXED_ROUNDS, RunOptions
+from callbench.languages.spec import DriverSpec
 from callbench.paths import RUNS
-from callbench.registry import LANGUAGES
+from callbench.registry import LANGUAGES, select
 
 
 def positive(text: str) -> float:
@@ -24,6 +26,14 @@ def positive(text: str) -> float:
 def add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", action="append", choices=LANGUAGES, help="repeatable")
     p.add_argument("--only", action="append", help="driver id or id prefix; repeatable")
+
+
+def selection(args: argparse.Namespace) -> list[DriverSpec]:
+    """The drivers --only and --language chose (a usage error when none)."""
+    chosen = select(args.only, args.language)
+    if not chosen:
+        raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
+    return chosen
 
 
 def add_protocol(p: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""``callbench``: export, build, run, bench, report, compare, list.
+"""``callbench``: export, build, run, bench, count, report, compare, list.
 
 Every subcommand is a few lines over the library; nox sessions call these.
 """
@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_a")
     p.add_argument("run_b")
 
+    p = sub.add_parser("count", help="instructions per call under callgrind, into a run")
+    from callbench.cli.count import add_arguments
+
+    add_arguments(p)
+
     sub.add_parser("list", help="every registered driver and whether it can run here")
     sub.add_parser(
         "profile", add_help=False,
@@ -83,6 +88,10 @@ def dispatch(args: argparse.Namespace) -> int:
 
         print(compare_runs(find_run(args.run_a), find_run(args.run_b)))
         return 0
+    if args.command == "count":
+        from callbench.cli.count import main as count_main
+
+        return count_main(args)
     if args.command == "list":
         from callbench.cli.listing import listing
 

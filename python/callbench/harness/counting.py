@@ -40,15 +40,25 @@ from callbench.records.store import read_record, write_record
 # and JAX compile at load: minutes under callgrind even with instrumentation off).
 LOAD_LIMIT = 180.0
 ROUND_LIMIT = 300.0
+# K is calibrated so a round of K calls counts about this many instructions:
+# a round's own cost (the command, the answer, the toggles) varies by a few
+# thousand instructions, under 0.01% of that, while a slow call's K stays small
+# enough for the whole count to fit its budget.
+TARGET_INSTRUCTIONS = 100_000_000
+MIN_CALLS, MAX_CALLS = 100, 10_000
+# Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile
+# the call path; an interpreter or compiled code needs only its caches warm.
+WARMUP = {"java": 10_000, "node": 10_000}
+DEFAULT_WARMUP = 1000
 
 
 @dataclass(frozen=True)
 class CountOptions:
     models: Path = Path("models")
-    calls: int = 1000  # K: each pair counts a round of K and one of 2K calls
+    # K: each pair counts a round of K and one of 2K calls (None: calibrated per driver).
+    calls: int | None = None
     pairs: int = 3
-    # Enough for a JIT to compile the call path before anything is counted.
-    warmup: int = 10_000
+    warmup: int | None = None  # None: the language's (WARMUP)
     cache_sim: bool = False
     jobs: int = 2  # drivers counted at once: counts do not interfere, times would
     load_limit: float = LOAD_LIMIT
@@ -56,12 +66,25 @@ class CountOptions:
     debug: bool = False
 
 
+def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
+    if options.warmup is not None:
+        return options.warmup
+    return WARMUP.get(spec.id.split("-", 1)[0], DEFAULT_WARMUP)
+
+
+def calls_for(instructions_per_call: float) -> int:
+    """K for a driver whose calls cost about this many instructions each."""
+    return max(
+        MIN_CALLS, min(MAX_CALLS, round(TARGET_INSTRUCTIONS / max(instructions_per_call, 1)))
+    )
+
+
 def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:
     """A record's ``count`` block; ``pairs`` empty unless counted."""
     data: dict[str, Any] = {
         "status": status, "error": error, "tool": "callgrind", "valgrind": callgrind.version(),
-        "calls": options.calls, "warmup": options.warmup, "cache_sim": options.cache_sim,
-        "isa": callgrind.host_isa(), "events": [], "pairs": [],
+        "calls": options.calls or MAX_CALLS, "warmup": options.warmup or 0,
+        "cache_sim": options.cache_sim, "isa": callgrind.host_isa(), "events": [], "pairs": [],
     }  # fmt: skip
     data.update(more)
     return data
@@ -87,8 +110,12 @@ class Counter:
         self.command: list[str] = []
         self.started = time.monotonic()
         self.load_s: float | None = None
+        self.warmup = warmup_of(spec, options)
+        # A driver may be asked for rounds of up to 2K calls.
+        self.most_calls = 2 * (options.calls or MAX_CALLS)
 
     def run(self) -> dict[str, Any]:
+        self.started = time.monotonic()
         opts = self.options
         reason = self.spec.available()
         if reason is not None:
@@ -108,13 +135,13 @@ class Counter:
     def _failed(self, error: str) -> dict[str, Any]:
         return block(
             self.options, "failed", error, command=self.command, load_s=self.load_s,
-            seconds=round(time.monotonic() - self.started, 1),
+            seconds=round(time.monotonic() - self.started, 1), warmup=self.warmup,
         )  # fmt: skip
 
     def _count(self) -> dict[str, Any]:
         opts = self.options
         driver_options = Options(
-            models=opts.models, calls=2 * opts.calls, warmup=opts.warmup, batch=1, threads=1,
+            models=opts.models, calls=self.most_calls, warmup=self.warmup, batch=1, threads=1,
             outputs=self.workdir / "outputs.f32", serve=True, debug=opts.debug,
         )  # fmt: skip
         self.command = [
@@ -134,30 +161,34 @@ class Counter:
                     opts, "skipped",
                     f"did not load within {opts.load_limit:.0f} s under Valgrind "
                     "(instrumentation off); a count would not fit the budget",
-                    command=self.command,
+                    command=self.command, warmup=self.warmup,
                 )  # fmt: skip
             raise
         self.load_s = round(time.monotonic() - self.started, 1)
-        events: list[str] = []
+        calls, sent = opts.calls, 0
+        if calls is None:
+            # One short counted round says roughly what a call costs.
+            events, first = self._counted_round(MIN_CALLS)
+            calls, sent = calls_for(first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS), 1
         pairs = []
         for _ in range(opts.pairs):
-            events, single = self._counted_round(opts.calls)
-            _, double = self._counted_round(2 * opts.calls)
+            events, single = self._counted_round(calls)
+            _, double = self._counted_round(2 * calls)
             pairs.append({"single": single, "double": double})
         result = self.process.finish(120.0)
         self.process = None
-        asked = {"driver": self.spec.id, "calls": 2 * opts.calls, "batch": 1, "threads": 1}
-        problem = echo_problem(result, asked, 2 * opts.pairs)
+        asked = {"driver": self.spec.id, "calls": self.most_calls, "batch": 1, "threads": 1}
+        problem = echo_problem(result, asked, sent + 2 * opts.pairs)
         error = None
         if problem is None:
-            error, problem = compare(self.workdir / "outputs.f32", self.reference[: 2 * opts.calls])
+            error, problem = compare(self.workdir / "outputs.f32", self.reference[: 2 * calls])
         seconds = round(time.monotonic() - self.started, 1)
         if problem is not None:
             # Outputs that do not match earn no figure: the raw counts go too.
             return self._failed(problem)
         counted = block(
-            opts, "ok", None, command=self.command, events=events, pairs=pairs,
-            max_abs_error=error, load_s=self.load_s, seconds=seconds,
+            opts, "ok", None, command=self.command, events=events, pairs=pairs, calls=calls,
+            warmup=self.warmup, max_abs_error=error, load_s=self.load_s, seconds=seconds,
         )  # fmt: skip
         counted.update(derive.summary(counted))
         return counted
@@ -210,9 +241,10 @@ def count_drivers(
 ) -> list[Record]:
     """Count each driver, ``options.jobs`` at once; each record is written as its count ends."""
     reference = art.read_reference(options.models)
-    if 2 * options.calls > reference.shape[0]:
+    most = 2 * (options.calls or MAX_CALLS)
+    if most > reference.shape[0]:
         raise RunError(
-            f"--calls {options.calls}: a pair's second round takes {2 * options.calls} samples, "
+            f"a pair's second round takes up to {most} samples, "
             f"{options.models / art.INPUTS} holds {reference.shape[0]}"
         )
     reason = callgrind.unavailable()
@@ -231,8 +263,8 @@ def count_drivers(
         return done
     console.say(
         f"counting {len(specs)} drivers under callgrind into {run_dir.name}: "
-        f"{options.pairs} pairs of rounds of {options.calls} and {2 * options.calls} calls, "
-        f"{options.jobs} at once"
+        f"{options.pairs} pairs of rounds of K and 2K calls "
+        f"(K {options.calls or f'calibrated, {MIN_CALLS}-{MAX_CALLS}'}), {options.jobs} at once"
     )
     with tempfile.TemporaryDirectory(prefix="callbench-count-") as tmp:
         pool = ThreadPoolExecutor(max_workers=max(1, options.jobs))

@@ -1,0 +1,76 @@
+"""``callbench count``: instructions per call under callgrind, into a run beside its times.
+
+The parser is built on every ``callbench`` call; the harness is imported only to count.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from callbench.cli import common
+from callbench.driverkit.errors import count
+from callbench.paths import RUNS
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    common.add_selection(p)
+    p.add_argument("--runs-dir", type=Path, default=RUNS)
+    p.add_argument("--run-id", help="the run to add counts to (default: the newest, or a new one)")
+    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument(
+        "--calls", type=count(1),
+        help="K: rounds of K and 2K calls (default: calibrated to ~1e8 instructions, 100-10000)",
+    )  # fmt: skip
+    p.add_argument("--pairs", type=count(1), default=3, help="pairs of rounds counted (default 3)")
+    p.add_argument(
+        "--warmup", type=count(0),
+        help="uncounted calls after loading (default 10000 for Java and Node, else 1000)",
+    )  # fmt: skip
+    p.add_argument("--jobs", type=count(1), default=2, help="drivers counted at once")
+    p.add_argument(
+        "--cache-sim",
+        action="store_true",
+        help="simulate the caches too: estimated cycles = L1 hits + 5 LL hits + 35 RAM accesses",
+    )
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
+def run_folder(args: argparse.Namespace) -> Path:
+    """The run named, else the newest, else a new one (with its env.json)."""
+    from callbench.harness.options import RunOptions
+    from callbench.harness.run import write_env
+    from callbench.records.store import find_run, latest_run, new_run_dir
+
+    if args.run_id is not None:
+        if (args.runs_dir / args.run_id).is_dir() or Path(args.run_id).is_dir():
+            return find_run(args.run_id, args.runs_dir)
+        run_dir = new_run_dir(args.runs_dir, args.run_id)
+    else:
+        newest = latest_run(args.runs_dir)
+        if newest is not None:
+            return newest
+        run_dir = new_run_dir(args.runs_dir)
+    write_env(run_dir, RunOptions(models=args.models), args.models)
+    return run_dir
+
+
+def main(args: argparse.Namespace) -> int:
+    from callbench.cli.bench import stopped
+    from callbench.harness import signals
+    from callbench.harness.counting import CountOptions, count_drivers
+
+    signals.install()
+    specs = common.selection(args)
+    options = CountOptions(
+        models=args.models, calls=args.calls, pairs=args.pairs, warmup=args.warmup,
+        cache_sim=args.cache_sim, jobs=args.jobs, debug=args.debug,
+    )  # fmt: skip
+    run_dir = run_folder(args)
+    try:
+        done = count_drivers(specs, options, run_dir)
+    except KeyboardInterrupt as stop:
+        return stopped(stop, run_dir)
+    counted = sum(1 for r in done if r.count and r.count["status"] == "ok")
+    print(f"\n{counted} of {len(done)} drivers counted; records: {run_dir}")
+    return 0
