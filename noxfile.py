@@ -71,6 +71,14 @@ def bench(session: nox.Session) -> None:
     callbench(session, "bench", "--run-id", RUN_ID)
 
 
+@nox.session(python=PYTHON)
+def count(session: nox.Session) -> None:
+    """Instructions per call under callgrind, into this invocation's run or else the newest."""
+    # `nox -s bench count` counts into the run bench just made; `nox -s count`, the newest.
+    made = os.path.isdir(os.path.join("results", "runs", RUN_ID))
+    callbench(session, "count", *(["--run-id", RUN_ID] if made else []))
+
+
 @nox.session(name="bench-kernels", python=PYTHON)
 def bench_kernels(session: nox.Session) -> None:
     """The seeds' micro-benchmarks (elementwise math, batched dot); --quick for a small size."""

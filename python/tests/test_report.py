@@ -294,3 +294,35 @@ def test_a_missing_run_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert report_main([str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nothing" in err[0]
+
+
+def counted(singles: Sequence[int], doubles: Sequence[int], calls: int = 1000) -> dict[str, Any]:
+    """A count block of pairs with these instruction totals (rounds of K and 2K calls)."""
+    return {
+        "status": "ok", "error": None, "tool": "callgrind", "valgrind": "valgrind-3.19.0",
+        "calls": calls, "events": ["Ir"], "isa": "AVX2 at most (Valgrind emulates no AVX-512)",
+        "pairs": [{"single": [s], "double": [d]} for s, d in zip(singles, doubles, strict=True)],
+    }  # fmt: skip
+
+
+def test_counts_get_their_section_with_varying_rows_marked(tmp_path: Path) -> None:
+    steady = counted([300_000, 300_100, 300_050], [586_000, 586_100, 586_050])  # 286 a call
+    varying = counted([1_000_000] * 3, [41_000_000, 41_500_000, 42_000_000])  # 40,000-41,000
+    skipped = {**counted([], []), "status": "skipped", "error": "did not load within 180 s"}
+    run = make_run(tmp_path / "run", [
+        driver("cpp-handwritten", [28, 29, 28], count=steady),
+        driver("rust-tract", [9000, 9100, 9050], count=varying),
+        Record(
+            kind="driver", id="python-jax", language="Python", runtime="jax", status="skipped",
+            error="not timed in this run", count=skipped,
+        ),
+        driver("python-numpy", [5000, 5100, 5050]),
+    ])  # fmt: skip
+    text = report(tmp_path, run)
+    section = text.split("## Instructions per call under callgrind", 1)[1].split("\n## ", 1)[0]
+    table = rows(section)
+    assert table["cpp-handwritten"][1:4] == ["286", "0.00%", "1,000"]
+    assert table["rust-tract"][1] == "40,500" and table["rust-tract"][2] == "2.47% varying"
+    assert "skipped: did not load within 180 s" in table["python-jax"][1]
+    assert "python-numpy" not in table  # timed, never counted
+    assert "AVX-512" in section and "(I(2K) - I(K)) / K" in section

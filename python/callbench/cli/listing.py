@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from callbench.harness.callgrind import unavailable
 from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS
 
@@ -13,4 +14,10 @@ def listing() -> str:
         status = "ready" if reason is None else f"cannot run: {reason}"
         rows.append(f"{spec.id:34} {spec.language:9} {spec.runtime:18} {spec.artifact:20} {status}")
         rows.append(f"{'':34} source: {spec.source.relative_to(REPO_ROOT)}")
+    reason = unavailable()
+    rows.append("")
+    rows.append(
+        "callbench count (instructions per call under callgrind): "
+        + (f"unavailable: {reason}" if reason else "available")
+    )
     return "\n".join(rows)

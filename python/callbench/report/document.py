@@ -8,6 +8,7 @@ from pathlib import Path
 from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
 from callbench.report import charts, puzzles, sections, seed, sweeps, tables, today
+from callbench.report.counts import count_section
 from callbench.report.ladder import ladder_section
 
 CHARTS = "charts"
@@ -46,6 +47,9 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
 
 def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     parts = _driver_sections(run, title, chart_dir)
+    counts = count_section(run.drivers)
+    if counts:
+        parts += ["", f"## Instructions per call under callgrind{title}", "", counts]
     for kind, what in sweeps.TITLES.items():
         points = run.sweeps.get(kind)
         if not points:
