@@ -148,3 +148,32 @@ def test_without_valgrind_every_row_says_why(
     block = records["cpp-fake-count"].count
     assert block is not None and block["status"] == "skipped"
     assert "valgrind" in block["error"]
+
+
+def test_ctrl_c_keeps_finished_records_and_leaves_no_process(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
+    import os
+    import signal
+    import threading
+
+    from callbench.harness.processes import LIVE
+
+    run_dir = tmp_path / "run"
+    # One job: the quick driver is counted and written before the hanging one starts.
+    specs = (fake(100), fake(100, "hang", "cpp-fake-hang"))
+    timer = threading.Timer(25.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            count(small_models, run_dir, *specs, jobs=1, round_limit=120.0)
+    finally:
+        timer.cancel()
+    run = load_run(run_dir)
+    quick, hung = run.driver("cpp-fake-count"), run.driver("cpp-fake-hang")
+    assert quick is not None and quick.count is not None and quick.count["status"] == "ok"
+    assert hung is not None and hung.count is not None
+    assert hung.count["error"] == "interrupted (SIGINT)"
+    assert not LIVE
+    left = subprocess.run(["pgrep", "-f", "count_fake_driver 100 hang"], capture_output=True)
+    assert left.stdout == b""
