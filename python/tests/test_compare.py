@@ -59,3 +59,22 @@ def test_the_report_says_whether_the_compiled_paths_beat_onnxruntime_in_cpp(
     assert "it ties with it" in aoti and "at most half of its cost" in aoti
     assert "it beats it" in executorch and "at most half of its cost" in executorch
     assert "prototype status" in text
+
+
+def test_compare_says_whether_two_counts_agree(tmp_path: Path) -> None:
+    from tests.test_report import counted
+
+    a = make_run(tmp_path / "a", [
+        driver("cpp-handwritten", [28] * 3, count=counted([300_000] * 3, [586_000] * 3)),
+        driver("python-numpy", [5000] * 3, count=counted([1_000_000] * 3, [33_000_000] * 3)),
+    ])  # fmt: skip
+    # B: the same work for the floor, 3% more for python-numpy; the times moved alike.
+    b = make_run(tmp_path / "b", [
+        driver("cpp-handwritten", [40] * 3, count=counted([300_500] * 3, [586_600] * 3)),
+        driver("python-numpy", [7000] * 3, count=counted([1_000_000] * 3, [33_960_000] * 3)),
+    ])  # fmt: skip
+    text = compare_runs(a, b)
+    counts = text.split("ratios between drivers", 1)[1]
+    assert "same work" in lines_of(counts, "cpp-handwritten")
+    assert "+3.00%" in lines_of(counts, "python-numpy")
+    assert counts.splitlines()[-1] == "instructions per call: 1 of 2 within ±1% of A"

@@ -6,10 +6,11 @@ As pyperf's compare_to: a change counts only when its 95% interval excludes
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from callbench.records import stats
+from callbench.records import count, stats
 from callbench.records.record import Record
 from callbench.records.store import load_run
 
@@ -66,4 +67,44 @@ def compare_runs(a_path: Path, b_path: Path) -> str:
             f"{f'{low:.3f}–{high:.3f}':>15}  {verdict}"
         )
     rows += ["", between_drivers(a_ok, b_ok)]
+    counts = counts_between(a.drivers, b.drivers)
+    return "\n".join([*rows, *(["", counts] if counts else [])])
+
+
+def counts_between(a: Sequence[Record], b: Sequence[Record]) -> str:
+    """Instructions per call, B against A, for the drivers counted in both runs.
+
+    A count does not move with the machine's load: a difference over
+    ``count.VARYING`` is a change in the work a call does (or a row that varies).
+    """
+    a_counted, b_counted = _counted(a), _counted(b)
+    common = sorted(set(a_counted) & set(b_counted))
+    if not common:
+        return ""
+    rows = [f"{'driver':34} {'A instr':>11} {'B instr':>11} {'B/A':>7}  verdict"]
+    within = 0
+    for driver_id in common:
+        fa, fb = a_counted[driver_id], b_counted[driver_id]
+        ratio = fb["instructions_per_call"] / fa["instructions_per_call"]
+        varies = fa["varying"] or fb["varying"]
+        if abs(ratio - 1) <= count.VARYING:
+            within += 1
+            verdict = "same work"
+        else:
+            verdict = f"{ratio - 1:+.2%}" + (" (a varying row)" if varies else "")
+        rows.append(
+            f"{driver_id:34} {fa['instructions_per_call']:11,.0f} "
+            f"{fb['instructions_per_call']:11,.0f} {ratio:7.4f}  {verdict}"
+        )
+    rows.append(
+        f"instructions per call: {within} of {len(common)} within ±{count.VARYING:.0%} of A"
+    )
     return "\n".join(rows)
+
+
+def _counted(records: Sequence[Record]) -> dict[str, dict[str, Any]]:
+    return {
+        r.id: count.summary(r.count)
+        for r in records
+        if r.count is not None and r.count["status"] == "ok"
+    }
