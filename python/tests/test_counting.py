@@ -177,3 +177,21 @@ def test_ctrl_c_keeps_finished_records_and_leaves_no_process(
     assert not LIVE
     left = subprocess.run(["pgrep", "-f", "count_fake_driver 100 hang"], capture_output=True)
     assert left.stdout == b""
+
+
+def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> None:
+    from callbench.harness.counting import jit_verdict
+
+    pairs = [{"single": [10_000_000], "double": [20_000_000 + d]} for d in (0, 500_000, 9_000_000)]
+    block = {"status": "ok", "error": None, "calls": 1000, "events": ["Ir"], "pairs": pairs,
+             "warmup": 10_000}  # fmt: skip
+    block.update(derive.summary(block))
+    assert block["varying"]
+    verdict = jit_verdict(block)
+    assert verdict["status"] == "skipped" and verdict["instructions_per_call"] is None
+    assert "10,000-19,000 instructions/call" in verdict["error"]
+    assert verdict["pairs"] == pairs  # the raw counts stay
+    crashed = {**block, "status": "failed", "error": "crashed with signal SIGABRT: oops"}
+    assert jit_verdict(crashed)["status"] == "skipped"
+    steady = {**block, "varying": False}
+    assert jit_verdict(steady) is steady

@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument(
         "--calls", type=count(1),
-        help="K: rounds of K and 2K calls (default: calibrated to ~1e8 instructions, 100-10000)",
+        help="K: rounds of K and 2K calls (default: calibrated to ~5e7 instructions, 100-10000)",
     )  # fmt: skip
     p.add_argument("--pairs", type=count(1), default=3, help="pairs of rounds counted (default 3)")
     p.add_argument(

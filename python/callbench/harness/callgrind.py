@@ -67,8 +67,7 @@ def prefix(out_file: Path, cache_sim: bool) -> list[str]:
     """The command a driver's own command line is appended to."""
     return [
         "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out_file}",
-        f"--cache-sim={'yes' if cache_sim else 'no'}", "--dump-line=no", "--compress-strings=no",
-        "--quiet",
+        f"--cache-sim={'yes' if cache_sim else 'no'}", "--quiet",
     ]  # fmt: skip
 
 

@@ -44,12 +44,15 @@ ROUND_LIMIT = 300.0
 # a round's own cost (the command, the answer, the toggles) varies by a few
 # thousand instructions, under 0.01% of that, while a slow call's K stays small
 # enough for the whole count to fit its budget.
-TARGET_INSTRUCTIONS = 100_000_000
+TARGET_INSTRUCTIONS = 50_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile
 # the call path; an interpreter or compiled code needs only its caches warm.
 WARMUP = {"java": 10_000, "node": 10_000}
 DEFAULT_WARMUP = 1000
+# Under Valgrind a JIT may still compile during counted rounds, or crash: such a
+# row is skipped with what was seen (its raw pairs kept), not failed.
+JIT_LANGUAGES = frozenset(WARMUP)
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,32 @@ class CountOptions:
     debug: bool = False
 
 
+def language_of(spec: DriverSpec) -> str:
+    return spec.id.split("-", 1)[0]
+
+
 def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
     if options.warmup is not None:
         return options.warmup
-    return WARMUP.get(spec.id.split("-", 1)[0], DEFAULT_WARMUP)
+    return WARMUP.get(language_of(spec), DEFAULT_WARMUP)
+
+
+def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
+    """A JIT-compiled driver's count: unstable pairs or a crash under Valgrind skip it."""
+    if counted["status"] == "ok" and counted["varying"]:
+        figures = derive.pair_figures(counted)
+        return {
+            **counted, "status": "skipped", "instructions_per_call": None,
+            "est_cycles_per_call": None,
+            "error": (
+                f"unstable under Valgrind: pairs gave {min(figures):,.0f}-{max(figures):,.0f} "
+                f"instructions/call ({counted['spread']:.0%} apart), the JIT still compiling "
+                f"after {counted['warmup']:,} warm-up calls"
+            ),
+        }  # fmt: skip
+    if counted["status"] == "failed" and "crashed" in str(counted["error"]):
+        return {**counted, "status": "skipped", "error": f"under Valgrind: {counted['error']}"}
+    return counted
 
 
 def calls_for(instructions_per_call: float) -> int:
@@ -125,12 +150,13 @@ class Counter:
         except ArtifactError as exc:
             return block(opts, "failed", str(exc))
         try:
-            return self._count()
+            counted = self._count()
         except (DriverError, CallgrindError, OSError) as exc:
-            return self._failed(str(exc))
+            counted = self._failed(str(exc))
         finally:
             if self.process is not None:
                 self.process.kill()
+        return jit_verdict(counted) if language_of(self.spec) in JIT_LANGUAGES else counted
 
     def _failed(self, error: str) -> dict[str, Any]:
         return block(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import selectors
 import signal
 import subprocess
@@ -21,6 +22,7 @@ from typing import IO, Any
 
 from callbench.harness.signals import child_setup
 
+VALGRIND_LINE = re.compile(r"^==\d+==")
 # Every live driver process, so a signal can end them all.
 LIVE: set[DriverProcess] = set()
 
@@ -172,5 +174,6 @@ def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
     except OSError:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    lines = [ln for ln in lines if not ln.startswith("progress:")]
+    # Valgrind's own lines (``==PID== ...``) are not the driver's error.
+    lines = [ln for ln in lines if not ln.startswith("progress:") and not VALGRIND_LINE.match(ln)]
     return lines[-1][:500] if lines else None
