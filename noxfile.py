@@ -12,6 +12,7 @@ import os
 import secrets
 import socket
 import time
+from pathlib import Path
 
 import nox
 
@@ -75,8 +76,8 @@ def bench(session: nox.Session) -> None:
 def count(session: nox.Session) -> None:
     """Instructions per call under callgrind, into this invocation's run or else the newest."""
     # `nox -s bench count` counts into the run bench just made; `nox -s count`, the newest.
-    made = os.path.isdir(os.path.join("results", "runs", RUN_ID))
-    callbench(session, "count", *(["--run-id", RUN_ID] if made else []))
+    made = (Path("results") / "runs" / RUN_ID).is_dir()
+    callbench(session, "count", "--build", *(["--run-id", RUN_ID] if made else []))
 
 
 @nox.session(name="bench-kernels", python=PYTHON)

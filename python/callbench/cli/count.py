@@ -33,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="simulate the caches too: estimated cycles = L1 hits + 5 LL hits + 35 RAM accesses",
     )
+    p.add_argument("--build", action="store_true", help="build the languages first")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -57,8 +58,10 @@ def run_folder(args: argparse.Namespace) -> Path:
 
 def main(args: argparse.Namespace) -> int:
     from callbench.cli.bench import stopped
+    from callbench.cli.builds import build
     from callbench.harness import signals
     from callbench.harness.counting import CountOptions, count_drivers
+    from callbench.registry import language_key
 
     signals.install()
     specs = common.selection(args)
@@ -66,6 +69,8 @@ def main(args: argparse.Namespace) -> int:
         models=args.models, calls=args.calls, pairs=args.pairs, warmup=args.warmup,
         cache_sim=args.cache_sim, jobs=args.jobs, debug=args.debug,
     )  # fmt: skip
+    if args.build:
+        build(sorted({language_key(s) for s in specs}))
     run_dir = run_folder(args)
     try:
         done = count_drivers(specs, options, run_dir)

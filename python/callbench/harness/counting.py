@@ -178,6 +178,9 @@ class Counter:
             *driver_options.arguments(),
         ]
         env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0"}
+        if language_of(self.spec) == "java":
+            # The JVM may crash under Valgrind: its crash log goes beside the count, not into cwd.
+            env["JAVA_TOOL_OPTIONS"] = f"-XX:ErrorFile={self.workdir}/hs_err_pid%p.log"
         if self.stop.is_set():
             return self._failed("interrupted before it started")
         self.process = DriverProcess(self.command, env, self.workdir, None)
