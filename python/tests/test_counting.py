@@ -189,7 +189,7 @@ def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> Non
     assert block["varying"]
     verdict = jit_verdict(block)
     assert verdict["status"] == "skipped" and verdict["instructions_per_call"] is None
-    assert "10,000-19,000 instructions/call" in verdict["error"]
+    assert "10,000 to 19,000 instructions/call" in verdict["error"]
     assert verdict["pairs"] == pairs  # the raw counts stay
     crashed = {**block, "status": "failed", "error": "crashed with signal SIGABRT: oops"}
     assert jit_verdict(crashed)["status"] == "skipped"

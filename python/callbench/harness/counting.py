@@ -89,7 +89,7 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
             **counted, "status": "skipped", "instructions_per_call": None,
             "est_cycles_per_call": None,
             "error": (
-                f"unstable under Valgrind: pairs gave {min(figures):,.0f}-{max(figures):,.0f} "
+                f"unstable under Valgrind: pairs gave {min(figures):,.0f} to {max(figures):,.0f} "
                 f"instructions/call ({counted['spread']:.0%} apart), the JIT still compiling "
                 f"after {counted['warmup']:,} warm-up calls"
             ),
