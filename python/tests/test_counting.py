@@ -150,32 +150,60 @@ def test_without_valgrind_every_row_says_why(
     assert "valgrind" in block["error"]
 
 
+# The count under test, in a process of its own: Ctrl-C reaches it as in a terminal
+# (an xdist worker, like a script started with &, ignores SIGINT itself).
+CTRL_C_CHILD = """
+import sys
+from pathlib import Path
+from callbench.harness.counting import CountOptions, count_drivers
+from callbench.languages.spec import DriverSpec
+
+binary, models, run_dir = sys.argv[1:4]
+specs = [
+    DriverSpec(id=i, language="C++", runtime="none", artifact="inputs.f32", source=Path(binary),
+               command=lambda i=i, m=m: [binary, "100", m, "--driver-id", i])
+    for i, m in (("cpp-fake-count", "ok"), ("cpp-fake-hang", "hang"))
+]
+options = CountOptions(models=Path(models), calls=1000, pairs=2, warmup=10, jobs=1,
+                       round_limit=300.0)
+try:
+    count_drivers(specs, options, Path(run_dir))
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
 def test_ctrl_c_keeps_finished_records_and_leaves_no_process(
-    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+    small_models: Path, tmp_path: Path, fake_binary: Path
 ) -> None:
     import os
     import signal
-    import threading
-
-    from callbench.harness.processes import LIVE
+    import sys
+    import time
 
     run_dir = tmp_path / "run"
-    # One job: the quick driver is counted and written before the hanging one starts.
-    specs = (fake(100), fake(100, "hang", "cpp-fake-hang"))
-    timer = threading.Timer(25.0, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
+    run_dir.mkdir()
+    (run_dir / "env.json").write_text("{}")
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_CHILD, str(fake_binary), str(small_models), str(run_dir)],
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
-        with pytest.raises(KeyboardInterrupt):
-            count(small_models, run_dir, *specs, jobs=1, round_limit=120.0)
+        # One job: the quick driver is counted and written before the hanging one starts.
+        deadline = time.monotonic() + 240
+        while not (run_dir / "cpp-fake-count.json").is_file() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(5)  # the hanging driver is loaded and in its rounds by now
+        os.kill(child.pid, signal.SIGINT)
+        assert child.wait(timeout=120) == 130
     finally:
-        timer.cancel()
+        child.kill()
     run = load_run(run_dir)
     quick, hung = run.driver("cpp-fake-count"), run.driver("cpp-fake-hang")
     assert quick is not None and quick.count is not None and quick.count["status"] == "ok"
     assert hung is not None and hung.count is not None
     assert hung.count["error"] == "interrupted (SIGINT)"
-    assert not LIVE
-    left = subprocess.run(["pgrep", "-f", "count_fake_driver 100 hang"], capture_output=True)
+    left = subprocess.run(["pgrep", "-f", f"{fake_binary} 100 hang"], capture_output=True)
     assert left.stdout == b""
 
 
