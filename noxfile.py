@@ -75,7 +75,7 @@ def bench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def count(session: nox.Session) -> None:
     """Instructions per call under callgrind, into this invocation's run or else the newest."""
-    # `nox -s bench count` counts into the run bench just made; `nox -s count`, the newest.
+    # `nox -s bench count` counts into the run bench just made; `nox -s count`, this host's newest.
     made = (Path("results") / "runs" / RUN_ID).is_dir()
     callbench(session, "count", "--build", *(["--run-id", RUN_ID] if made else []))
 

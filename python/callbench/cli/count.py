@@ -6,6 +6,8 @@ The parser is built on every ``callbench`` call; the harness is imported only to
 from __future__ import annotations
 
 import argparse
+import json
+import socket
 from pathlib import Path
 
 from callbench.cli import common
@@ -16,7 +18,9 @@ from callbench.paths import RUNS
 def add_arguments(p: argparse.ArgumentParser) -> None:
     common.add_selection(p)
     p.add_argument("--runs-dir", type=Path, default=RUNS)
-    p.add_argument("--run-id", help="the run to add counts to (default: the newest, or a new one)")
+    p.add_argument(
+        "--run-id", help="the run to add counts to (default: this host's newest, or a new one)"
+    )
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument(
         "--calls", type=count(1),
@@ -48,12 +52,23 @@ def run_folder(args: argparse.Namespace) -> Path:
             return find_run(args.run_id, args.runs_dir)
         run_dir = new_run_dir(args.runs_dir, args.run_id)
     else:
+        # The newest run of this machine: a count belongs beside times of the same host
+        # (a fresh clone's newest run is the committed one, timed elsewhere).
         newest = latest_run(args.runs_dir)
-        if newest is not None:
+        if newest is not None and _host(newest) == socket.gethostname():
             return newest
         run_dir = new_run_dir(args.runs_dir)
     write_env(run_dir, RunOptions(models=args.models), args.models)
     return run_dir
+
+
+def _host(run_dir: Path) -> str | None:
+    try:
+        env = json.loads((run_dir / "env.json").read_text())
+    except (OSError, ValueError):
+        return None
+    host = env.get("host") if isinstance(env, dict) else None
+    return str(host) if host is not None else None
 
 
 def main(args: argparse.Namespace) -> int:
