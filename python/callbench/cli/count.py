@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import socket
+import subprocess
 from pathlib import Path
 
 from callbench.cli import common
@@ -52,14 +53,26 @@ def run_folder(args: argparse.Namespace) -> Path:
             return find_run(args.run_id, args.runs_dir)
         run_dir = new_run_dir(args.runs_dir, args.run_id)
     else:
-        # The newest run of this machine: a count belongs beside times of the same host
-        # (a fresh clone's newest run is the committed one, timed elsewhere).
+        # The newest run of this machine: a count belongs beside times of the same host,
+        # and a fresh clone's newest run is the committed one, timed elsewhere.
         newest = latest_run(args.runs_dir)
-        if newest is not None and _host(newest) == socket.gethostname():
+        if newest is not None and _host(newest) == socket.gethostname() and not _committed(newest):
             return newest
         run_dir = new_run_dir(args.runs_dir)
     write_env(run_dir, RunOptions(models=args.models), args.models)
     return run_dir
+
+
+def _committed(run_dir: Path) -> bool:
+    """Whether git tracks the run: a committed run is the project's record, not a scratch run."""
+    try:
+        done = subprocess.run(
+            ["git", "ls-files", "--error-unmatch", "env.json"],
+            cwd=run_dir, capture_output=True, check=False,
+        )  # fmt: skip
+    except OSError:
+        return False
+    return done.returncode == 0
 
 
 def _host(run_dir: Path) -> str | None:
