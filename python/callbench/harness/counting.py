@@ -27,7 +27,7 @@ from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
 from callbench.harness.options import RunOptions
-from callbench.harness.processes import DriverError, DriverProcess, kill_all
+from callbench.harness.processes import DriverError, DriverProcess, DriverTimeoutError, kill_all
 from callbench.harness.session import base_record, driver_env
 from callbench.harness.verification import compare, echo_problem
 from callbench.languages.spec import DriverSpec
@@ -35,6 +35,7 @@ from callbench.model import artifacts as art
 from callbench.records import count as derive
 from callbench.records.record import Record
 from callbench.records.store import read_record, write_record
+from callbench.registry import language_key
 
 # A driver that has not loaded within this under Valgrind is skipped. The slowest
 # here, python-torch-compile and python-executorch, loaded in 190-210 s (torch's
@@ -71,14 +72,10 @@ class CountOptions:
     debug: bool = False
 
 
-def language_of(spec: DriverSpec) -> str:
-    return spec.id.split("-", 1)[0]
-
-
 def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
     if options.warmup is not None:
         return options.warmup
-    return WARMUP.get(language_of(spec), DEFAULT_WARMUP)
+    return WARMUP.get(language_key(spec), DEFAULT_WARMUP)
 
 
 def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
@@ -158,7 +155,7 @@ class Counter:
         finally:
             if self.process is not None:
                 self.process.kill()
-        return jit_verdict(counted) if language_of(self.spec) in JIT_LANGUAGES else counted
+        return jit_verdict(counted) if language_key(self.spec) in JIT_LANGUAGES else counted
 
     def _failed(self, error: str) -> dict[str, Any]:
         return block(
@@ -178,7 +175,7 @@ class Counter:
             *driver_options.arguments(),
         ]
         env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0"}
-        if language_of(self.spec) == "java":
+        if language_key(self.spec) == "java":
             # The JVM may crash under Valgrind: its crash log goes beside the count, not into cwd.
             env["JAVA_TOOL_OPTIONS"] = f"-XX:ErrorFile={self.workdir}/hs_err_pid%p.log"
         if self.stop.is_set():
@@ -186,15 +183,13 @@ class Counter:
         self.process = DriverProcess(self.command, env, self.workdir, None)
         try:
             self.process.event("ready", opts.load_limit)
-        except DriverError as exc:
-            if "time limit" in str(exc):
-                return block(
-                    opts, "skipped",
-                    f"did not load within {opts.load_limit:.0f} s under Valgrind "
-                    "(instrumentation off); a count would not fit the budget",
-                    command=self.command, warmup=self.warmup,
-                )  # fmt: skip
-            raise
+        except DriverTimeoutError:
+            return block(
+                opts, "skipped",
+                f"did not load within {opts.load_limit:.0f} s under Valgrind "
+                "(instrumentation off); a count would not fit the budget",
+                command=self.command, warmup=self.warmup,
+            )  # fmt: skip
         self.load_s = round(time.monotonic() - self.started, 1)
         calls, sent = opts.calls, 0
         if calls is None:

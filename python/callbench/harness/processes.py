@@ -31,6 +31,10 @@ class DriverError(Exception):
     """A driver process that crashed, hung, or said something the contract does not allow."""
 
 
+class DriverTimeoutError(DriverError):
+    """A driver that did not answer within its time limit (it has been killed)."""
+
+
 class DriverProcess:
     def __init__(
         self,
@@ -74,7 +78,7 @@ class DriverProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
-                raise DriverError("killed after the time limit")
+                raise DriverTimeoutError("killed after the time limit")
             if not self._selector.select(timeout=min(left, 1.0)):
                 continue
             chunk = os.read(self._out.fileno(), 65536)
