@@ -3,10 +3,16 @@ synthetic runs (chosen per-round figures): each test knows what must be said."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import jsonschema
+import pytest
+
 from callbench.cli.compare import compare_runs
-from tests.test_report import driver, make_run, report
+from callbench.cli.main import main
+from callbench.paths import DOCS
+from tests.test_report import ENV, counted, driver, make_run, report
 
 
 def lines_of(text: str, driver_id: str) -> str:
@@ -23,10 +29,11 @@ def test_compare_marks_changes_beyond_the_noise_and_ratios_between_drivers(
     b = make_run(tmp_path / "b", [driver("python-numpy", [5500, 5511, 5489, 5505, 5495]),
                                   driver("python-eager", [22000, 22110, 21890, 22055, 21945]),
                                   driver("python-cffi", [286, 287, 285, 286, 286])])  # fmt: skip
-    text = compare_runs(a, b)
+    text, status = compare_runs(a, b)
+    assert status == 0
     assert "slower by 10%" in lines_of(text, "python-numpy")
     assert "slower by 43%" in lines_of(text, "python-cffi")
-    between = text.splitlines()[-1]
+    between = next(line for line in text.splitlines() if line.startswith("ratios between"))
     assert between.startswith("ratios between drivers")
     assert "2 of 3 within ±5%" in between
     assert between.index("python-cffi") < between.index("python-numpy")  # widest first
@@ -36,7 +43,8 @@ def test_compare_says_which_run_lacks_a_driver(tmp_path: Path) -> None:
     a = make_run(tmp_path / "a", [driver("python-numpy", [5000] * 3)])
     b = make_run(tmp_path / "b", [driver("python-numpy", [5000] * 3),
                                   driver("python-cffi", [200] * 3)])  # fmt: skip
-    text = compare_runs(a, b)
+    text, status = compare_runs(a, b)
+    assert status == 0
     assert lines_of(text, "python-cffi").endswith("not ok in A")
     assert "no change beyond the noise" in lines_of(text, "python-numpy")
     assert "1 of 1" not in text and "fewer than two drivers in common" in text
@@ -62,8 +70,6 @@ def test_the_report_says_whether_the_compiled_paths_beat_onnxruntime_in_cpp(
 
 
 def test_compare_says_whether_two_counts_agree(tmp_path: Path) -> None:
-    from tests.test_report import counted
-
     a = make_run(tmp_path / "a", [
         driver("cpp-handwritten", [28] * 3, count=counted([300_000] * 3, [586_000] * 3)),
         driver("python-numpy", [5000] * 3, count=counted([1_000_000] * 3, [33_000_000] * 3)),
@@ -73,8 +79,131 @@ def test_compare_says_whether_two_counts_agree(tmp_path: Path) -> None:
         driver("cpp-handwritten", [40] * 3, count=counted([300_500] * 3, [586_600] * 3)),
         driver("python-numpy", [7000] * 3, count=counted([1_000_000] * 3, [33_960_000] * 3)),
     ])  # fmt: skip
-    text = compare_runs(a, b)
+    text, status = compare_runs(a, b)
+    assert status == 0
     counts = text.split("ratios between drivers", 1)[1]
     assert "same work" in lines_of(counts, "cpp-handwritten")
     assert "+3.00%" in lines_of(counts, "python-numpy")
-    assert counts.splitlines()[-1] == "instructions per call: 1 of 2 within ±1% of A"
+    assert counts.splitlines()[-1].startswith("instructions per call: 1 of 2 the same work as A")
+
+
+# ---------------------------------------------------------------- the gate
+
+STEADY = [5000, 5010, 4990, 5005, 4995, 5002, 4998]
+
+
+def scaled(values: list[int], by: float) -> list[float]:
+    return [v * by for v in values]
+
+
+def three_drivers(folder: Path, cffi_by: float, *, env: dict | None = None) -> Path:
+    return make_run(folder, [
+        driver("python-numpy", scaled(STEADY, 1.0)),
+        driver("python-eager", scaled(STEADY, 4.0)),
+        driver("python-cffi", scaled(STEADY, 0.04 * cffi_by)),
+    ], env=env)  # fmt: skip
+
+
+def gate(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
+    status = main(["compare", *map(str, args)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def valid(path: Path) -> dict:
+    data = json.loads(path.read_text())
+    jsonschema.validate(data, json.loads((DOCS / "comparison.schema.json").read_text()))
+    return data
+
+
+def test_the_gate_fails_on_a_driver_slower_beyond_the_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    b = three_drivers(tmp_path / "b", 1.3)  # python-cffi 30% slower, the rest the same
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 1
+    block = out.split("gate: ", 1)[1].splitlines()
+    assert block[0].startswith("exit 1, 1 row(s) moved")
+    assert block[1].strip().startswith("python-cffi: wall time slower, B/A 1.300")
+    data = valid(tmp_path / "c.json")
+    verdicts = {d["id"]: d["verdict"] for d in data["drivers"]}
+    assert verdicts == {"python-cffi": "slower", "python-numpy": "unchanged",
+                        "python-eager": "unchanged"}  # fmt: skip
+    assert data["gate"]["exit"] == 1 and len(data["gate"]["failures"]) == 1
+
+
+def test_the_gate_passes_a_change_within_the_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    b = three_drivers(tmp_path / "b", 1.03)  # 3%: beyond the interval, within the gate's 5%
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5%", "--json", "-")
+    assert status == 0
+    data = json.loads(out)
+    jsonschema.validate(data, json.loads((DOCS / "comparison.schema.json").read_text()))
+    assert data["gate"] == {"fail_above": 0.05, "fail_above_count": 0.01, "failures": [],
+                            "exit": 0}  # fmt: skip
+    assert data["claims"]["made"] == data["claims"]["kept"] == 2
+
+
+def test_counts_alone_fail_the_gate_when_the_work_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    same_time = [28.0] * 5
+    a = make_run(tmp_path / "a", [
+        driver("cpp-handwritten", same_time, count=counted([300_000] * 3, [586_000] * 3)),
+        driver("rust-handwritten", same_time, count=counted([300_000] * 3, [586_000] * 3)),
+    ])  # fmt: skip
+    b = make_run(tmp_path / "b", [  # the floor does 3% more work; Rust 0.5% (under 1%)
+        driver("cpp-handwritten", same_time, count=counted([300_000] * 3, [594_580] * 3)),
+        driver("rust-handwritten", same_time, count=counted([300_000] * 3, [587_430] * 3)),
+    ])  # fmt: skip
+    status, _out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 1
+    failures = valid(tmp_path / "c.json")["gate"]["failures"]
+    assert failures == ["cpp-handwritten: instructions per call +3.00%"]
+    # A looser count threshold lets the same pair through.
+    assert gate(capsys, a, b, "--fail-above-count", "5")[0] == 0
+
+
+def test_a_driver_lost_in_b_fails_the_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    b = make_run(tmp_path / "b", [driver("python-numpy", STEADY)])
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5")
+    assert status == 1 and "python-cffi: verified in A, not in B" in out
+
+
+def test_a_damaged_or_mismatched_run_exits_2_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    b = three_drivers(tmp_path / "b", 1.0)
+    (b / "python-cffi.json").write_text('{"schema": 3, "id": ')
+    status, out, err = gate(capsys, a, b, "--fail-above", "5")
+    assert status == 2 and not out
+    assert err.count("\n") == 1 and str(b / "python-cffi.json") in err
+    other = three_drivers(tmp_path / "other", 1.0, env={**ENV, "manifest_sha256": "f" * 64})
+    status, _, err = gate(capsys, a, other)
+    assert status == 2 and str(other / "env.json") in err and "another model" in err
+    status, _, err = gate(capsys, a, tmp_path / "missing")
+    assert status == 2 and "no such run" in err
+
+
+def test_claims_kept_counts_the_orderings_that_b_reverses(tmp_path: Path) -> None:
+    a = make_run(tmp_path / "a", [
+        driver("python-cffi", [200, 201, 199, 200, 200]),
+        driver("python-ctypes", [300, 301, 299, 300, 300]),
+        driver("python-numpy", [5000, 5010, 4990, 5005, 4995]),
+    ])  # fmt: skip
+    b = make_run(tmp_path / "b", [  # ctypes now beats cffi; numpy still last
+        driver("python-cffi", [300, 301, 299, 300, 300]),
+        driver("python-ctypes", [200, 201, 199, 200, 200]),
+        driver("python-numpy", [5000, 5010, 4990, 5005, 4995]),
+    ])  # fmt: skip
+    text, _ = compare_runs(a, b)
+    line = next(line for line in text.splitlines() if line.startswith("claims kept"))
+    assert line.startswith("claims kept: 1 of 2")
+    assert line.endswith("reversed: python-cffi < python-ctypes")

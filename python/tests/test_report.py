@@ -122,7 +122,7 @@ def test_medians_intervals_ties_and_paired_ratios(tmp_path: Path) -> None:
     run = make_run(tmp_path / "run", [
         driver("cpp-handwritten", [20 * d for d in drift], language="C++"),
         driver("python-numpy", [2000 * d for d in drift]),
-        driver("python-onnxruntime", [2100 * d for d in drift]),  # overlaps python-numpy
+        driver("python-onnxruntime", [2080 * d for d in drift]),  # 4%: under the noise
         driver("python-eager", [9000, 9000, 9050, 9100, 9000]),  # narrow, no overlap
     ])  # fmt: skip
     table = rows(report(tmp_path, run))
@@ -326,3 +326,58 @@ def test_counts_get_their_section_with_varying_rows_marked(tmp_path: Path) -> No
     assert "skipped: did not load within 180 s" in table["python-jax"][1]
     assert "python-numpy" not in table  # timed, never counted
     assert "AVX-512" in section and "(I(2K) - I(K)) / K" in section
+
+
+def table_ids(text: str) -> list[str]:
+    """The driver ids of ``text``'s table rows, in order."""
+    return [
+        line.split("`")[1] for line in text.splitlines() if line.startswith("| ") and "`" in line
+    ]
+
+
+def test_rows_tied_on_wall_time_are_ordered_by_instructions_and_say_so(tmp_path: Path) -> None:
+    drift = [1.0, 1.3, 1.1, 1.6, 1.2]
+    run = make_run(tmp_path / "run", [
+        # 2% apart on wall time, paired: significant but under the noise threshold, a tie;
+        # rust-tract does half the work, so it goes first.
+        driver("python-numpy", [1000 * d for d in drift],
+               count=counted([1_000_000] * 3, [9_000_000] * 3)),  # 8,000 a call
+        driver("rust-tract", [1020 * d for d in drift], language="Rust",
+               count=counted([1_000_000] * 3, [5_000_000] * 3)),  # 4,000 a call
+        driver("python-eager", [3000 * d for d in drift],
+               count=counted([1_000_000] * 3, [31_000_000] * 3)),  # 30,000 a call
+        driver("python-cffi", [3010 * d for d in drift]),  # tied with eager, not counted
+    ])  # fmt: skip
+    text = report(tmp_path, run)
+    main = text.split("## Cost per call", 1)[1].split("\n## ", 1)[0]
+    table = rows(main)
+    order = table_ids(main)
+    assert order == ["rust-tract", "python-numpy", "python-eager", "python-cffi"]
+    assert [table[d][0] for d in order] == ["1", "≈", "3", "≈"]
+    assert table["python-numpy"][-2] == "instructions (a tie on wall time)"
+    assert table["python-eager"][-2].startswith("wall time, ×")
+    assert table["python-cffi"][-2] == "median only (a tie on wall time; not counted)"
+    assert table["python-numpy"][-3] == "8,000"
+    assert "instructions / call" in main and "est. cycles / call" not in main
+    chart = tmp_path / "out" / "charts" / "run-work-and-time.png"
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    section = text.split("## Wall time against instructions", 1)[1]
+    assert f"charts/{chart.name}" in section and "Furthest above the trend" in section
+
+
+def test_a_tie_is_not_reordered_against_a_claim_on_wall_time(tmp_path: Path) -> None:
+    drift = [1.0, 1.3, 1.1, 1.6, 1.2]
+    # a ≈ b ≈ c neighbour by neighbour (4% steps), but c is 8% above a: a claim that
+    # ordering c first by its fewer instructions would contradict.
+    run = make_run(tmp_path / "run", [
+        driver("python-numpy", [1000 * d for d in drift],
+               count=counted([1_000_000] * 3, [9_000_000] * 3)),
+        driver("python-cffi", [1040 * d for d in drift],
+               count=counted([1_000_000] * 3, [8_000_000] * 3)),
+        driver("python-ctypes", [1080 * d for d in drift],
+               count=counted([1_000_000] * 3, [2_000_000] * 3)),
+    ])  # fmt: skip
+    main = report(tmp_path, run).split("## Cost per call", 1)[1].split("\n## ", 1)[0]
+    order = table_ids(main)
+    assert order == ["python-numpy", "python-cffi", "python-ctypes"]
+    assert rows(main)["python-cffi"][-2].startswith("median only (by instructions it would")

@@ -47,9 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("runs", nargs="*", help="run folders or ids (default: the newest)")
     p.add_argument("--out", help="folder for report.md and charts (default: results/)")
 
-    p = sub.add_parser("compare", help="per driver, run B against run A with intervals")
-    p.add_argument("run_a")
-    p.add_argument("run_b")
+    p = sub.add_parser("compare", help="per driver, run B against run A; a CI gate")
+    from callbench.cli.compare import add_arguments as compare_arguments
+
+    compare_arguments(p)
 
     p = sub.add_parser("count", help="instructions per call under callgrind, into a run")
     from callbench.cli.count import add_arguments
@@ -83,11 +84,9 @@ def dispatch(args: argparse.Namespace) -> int:
 
         return report_main([*args.runs, *(["--out", args.out] if args.out else [])])
     if args.command == "compare":
-        from callbench.cli.compare import compare_runs
-        from callbench.records.store import find_run
+        from callbench.cli.compare import main as compare_main
 
-        print(compare_runs(find_run(args.run_a), find_run(args.run_b)))
-        return 0
+        return compare_main(args)
     if args.command == "count":
         from callbench.cli.count import main as count_main
 

@@ -13,10 +13,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from callbench.records.record import Record
+from callbench.report.counts import Trend
 from callbench.report.sweeps import per_unit_ns
 from callbench.report.tables import ordered
 
@@ -105,6 +107,32 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
     first = ax.legend(handles=handles, fontsize=7, loc="upper right", title="language")
     ax.add_artist(first)
     ax.legend(fontsize=7, ncol=2, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def work_and_time(found: Trend, host: str, languages: Mapping[str, str], path: Path) -> Path:
+    """µs per call against instructions per call, log–log, labelled, with the trend line."""
+    fig, ax = plt.subplots(figsize=(10, 7))
+    for driver, (work, us) in found.points.items():
+        language = languages.get(driver, "")
+        ax.scatter([work], [us], s=18, color=colour(language), zorder=3)
+        ax.annotate(driver, (work, us), xytext=(3, 2), textcoords="offset points", fontsize=6)
+    xs = np.geomspace(min(p[0] for p in found.points.values()),
+                      max(p[0] for p in found.points.values()), 50)  # fmt: skip
+    ax.plot(xs, [found.at(x) for x in xs], color="black", lw=0.8, ls="--",
+            label=f"trend: µs ∝ instructions^{found.slope:.2f}")  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("instructions per call under callgrind (AVX2 paths), log scale")
+    ax.set_ylabel("µs per call, median of the timed rounds, log scale")
+    ax.set_title(f"Wall time against work — {host}")
+    ax.grid(True, which="both", alpha=0.3)
+    trend_line = ax.legend(loc="lower right", fontsize=8)
+    ax.add_artist(trend_line)
+    ax.legend(handles=_legend(list(languages.values())), loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

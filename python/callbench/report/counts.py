@@ -7,10 +7,17 @@ VM; it says how much work a call is, not how fast the machine runs it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from callbench.records import count as derive
 from callbench.records.record import Record
+from callbench.report import claims
 from callbench.report import format as fmt
+
+# How many rows above and below the trend the report names.
+TREND_NAMED = 5
 
 
 def _counted(records: Sequence[Record]) -> list[Record]:
@@ -75,3 +82,62 @@ def count_section(records: Sequence[Record]) -> str:
             "the estimate Gungraun (formerly iai-callgrind) and CodSpeed use.",
         ]
     return "\n".join([*text, "", fmt.table(header, rows)])
+
+
+@dataclass(frozen=True)
+class Trend:
+    """log10(µs per call) = intercept + slope × log10(instructions per call), least squares.
+
+    ``above`` is each row's distance above the line as a factor: 3.0 means the
+    call takes three times as long as rows doing that much work usually do.
+    """
+
+    slope: float
+    intercept: float
+    points: dict[str, tuple[float, float]]  # id -> (instructions, µs)
+    above: dict[str, float]
+
+    def at(self, instructions: float) -> float:
+        return float(10 ** (self.intercept + self.slope * np.log10(instructions)))
+
+
+def both_axes(records: Sequence[Record]) -> dict[str, tuple[float, float]]:
+    """id -> (instructions per call, µs per call) of rows both timed and counted."""
+    found = {}
+    for r in records:
+        work = claims.instructions(r)
+        if r.ok and work:
+            found[r.id] = (work, r.median_ns / 1e3)
+    return found
+
+
+def trend(records: Sequence[Record]) -> Trend | None:
+    points = both_axes(records)
+    if len(points) < 3:
+        return None
+    x = np.log10([p[0] for p in points.values()])
+    y = np.log10([p[1] for p in points.values()])
+    slope, intercept = np.polyfit(x, y, 1)
+    above = {d: float(10 ** (yi - (intercept + slope * xi)))
+             for d, xi, yi in zip(points, x, y, strict=True)}  # fmt: skip
+    return Trend(float(slope), float(intercept), points, above)
+
+
+def trend_text(found: Trend, chart: str) -> str:
+    """The chart and, in words, the rows furthest above and below the trend."""
+    high = sorted(found.above, key=lambda d: -found.above[d])[:TREND_NAMED]
+    low = sorted(found.above, key=lambda d: found.above[d])[:TREND_NAMED]
+
+    def named(ids: list[str]) -> str:
+        return ", ".join(f"`{d}` ×{found.above[d]:.1f}" for d in ids)
+
+    return "\n".join([
+        f"![wall time against instructions per call]({chart})", "",
+        f"One point per row timed and counted, log–log; the line is the least-squares "
+        f"trend (µs ∝ instructions^{found.slope:.2f}). Rows on the line do more or less work; "
+        "rows far above it are slow for their work: cache misses, system calls, hand-offs "
+        "between threads, allocation, or a JIT's code that callgrind counts but the CPU runs "
+        "differently.", "",
+        f"- Furthest above the trend (slow for their work): {named(high)}.",
+        f"- Furthest below it (fast for their work): {named(low)}.",
+    ])  # fmt: skip

@@ -8,7 +8,7 @@ from pathlib import Path
 from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
 from callbench.report import charts, puzzles, sections, seed, sweeps, tables, today
-from callbench.report.counts import count_section
+from callbench.report.counts import count_section, trend, trend_text
 from callbench.report.ladder import ladder_section
 
 CHARTS = "charts"
@@ -50,6 +50,13 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     counts = count_section(run.drivers)
     if counts:
         parts += ["", f"## Instructions per call under callgrind{title}", "", counts]
+    found = trend(run.drivers)
+    if found is not None:
+        languages = {r.id: r.language for r in run.drivers}
+        chart = charts.work_and_time(found, run.host, languages,
+                                     chart_dir / f"{run.name}-work-and-time.png")  # fmt: skip
+        parts += ["", f"## Wall time against instructions{title}", "",
+                  trend_text(found, f"{CHARTS}/{chart.name}")]  # fmt: skip
     for kind, what in sweeps.TITLES.items():
         points = run.sweeps.get(kind)
         if not points:

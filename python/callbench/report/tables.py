@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from callbench.model.artifacts import TORCHSCRIPT
+from callbench.records import count as derive
 from callbench.records import stats
 from callbench.records.record import Record
 from callbench.records.store import Run
+from callbench.report import claims
 from callbench.report import format as fmt
 from callbench.report.ratios import ratio
 
@@ -90,24 +92,44 @@ def peak_cell(record: Record) -> str:
     return cell
 
 
-def rank_cells(records: Sequence[Record]) -> list[str]:
-    """Rank of each verified record, ``≈`` where its interval overlaps the row above's."""
-    cells: list[str] = []
-    for n, record in enumerate(records):
-        if n and stats.overlaps(record.interval_ns, records[n - 1].interval_ns):
-            cells.append(TIE)
-        else:
-            cells.append(str(n + 1))
-    return cells
+def rank_cell(n: int, placed: claims.Placed) -> str:
+    """The row's place, or ``≈`` where nothing may be claimed against the row above on wall time."""
+    return str(n + 1) if placed.axis in ("first", "wall time") else TIE
+
+
+def order_cell(placed: claims.Placed) -> str:
+    """Which axis put the row below the one above: wall time, instructions, or neither."""
+    versus = placed.versus_above
+    if placed.axis == "first" or versus is None:
+        return fmt.NOT_SHOWN
+    if placed.axis == "wall time":
+        return f"wall time, ×{fmt.times(versus.value)}"
+    if placed.axis == "instructions":
+        return "instructions (a tie on wall time)"
+    if placed.axis == "blocked":
+        return "median only (by instructions it would contradict a wall-time claim)"
+    if claims.instructions(placed.record) is None:
+        return "median only (a tie on wall time; not counted)"
+    return "median only (a tie on both axes)"
+
+
+def count_cells(record: Record, cycles: bool) -> list[str]:
+    """Instructions per call (and estimated cycles) of the record's ok count."""
+    block = record.count
+    figures = derive.summary(block) if block and block.get("status") == "ok" else {}
+    found = [figures.get("instructions_per_call")] + ([figures.get("est_cycles_per_call")]
+                                                      if cycles else [])  # fmt: skip
+    return [fmt.NOT_SHOWN if v is None else f"{v:,.0f}" for v in found]
 
 
 def driver_table(records: Sequence[Record]) -> str:
-    rows_in_order = ordered(records)
-    ok = [r for r in rows_in_order if r.ok]
-    ranks = rank_cells(ok) + [fmt.NOT_SHOWN] * (len(rows_in_order) - len(ok))
+    placed = claims.table_order(records)
+    rest = [r for r in ordered(records) if not r.ok]
     base = base_record(records)
+    counted = any(r.count is not None for r in records)
+    cycles = any(count_cells(r, True)[-1] != fmt.NOT_SHOWN for r in records) if counted else False
     rows = []
-    for rank, r in zip(ranks, rows_in_order, strict=True):
+    for n, r in enumerate([p.record for p in placed] + rest):
         if r.ok:
             low_high = fmt.us_interval(r.interval_ns)
             versus = ratio(r, base) if base is not None else None
@@ -115,17 +137,23 @@ def driver_table(records: Sequence[Record]) -> str:
                        str(versus) if versus else fmt.NOT_SHOWN, latency_cell(r)]  # fmt: skip
         else:
             figures = [fmt.NOT_SHOWN] * 5
+        works = count_cells(r, cycles) if counted else []
+        order = [order_cell(placed[n])] if n < len(placed) else [fmt.NOT_SHOWN]
         rows.append([
-            rank, f"`{r.id}`", r.language, runtime_cell(r), *figures,
+            rank_cell(n, placed[n]) if n < len(placed) else fmt.NOT_SHOWN,
+            f"`{r.id}`", r.language, runtime_cell(r), *figures,
             f"{r.load_ns / 1e6:.1f}" if r.load_ns is not None else fmt.NOT_SHOWN,
             peak_cell(r),
             f"{r.max_abs_error:.1e}" if r.max_abs_error is not None else fmt.NOT_SHOWN,
-            status_cell(r),
+            *works, *order, status_cell(r),
         ])  # fmt: skip
     header = [
         "rank", "driver", "language", "runtime", "median µs/call", "95% interval µs",
         "s per 1M calls", f"× {base.id if base else FLOOR} (95% interval)", "p50 / p90 / p99 µs",
-        "load ms", "peak MB", "max abs err", "status",
+        "load ms", "peak MB", "max abs err",
+        *(["instructions / call"] if counted else []),
+        *(["est. cycles / call"] if cycles else []),
+        "placed below the row above by", "status",
     ]  # fmt: skip
     table = fmt.table(header, rows)
     if any(r.artifact == TORCHSCRIPT for r in records):
