@@ -251,6 +251,44 @@ def test_sweeps_per_sample_and_per_call(tmp_path: Path) -> None:
     assert charts == {"run-per-call.png", "run-batch-sweep.png", "run-threads-sweep.png"}
 
 
+def test_two_runs_from_hosts_of_one_name_are_told_apart(tmp_path: Path) -> None:
+    first = make_run(tmp_path / "20261125T010000Z-vm-aaaaaa", [driver("python-numpy", [5000] * 3)],
+                     env={**ENV, "host": "vm"})  # fmt: skip
+    second = make_run(
+        tmp_path / "20261125T020000Z-vm-bbbbbb",
+        [driver("python-numpy", [7000] * 3, runtime_version="2.16.0")],
+        env={**ENV, "host": "vm", "git": {"commit": "def456", "dirty": True}},
+    )
+    text = report(tmp_path, first, second)
+    header = next(line for line in text.splitlines() if line.startswith("| driver | "))
+    assert "`20261125T010000Z-vm-aaaaaa`" in header and "`20261125T020000Z-vm-bbbbbb`" in header
+    made = [line for line in text.splitlines() if line.startswith("- `20261125T0")]
+    assert "commit `abc123`" in made[0] and "torch 2.15.0" in made[0]
+    assert "commit `def456` with uncommitted changes" in made[1] and "torch 2.16.0" in made[1]
+    titles = [line for line in text.splitlines() if line.startswith("## Cost per call")]
+    assert len(set(titles)) == 2
+
+
+def test_bindings_of_one_engine_at_other_versions_are_marked(tmp_path: Path) -> None:
+    ort = {"runtime": "onnxruntime", "runtime_version": "1.31.1"}
+    run = make_run(tmp_path / "run", [
+        driver("cpp-onnxruntime", [2000] * 3, language="C++", **ort),
+        driver("python-onnxruntime", [4000] * 3, **ort),
+        driver("java-onnxruntime", [3000] * 3, language="Java", runtime="onnxruntime",
+               runtime_version="1.29.0"),
+        driver("node-onnxruntime", [5000] * 3, language="Node.js", runtime="onnxruntime-node",
+               runtime_version="1.30.0"),
+        driver("cpp-openvino", [1000] * 3, language="C++", runtime="openvino",
+               runtime_version="2026.4.1"),
+    ])  # fmt: skip
+    section = report(tmp_path, run).split("## ONNX Runtime and OpenVINO bindings", 1)[1]
+    table = rows(section.split("\n## ", 1)[0])
+    assert table["java-onnxruntime"][4] == "1.50× †"
+    assert table["node-onnxruntime"][4] == "2.50× †"
+    assert table["python-onnxruntime"][4] == "2.00×" and table["cpp-openvino"][4] == "0.50×"
+    assert "1.29.0: `java-onnxruntime`; 1.30.0: `node-onnxruntime`" in section
+
+
 def test_runs_from_two_hosts_side_by_side(tmp_path: Path) -> None:
     first = make_run(tmp_path / "first", [driver("python-numpy", [5000] * 3)])
     second = make_run(tmp_path / "second", [driver("python-numpy", [7000] * 3)],
@@ -258,7 +296,8 @@ def test_runs_from_two_hosts_side_by_side(tmp_path: Path) -> None:
     text = report(tmp_path, first, second)
     assert "## Hosts side by side" in text
     header = next(line for line in text.splitlines() if line.startswith("| driver | "))
-    assert "test-host · Test CPU" in header and "second-host · Another CPU" in header
+    assert "test-host · Test CPU · `first`" in header
+    assert "second-host · Another CPU · `second`" in header
     assert "| `python-numpy` | 5.00 (1.00× python-numpy) | 7.00 (1.00× python-numpy) |" in text
     assert text.count("## Cost per call") == 2
 

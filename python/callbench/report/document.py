@@ -14,15 +14,34 @@ from callbench.report.ladder import ladder_section
 CHARTS = "charts"
 
 
+def _made_at(run: Run) -> str:
+    git = run.env.get("git") or {}
+    dirty = " with uncommitted changes" if git.get("dirty") else ""
+    return f"commit `{git.get('commit') or '?'}`{dirty}"
+
+
+def _versions(run: Run) -> str:
+    """Each runtime's version(s) in the run's records, for telling runs apart."""
+    found: dict[str, set[str]] = {}
+    for r in run.drivers:
+        if r.runtime_version:
+            found.setdefault(r.runtime, set()).add(r.runtime_version)
+    return "; ".join(f"{name} {', '.join(sorted(v))}" for name, v in sorted(found.items()))
+
+
 def _intro(runs: Sequence[Run]) -> str:
-    git = runs[0].env.get("git") or {}
-    made_from = ", ".join(f"`{r.name}` (host `{r.host}`, {r.env.get('cpu', '?')})" for r in runs)
-    return (
-        f"Made from run{'s' if len(runs) > 1 else ''} {made_from} at commit "
-        f"`{git.get('commit') or '?'}`{' with uncommitted changes' if git.get('dirty') else ''}. "
+    closing = (
         "Every time below counts only because the driver's outputs matched `reference.f32`. "
         "Absolute times hold for one machine; compare drivers by their ratios within a run."
     )
+    if len(runs) == 1:
+        run = runs[0]
+        return (f"Made from run `{run.name}` (host `{run.host}`, {run.env.get('cpu', '?')}) "
+                f"at {_made_at(run)}. {closing}")  # fmt: skip
+    lines = [f"Made from {len(runs)} runs; {closing}", ""]
+    lines += [f"- `{run.name}`: host `{run.host}`, {run.env.get('cpu', '?')}, {_made_at(run)}; "
+              f"runtimes: {_versions(run) or 'none recorded'}." for run in runs]  # fmt: skip
+    return "\n".join(lines)
 
 
 def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
@@ -88,6 +107,6 @@ def render(runs: Sequence[Run], out: Path) -> str:
                   "median µs per call (× each run's base driver)", "",
                   tables.hosts_table(runs)]  # fmt: skip
     for run in runs:
-        title = f" — {run.host}" if len(runs) > 1 else ""
+        title = f" — {run.host}, run `{run.name}`" if len(runs) > 1 else ""
         parts += _run_sections(run, title, chart_dir)
     return "\n".join(parts) + "\n"

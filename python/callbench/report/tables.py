@@ -161,6 +161,11 @@ def driver_table(records: Sequence[Record]) -> str:
     return table
 
 
+def column(run: Run) -> str:
+    """A run's heading: host and CPU, and its run id, since cloud hosts share names."""
+    return f"{run.host} · {run.env.get('cpu', '?')} · `{run.name}`"
+
+
 def hosts_table(runs: Sequence[Run]) -> str:
     """Drivers side by side by host: median µs per call and the ratio to the run's base."""
     ids = sorted({r.id for run in runs for r in run.drivers})
@@ -179,5 +184,5 @@ def hosts_table(runs: Sequence[Run]) -> str:
                 extra = f" ({fmt.times(versus.value)}× {base.id})" if versus and base else ""
                 row.append(median_cell(record) + extra)
         rows.append(row)
-    header = ["driver", *(f"{run.host} · {run.env.get('cpu', '?')}" for run in runs)]
+    header = ["driver", *(column(run) for run in runs)]
     return fmt.table(header, rows)

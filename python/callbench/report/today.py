@@ -24,6 +24,15 @@ PYTORCH_PATHS = {
     "onnxruntime": "ONNX Runtime (from torch.onnx.export)",
 }
 BINDINGS = ("onnxruntime", "onnxruntime-node", "openvino")
+# The engine under a binding's runtime name, so that versions of one engine are compared.
+ENGINES = {"onnxruntime-node": "onnxruntime"}
+MIXED = "†"
+# Each binding is pinned to the newest release its registry serves (checked 2026-11-25).
+NEWEST_SERVED = (
+    "Each binding is pinned to the newest version its registry serves: the wheel's 1.31.1 "
+    "(Python, and the C++, Rust and Go rows that load its library), Maven Central's "
+    "com.microsoft.onnxruntime:onnxruntime 1.29.0, npm's onnxruntime-node 1.30.0."
+)
 
 
 # PyTorch's own words on the status of the newer paths, quoted where their rows are.
@@ -121,17 +130,37 @@ def compiled_paths_in_cpp(records: Sequence[Record]) -> str:
     return "\n".join(lines)
 
 
+def _engine(record: Record) -> str:
+    return ENGINES.get(record.runtime, record.runtime)
+
+
 def bindings(records: Sequence[Record]) -> str:
-    """Every ONNX Runtime and OpenVINO row, as a multiple of the best cpp-onnxruntime row."""
+    """Every ONNX Runtime and OpenVINO row, as a multiple of the best cpp-onnxruntime row.
+
+    A row of the same engine at another version than the base's is marked: its
+    ratio mixes what the binding costs with what the version changed.
+    """
     base = _best([r for r in records if r.id.startswith("cpp-onnxruntime")])
     if base is None:
         return "cpp-onnxruntime was not measured in this run."
-    rows = []
+    rows: list[list[str]] = []
+    mixed: dict[str, list[str]] = {}
     for r in sorted((r for r in records if r.runtime in BINDINGS and r.ok),
                     key=lambda r: r.median_ns):  # fmt: skip
-        rows.append([
-            f"`{r.id}`", r.language, f"{r.runtime} {r.runtime_version or ''}".strip(),
-            us(r.median_ns), f"{r.median_ns / base.median_ns:.2f}×",
-        ])  # fmt: skip
+        other = _engine(r) == _engine(base) and r.runtime_version != base.runtime_version
+        if other:
+            mixed.setdefault(r.runtime_version or "?", []).append(r.id)
+        versus = f"{r.median_ns / base.median_ns:.2f}×" + (f" {MIXED}" if other else "")
+        rows.append([f"`{r.id}`", r.language, f"{r.runtime} {r.runtime_version or ''}".strip(),
+                     us(r.median_ns), versus])  # fmt: skip
     header = ["driver", "language", "library", "µs/call", f"× `{base.id}`"]
-    return table(header, rows)
+    text = table(header, rows)
+    if mixed:
+        named = "; ".join(f"{version}: {', '.join(f'`{d}`' for d in ids)}"
+                          for version, ids in sorted(mixed.items()))  # fmt: skip
+        text += (
+            f"\n\n{MIXED} Another ONNX Runtime version than the base row's "
+            f"({base.runtime_version}): {named}. Those ratios mix the binding's cost with what "
+            f"the version changed. {NEWEST_SERVED}"
+        )
+    return text
