@@ -20,12 +20,7 @@ from typing import Literal
 
 from callbench.records import count
 from callbench.records.record import Record
-from callbench.report.ratios import Ratio, ratio
-
-# A claim's ratio must be further from 1 than this, besides its interval
-# excluding 1: chosen from two back-to-back default runs on this 2-core VM so
-# that the second run keeps every claim of the first (README gives the figures).
-NOISE = 0.05
+from callbench.report.ratios import NOISE, Ratio, ratio
 
 # What placed a row below the one above: a claim on wall time; instructions, in a tie on
 # wall time; nothing (a tie on both, or not counted); or nothing because ordering the tie
@@ -37,7 +32,7 @@ def holds(slower_over_faster: Ratio | None, noise: float = NOISE) -> bool:
     """Whether "faster beats slower" may be said: significant and above the noise."""
     return (
         slower_over_faster is not None
-        and slower_over_faster.above_one
+        and slower_over_faster.interval[0] > 1
         and slower_over_faster.value > 1 + noise
     )
 

@@ -2,7 +2,7 @@
 
 Wall time: B/A of the medians with a bootstrap 95% interval (the runs are
 apart, so nothing pairs their rounds); a driver is faster or slower only when
-that interval excludes 1 and the ratio clears ``claims.NOISE`` (criterion's
+that interval excludes 1 and the ratio clears ``NOISE`` (criterion's
 rule). Instructions per call carry no interval; their pairs' range stands in
 for one, so a count moved when the two ranges do not overlap and the ratio is
 further from 1 than ``count.VARYING``.
@@ -19,6 +19,7 @@ from callbench.records import count, stats
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, Run
 from callbench.report import claims
+from callbench.report.ratios import NOISE
 
 Verdict = Literal["faster", "slower", "unchanged", "new", "gone"]
 CountVerdict = Literal["more", "fewer", "same"]
@@ -76,7 +77,7 @@ class Comparison:
     changes: list[Change]
     claims_made: list[claims.Claim]
     claims_reversed: list[claims.Claim]
-    noise: float = claims.NOISE
+    noise: float = NOISE
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -155,7 +156,7 @@ def change(driver_id: str, a: Record | None, b: Record | None, noise: float) -> 
     return Change(driver_id, verdict, timed_a, timed_b, value, interval, **counts)
 
 
-def compare(a: Run, b: Run, noise: float = claims.NOISE) -> Comparison:
+def compare(a: Run, b: Run, noise: float = NOISE) -> Comparison:
     check_comparable(a, b)
     a_by, b_by = {r.id: r for r in a.drivers}, {r.id: r for r in b.drivers}
     changes = [

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from callbench.records.record import Record
 from callbench.report import format as fmt
-from callbench.report.ratios import Ratio, ratio
+from callbench.report.ratios import NOISE, Ratio, ratio
 from callbench.report.seed import PYTHON_OURS, PYTHON_SEED, by_label
 
 JAVA = "java-pytorch"
@@ -41,7 +41,7 @@ class Figures:
         return ratio(ra, rb) if ra is not None and rb is not None else None
 
     def says(self, what: str, a: str, b: str) -> str:
-        """E.g. "our call, `a` / `b` 1.23× (1.10–1.31)", ", a tie" when the interval holds 1."""
+        """E.g. "our call, `a` / `b` 1.23× (1.10–1.31)", ", a tie" where ``Ratio.tie``."""
         found = self.ratio(a, b)
         figure = "not measured" if found is None else str(found) + (", a tie" if found.tie else "")
         return f"{what}, `{a}` / `{b}` {figure}"
@@ -160,7 +160,8 @@ def seed_findings(by_id: Mapping[str, Record]) -> str:
     intro = (
         "Ratios are costs per call, the first driver's over the second's (above 1: the "
         "first costs more), taken round by round since rounds were interleaved, with "
-        "their 95% intervals; a ratio whose interval holds 1 is a tie."
+        "their 95% intervals; a ratio whose interval holds 1, or that is within "
+        f"{NOISE:.0%} of 1 (the noise threshold), is a tie."
     )
     items = [java_vs_cpp(f), python_eager_to_torchscript(f), cpp_api_vs_torchscript(f)]
     return intro + "\n\n" + "\n".join(f"- {item}" for item in items)

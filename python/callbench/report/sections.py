@@ -8,7 +8,7 @@ from typing import Any
 from callbench.records import contention
 from callbench.records.record import Record
 from callbench.records.store import Run
-from callbench.report import claims
+from callbench.report.ratios import NOISE
 from callbench.report.tables import TIE, WIDE
 
 SEED_CALLS = 1_000_000
@@ -80,7 +80,7 @@ def timing(run: Run) -> str:
         "Each median has its 95% interval from the rounds (scipy's `quantile_test`); "
         f"{WIDE} marks an interval wider than 10% of its median. A row is ranked below the "
         'one above ("A is faster than B") only where their ratio, taken round by round, has '
-        f"a 95% interval that excludes 1 and is more than {claims.NOISE:.0%} from 1 "
+        f"a 95% interval that excludes 1 and is more than {NOISE:.0%} from 1 "
         "(criterion's rule: significant and above a noise threshold, the threshold chosen so "
         f"that a second run keeps the first's claims); otherwise it is a tie, {TIE} in the "
         "rank column. Tied rows that were both counted under callgrind are ordered by "

@@ -118,7 +118,7 @@ def compiled_paths_in_cpp(records: Sequence[Record]) -> str:
         parts = []
         if onnxruntime is not None and (found := ratio(best, onnxruntime)) is not None:
             verdict = ("beats it" if found.below_one else "does not beat it" if found.above_one
-                       else "ties with it (the interval holds 1)")  # fmt: skip
+                       else "ties with it (within the noise)")  # fmt: skip
             parts.append(f"against ONNX Runtime's best C++ row, `{best.id}` / "
                          f"`{onnxruntime.id}` is {found}: it {verdict}")  # fmt: skip
         if torchscript is not None and (found := ratio(best, torchscript)) is not None:
