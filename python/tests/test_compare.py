@@ -25,14 +25,14 @@ def test_compare_marks_changes_beyond_the_noise_and_ratios_between_drivers(
     a = make_run(tmp_path / "a", [driver("python-numpy", [5000, 5010, 4990, 5005, 4995]),
                                   driver("python-eager", [20000, 20100, 19900, 20050, 19950]),
                                   driver("python-cffi", [200, 201, 199, 200, 200])])  # fmt: skip
-    # B: the whole machine 10% slower, and python-cffi 30% slower on top of that.
-    b = make_run(tmp_path / "b", [driver("python-numpy", [5500, 5511, 5489, 5505, 5495]),
-                                  driver("python-eager", [22000, 22110, 21890, 22055, 21945]),
-                                  driver("python-cffi", [286, 287, 285, 286, 286])])  # fmt: skip
+    # B: the whole machine 20% slower, and python-cffi 30% slower on top of that.
+    b = make_run(tmp_path / "b", [driver("python-numpy", [6000, 6012, 5988, 6006, 5994]),
+                                  driver("python-eager", [24000, 24120, 23880, 24060, 23940]),
+                                  driver("python-cffi", [312, 313, 310, 312, 312])])  # fmt: skip
     text, status = compare_runs(a, b)
     assert status == 0
-    assert "slower by 10%" in lines_of(text, "python-numpy")
-    assert "slower by 43%" in lines_of(text, "python-cffi")
+    assert "slower by 20%" in lines_of(text, "python-numpy")
+    assert "slower by 56%" in lines_of(text, "python-cffi")
     between = next(line for line in text.splitlines() if line.startswith("ratios between"))
     assert between.startswith("ratios between drivers")
     assert "2 of 3 within ±5%" in between
