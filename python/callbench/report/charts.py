@@ -14,6 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from adjustText import adjust_text
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
@@ -115,11 +116,12 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
 
 def work_and_time(found: Trend, host: str, languages: Mapping[str, str], path: Path) -> Path:
     """µs per call against instructions per call, log–log, labelled, with the trend line."""
-    fig, ax = plt.subplots(figsize=(10, 7))
+    fig, ax = plt.subplots(figsize=(12, 9))
+    labels = []
     for driver, (work, us) in found.points.items():
         language = languages.get(driver, "")
         ax.scatter([work], [us], s=18, color=colour(language), zorder=3)
-        ax.annotate(driver, (work, us), xytext=(3, 2), textcoords="offset points", fontsize=6)
+        labels.append(ax.text(work, us, driver, fontsize=6, color=colour(language)))
     xs = np.geomspace(min(p[0] for p in found.points.values()),
                       max(p[0] for p in found.points.values()), 50)  # fmt: skip
     ax.plot(xs, [found.at(x) for x in xs], color="black", lw=0.8, ls="--",
@@ -130,9 +132,13 @@ def work_and_time(found: Trend, host: str, languages: Mapping[str, str], path: P
     ax.set_ylabel("µs per call, median of the timed rounds, log scale")
     ax.set_title(f"Wall time against work — {host}")
     ax.grid(True, which="both", alpha=0.3)
+    # Rows doing similar work crowd together: adjustText moves the labels apart,
+    # each joined to its point by a thin line.
+    adjust_text(labels, ax=ax, arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.4})
     trend_line = ax.legend(loc="lower right", fontsize=8)
     ax.add_artist(trend_line)
-    ax.legend(handles=_legend(list(languages.values())), loc="upper left", fontsize=8)
+    shown = [languages.get(d, "") for d in found.points]
+    ax.legend(handles=_legend(shown), loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
