@@ -23,9 +23,8 @@ from callbench.records.record import Record
 from callbench.report.ratios import NOISE, Ratio, ratio
 
 # What placed a row below the one above: a claim on wall time; instructions, in a tie on
-# wall time; nothing (a tie on both, or not counted); or nothing because ordering the tie
-# by instructions would contradict a claim on wall time further apart ("blocked").
-Axis = Literal["first", "wall time", "instructions", "tie", "blocked"]
+# wall time; or nothing (a tie on both axes, or a row not counted).
+Axis = Literal["first", "wall time", "instructions", "tie"]
 
 
 def holds(slower_over_faster: Ratio | None, noise: float = NOISE) -> bool:
@@ -76,55 +75,73 @@ def differ(a: float | None, b: float | None) -> bool:
 
 @dataclass(frozen=True)
 class Placed:
-    """A row of the ordered table and what put it below the row above."""
+    """A row of the ordered table and what put it below the row above.
+
+    ``versus_above`` is the ratio the axis rests on: for a row that starts a
+    new rank, the claim that separates it from the rank above (between the two
+    rows neighbouring by median); otherwise this row over the row above it.
+    """
 
     record: Record
     axis: Axis
     versus_above: Ratio | None
 
 
-def _ordered_group(group: list[Record], noise: float) -> tuple[list[Record], Axis]:
-    """A run of rows tied on wall time, ordered by instructions where that contradicts no claim.
+def _ordered_group(group: list[Record], noise: float) -> list[Record]:
+    """Rows tied on wall time, neighbour by neighbour, ordered by instructions.
 
-    Also says what orders the group: "instructions", "tie" (some row not
-    counted) or "blocked" (a row with fewer instructions is slower beyond the noise).
+    Two rows of the group may still be a claim apart (steps under the noise add
+    up), and such a claim is never contradicted: a row is placed only after
+    every row that is faster than it beyond the noise. Among the rows free to
+    go next, the first by median goes if it was not counted (nothing says
+    otherwise); else the counted row with the fewest instructions.
     """
-    counts = [instructions(r) for r in group]
-    if len(group) < 2 or any(c is None for c in counts):
-        return group, "tie"
-    candidate = sorted(group, key=lambda r: instructions(r) or 0.0)
-    for i, upper in enumerate(candidate):
-        for lower in candidate[i + 1 :]:
-            if holds(ratio(upper, lower), noise):  # the row placed above is slower beyond noise
-                return group, "blocked"
-    return candidate, "instructions"
+    remaining = list(group)  # by median
+    ordered: list[Record] = []
+    while remaining:
+        free = [r for r in remaining
+                if not any(holds(ratio(r, other), noise) for other in remaining)]  # fmt: skip
+        counted = [r for r in free if instructions(r) is not None]
+        first = free[0]
+        chosen = (
+            first
+            if instructions(first) is None
+            else min(counted, key=lambda r: instructions(r) or 0.0)
+        )
+        ordered.append(chosen)
+        remaining.remove(chosen)
+    return ordered
+
+
+def _axis(record: Record, above: Record, noise: float) -> Axis:
+    """Why ``record`` sits below ``above`` inside a rank."""
+    if holds(ratio(record, above), noise):
+        return "wall time"
+    mine, theirs = instructions(record), instructions(above)
+    more = differ(theirs, mine) and (mine or 0.0) > (theirs or 0.0)
+    return "instructions" if more else "tie"
 
 
 def table_order(records: Sequence[Record], noise: float = NOISE) -> list[Placed]:
     """Verified rows by wall time; rows tied on it ordered by instructions; the axis of each."""
     rows = by_median(records)
-    groups: list[list[Record]] = []
+    groups: list[tuple[Ratio | None, list[Record]]] = []
     for n, record in enumerate(rows):
-        if n and not holds(ratio(record, rows[n - 1]), noise):
-            groups[-1].append(record)
+        versus = ratio(record, rows[n - 1]) if n else None
+        if n and not holds(versus, noise):
+            groups[-1][1].append(record)
         else:
-            groups.append([record])
+            groups.append((versus, [record]))
     placed: list[Placed] = []
-    for group in groups:
-        members, by = _ordered_group(group, noise)
-        for n, record in enumerate(members):
-            above = placed[-1].record if placed else None
-            versus = ratio(record, above) if above is not None else None
-            axis: Axis
-            if above is None:
-                axis = "first"
+    for boundary, group in groups:
+        for n, record in enumerate(_ordered_group(group, noise)):
+            if not placed:
+                placed.append(Placed(record, "first", None))
             elif n == 0:
-                axis = "wall time"
-            elif by == "instructions" and differ(instructions(above), instructions(record)):
-                axis = "instructions"
+                placed.append(Placed(record, "wall time", boundary))
             else:
-                axis = "blocked" if by == "blocked" else "tie"
-            placed.append(Placed(record, axis, versus))
+                above = placed[-1].record
+                placed.append(Placed(record, _axis(record, above, noise), ratio(record, above)))
     return placed
 
 

@@ -97,18 +97,16 @@ def rank_cell(n: int, placed: claims.Placed) -> str:
     return str(n + 1) if placed.axis in ("first", "wall time") else TIE
 
 
-def order_cell(placed: claims.Placed) -> str:
+def order_cell(placed: claims.Placed, above: Record | None) -> str:
     """Which axis put the row below the one above: wall time, instructions, or neither."""
     versus = placed.versus_above
-    if placed.axis == "first" or versus is None:
+    if placed.axis == "first" or versus is None or above is None:
         return fmt.NOT_SHOWN
     if placed.axis == "wall time":
         return f"wall time, ×{fmt.times(versus.value)}"
     if placed.axis == "instructions":
         return "instructions (a tie on wall time)"
-    if placed.axis == "blocked":
-        return "median only (by instructions it would contradict a wall-time claim)"
-    if claims.instructions(placed.record) is None:
+    if claims.instructions(placed.record) is None or claims.instructions(above) is None:
         return "median only (a tie on wall time; not counted)"
     return "median only (a tie on both axes)"
 
@@ -138,7 +136,8 @@ def driver_table(records: Sequence[Record]) -> str:
         else:
             figures = [fmt.NOT_SHOWN] * 5
         works = count_cells(r, cycles) if counted else []
-        order = [order_cell(placed[n])] if n < len(placed) else [fmt.NOT_SHOWN]
+        above = placed[n - 1].record if 0 < n < len(placed) else None
+        order = [order_cell(placed[n], above)] if n < len(placed) else [fmt.NOT_SHOWN]
         rows.append([
             rank_cell(n, placed[n]) if n < len(placed) else fmt.NOT_SHOWN,
             f"`{r.id}`", r.language, runtime_cell(r), *figures,
