@@ -223,3 +223,24 @@ def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> Non
     assert jit_verdict(crashed)["status"] == "skipped"
     steady = {**block, "varying": False}
     assert jit_verdict(steady) is steady
+
+
+def test_a_valgrind_panic_is_named_by_its_reason_not_its_plea(tmp_path: Path) -> None:
+    from callbench.harness.processes import error_line
+
+    stderr = tmp_path / "stderr"
+    stderr.write_text(
+        "progress: loaded\n"
+        "valgrind: the 'impossible' happened:\n"
+        "   LibVEX called failure_exit().\n"
+        "host stacktrace:\n"
+        "==123==    at 0x58041F3A: show_sched_status_wrk (m_libcassert.c:406)\n"
+        "If that doesn't help, please report this bug to: www.valgrind.org\n"
+        "In the bug report, send all the above text, the valgrind\n"
+        "version, and what OS and version you are using.  Thanks.\n"
+    )
+    assert error_line(stderr) == (
+        "valgrind: the 'impossible' happened: LibVEX called failure_exit()."
+    )
+    stderr.write_text("progress: loaded\n==123== a Valgrind line\nmodel.onnx: truncated\n")
+    assert error_line(stderr) == "model.onnx: truncated"

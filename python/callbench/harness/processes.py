@@ -23,6 +23,7 @@ from typing import IO, Any
 from callbench.harness.signals import child_setup
 
 VALGRIND_LINE = re.compile(r"^==\d+==")
+VALGRIND_PANIC = re.compile(r"^(valgrind|vex): the .impossible. happened:?$")
 # Every live driver process, so a signal can end them all.
 LIVE: set[DriverProcess] = set()
 
@@ -178,6 +179,10 @@ def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
     except OSError:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    # Valgrind's own panic ends in a plea to report it; its reason is the line after this one.
+    for n, line in enumerate(lines[:-1]):
+        if VALGRIND_PANIC.match(line):
+            return f"{line} {lines[n + 1]}"[:500]
     # Valgrind's own lines (``==PID== ...``) are not the driver's error.
     lines = [ln for ln in lines if not ln.startswith("progress:") and not VALGRIND_LINE.match(ln)]
     return lines[-1][:500] if lines else None

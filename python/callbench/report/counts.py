@@ -136,8 +136,9 @@ def trend_text(found: Trend, chart: str) -> str:
         f"One point per row timed and counted, log–log; the line is the least-squares "
         f"trend (µs ∝ instructions^{found.slope:.2f}). Rows on the line do more or less work; "
         "rows far above it are slow for their work: cache misses, system calls, hand-offs "
-        "between threads, allocation, or a JIT's code that callgrind counts but the CPU runs "
-        "differently.", "",
+        "between threads, allocation. Counts are of the AVX2 code paths (see above), so a row "
+        "whose timed run took AVX-512 paths sits lower on the time axis than its count says.",
+        "",
         f"- Furthest above the trend (slow for their work): {named(high)}.",
         f"- Furthest below it (fast for their work): {named(low)}.",
     ])  # fmt: skip
