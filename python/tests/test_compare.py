@@ -207,3 +207,10 @@ def test_claims_kept_counts_the_orderings_that_b_reverses(tmp_path: Path) -> Non
     line = next(line for line in text.splitlines() if line.startswith("claims kept"))
     assert line.startswith("claims kept: 1 of 2")
     assert line.endswith("reversed: python-cffi < python-ctypes")
+
+
+def test_compare_help_names_the_gate(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", "--help"])
+    assert stop.value.code == 0
+    assert "--fail-above-count PCT" in capsys.readouterr().out

@@ -45,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "interval excludes 1")  # fmt: skip
     p.add_argument("--fail-above-count", type=percent, metavar="PCT",
                    help="exit 1 when instructions per call moved by more than PCT%% "
-                        f"(default {count.VARYING:.0%} once --fail-above is given)")  # fmt: skip
+                        f"(default {count.VARYING * 100:.0f}%% once --fail-above is given)")  # fmt: skip
 
 
 def between_drivers(a_ok: Mapping[str, Record], b_ok: Mapping[str, Record]) -> str:
