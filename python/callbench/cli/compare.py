@@ -43,9 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-above", type=percent, metavar="PCT",
                    help="exit 1 when a driver's wall time moved by more than PCT%% and its "
                         "interval excludes 1")  # fmt: skip
+    default = f"{count.VARYING * 100:.0f}%%"  # argparse formats help with %
     p.add_argument("--fail-above-count", type=percent, metavar="PCT",
                    help="exit 1 when instructions per call moved by more than PCT%% "
-                        f"(default {count.VARYING * 100:.0f}%% once --fail-above is given)")  # fmt: skip
+                        f"(default {default} once --fail-above is given)")  # fmt: skip
 
 
 def between_drivers(a_ok: Mapping[str, Record], b_ok: Mapping[str, Record]) -> str:
