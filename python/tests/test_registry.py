@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from callbench.languages import cpp, rust
+from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS, LANGUAGES, SWEEP_DRIVERS, language_key, select
 
 
@@ -77,3 +80,33 @@ def test_callbench_help_and_list_work() -> None:
     ).stdout  # fmt: skip
     for spec in DRIVERS:
         assert spec.id in listed
+
+
+def test_every_cpp_driver_has_a_cmake_rule_for_its_runtime() -> None:
+    cpp_drivers = [d for d in DRIVERS if language_key(d) == "cpp"]
+    assert [p for d in cpp_drivers if (p := cpp.family_problem(d))] == []
+    # A runtime family CMake does not know, and an id that CMake would link as another.
+    unknown = replace(cpp_drivers[0], id="cpp-tensorrt", runtime="tensorrt")
+    assert "runtime family 'tensorrt' has no CMake rule" in (cpp.family_problem(unknown) or "")
+    misnamed = replace(cpp_drivers[0], id="cpp-ort-fast", runtime="onnxruntime")
+    assert "links it as the kit only" in (cpp.family_problem(misnamed) or "")
+    cmake = (REPO_ROOT / "cpp" / "drivers" / "CMakeLists.txt").read_text()
+    for pattern in ("torchscript|libtorch", "onnxruntime", "openvino", "aoti|executorch"):
+        assert pattern in cmake  # the rules the family table mirrors are still there
+
+
+def test_every_rust_driver_has_its_cargo_bin(tmp_path: Path) -> None:
+    bins = rust.cargo_bins()
+    rust_drivers = [d for d in DRIVERS if language_key(d) == "rust"]
+    assert [p for d in rust_drivers if (p := rust.bin_problem(d, bins))] == []
+    assert set(bins) == {d.id for d in rust_drivers}  # and no bin the registry lacks
+    # A manifest that lost one driver's [[bin]] is caught, naming the driver.
+    text = rust.CARGO_TOML.read_text()
+    start = text.index('[[bin]]\nname = "rust-tract"\n')
+    end = text.index("[[bin]]", start + 1)
+    damaged = tmp_path / "Cargo.toml"
+    damaged.write_text(text[:start] + text[end:])
+    tract = next(d for d in rust_drivers if d.id == "rust-tract")
+    assert (rust.bin_problem(tract, rust.cargo_bins(damaged)) or "").startswith(
+        "rust-tract: no [[bin]] named rust-tract"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from callbench.languages.binaries import binary_available, binary_driver
@@ -37,3 +38,32 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
         return reason
 
     return DriverSpec(**{**spec.__dict__, "available": available})
+
+
+# How cpp/drivers/CMakeLists.txt and cmake/PyTorchDeployDrivers.cmake choose what a
+# driver links: by a pattern on its id, per runtime family. A runtime without a rule
+# here has no build rule there, and its driver would link only the kit.
+CMAKE_FAMILIES: dict[str, str] = {  # in the order CMake tries them
+    "aotinductor": r"^cpp-aoti",
+    "executorch": r"^cpp-executorch",
+    "libtorch": r"torchscript|libtorch",
+    "onnxruntime": r"onnxruntime",
+    "openvino": r"openvino",
+}
+KIT_ONLY = ("handwritten",)  # runtimes that link the kit alone: their id matches no family
+
+
+def family_problem(spec: DriverSpec) -> str | None:
+    """Why CMake would not build ``spec`` with its runtime, or None when it would."""
+    matching = [name for name, pattern in CMAKE_FAMILIES.items() if re.search(pattern, spec.id)]
+    if spec.runtime in KIT_ONLY:
+        if matching:
+            return f"{spec.id}: runtime {spec.runtime}, but CMake links it as {matching[0]}"
+        return None
+    if spec.runtime not in CMAKE_FAMILIES:
+        return (f"{spec.id}: runtime family {spec.runtime!r} has no CMake rule "
+                "(cpp/drivers/CMakeLists.txt)")  # fmt: skip
+    if matching[:1] != [spec.runtime]:
+        found = matching[0] if matching else "the kit only"
+        return f"{spec.id}: runtime {spec.runtime}, but CMake links it as {found} (by its id)"
+    return None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import tomllib
+from pathlib import Path
 
 from callbench.languages.binaries import binary_driver
 from callbench.languages.native import onnxruntime_env
@@ -34,3 +36,21 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
         return reason
 
     return DriverSpec(**{**spec.__dict__, "env": onnxruntime_env, "available": available})
+
+
+CARGO_TOML = REPO_ROOT / "rust" / "drivers" / "Cargo.toml"
+
+
+def cargo_bins(manifest: Path = CARGO_TOML) -> dict[str, Path]:
+    """The ``[[bin]]`` entries of the drivers' Cargo manifest: name -> source file."""
+    data = tomllib.loads(manifest.read_text())
+    return {b["name"]: manifest.parent / b["path"] for b in data.get("bin", [])}
+
+
+def bin_problem(spec: DriverSpec, bins: dict[str, Path]) -> str | None:
+    """Why Cargo would not build ``spec`` as its binary, or None when it would."""
+    if spec.id not in bins:
+        return f"{spec.id}: no [[bin]] named {spec.id} in {CARGO_TOML}"
+    if bins[spec.id].resolve() != spec.source.resolve():
+        return f"{spec.id}: its [[bin]] builds {bins[spec.id]}, the registry names {spec.source}"
+    return None
