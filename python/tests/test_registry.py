@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from callbench.languages import cpp, rust
+from callbench.languages import cpp, java, rust
 from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS, LANGUAGES, SWEEP_DRIVERS, language_key, select
 
@@ -109,4 +109,19 @@ def test_every_rust_driver_has_its_cargo_bin(tmp_path: Path) -> None:
     tract = next(d for d in rust_drivers if d.id == "rust-tract")
     assert (rust.bin_problem(tract, rust.cargo_bins(damaged)) or "").startswith(
         "rust-tract: no [[bin]] named rust-tract"
+    )
+
+
+def test_every_java_class_declares_the_id_and_artifact_of_its_registry_line() -> None:
+    java_drivers = [d for d in DRIVERS if language_key(d) == "java"]
+    assert [p for d in java_drivers if (p := java.declared_problem(d))] == []
+    reuse = next(d for d in java_drivers if d.id == "java-onnxruntime-reuse")
+
+    def renamed(path: Path) -> str:  # the class says another id than its line
+        return path.read_text().replace('super("java-onnxruntime-reuse",', 'super("java-ort",')
+
+    assert "does not declare its id" in (java.declared_problem(reuse, renamed) or "")
+    other = replace(reuse, artifact="mlp_torchscript.pt")
+    assert "OnnxRuntimeFamily.java: artifact() does not return mlp_torchscript.pt" in (
+        java.declared_problem(other) or ""
     )

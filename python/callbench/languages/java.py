@@ -4,8 +4,10 @@ hosted by ``python -m callbench.languages.jvm_host``, one JVM per driver process
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -58,3 +60,26 @@ def driver(
         command=partial(host_command, main_class, lib_dir),
         available=partial(availability, main_class, lib_dir),
     )
+
+
+def declared_problem(spec: DriverSpec, read: Callable[[Path], str] = Path.read_text) -> str | None:
+    """Where a Java driver's class disagrees with its registry line on its id or artifact.
+
+    The class passes its id to its family's constructor, and the family's
+    ``artifact()`` names the file it opens; both must be the registry's.
+    """
+    text = read(spec.source)
+    if f'super("{spec.id}",' not in text:
+        return f'{spec.source}: does not declare its id as super("{spec.id}", ...)'
+    family = re.search(r"\bextends\s+(\w+)", text)
+    where = spec.source.with_name(f"{family.group(1)}.java") if family else spec.source
+    returned = re.search(r"String artifact\(\)\s*\{\s*return\s+([^;]+);", read(where))
+    value = returned.group(1).strip() if returned else ""
+    constant = re.fullmatch(r"(\w+)\.(\w+)", value)
+    if constant:  # a constant of another class: Models.ARTIFACT
+        holder = where.with_name(f"{constant.group(1)}.java")
+        found = re.search(rf"\b{constant.group(2)}\s*=\s*(\"[^\"]*\")", read(holder))
+        value = found.group(1) if found else ""
+    if value != f'"{spec.artifact}"':
+        return f"{where}: artifact() does not return {spec.artifact}, the registry's"
+    return None
