@@ -80,6 +80,12 @@ def test_callbench_help_and_list_work() -> None:
     ).stdout  # fmt: skip
     for spec in DRIVERS:
         assert spec.id in listed
+    # Each driver's block names its source and what builds it.
+    blocks = listed.split("\n\n", 1)[0].splitlines()[1:]
+    assert sum(line.strip().startswith("source: ") for line in blocks) == len(DRIVERS)
+    assert sum(line.strip().startswith("build: ") for line in blocks) == len(DRIVERS)
+    assert "build: Cargo: [[bin]] rust-tract of rust/drivers/Cargo.toml" in listed
+    assert "build: CMake: the onnxruntime rule of cpp/drivers/CMakeLists.txt" in listed
 
 
 def test_every_cpp_driver_has_a_cmake_rule_for_its_runtime() -> None:

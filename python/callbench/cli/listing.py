@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from callbench.harness.callgrind import unavailable
+from callbench.languages import cpp, rust
+from callbench.languages.spec import DriverSpec
 from callbench.paths import REPO_ROOT
-from callbench.registry import DRIVERS
+from callbench.registry import DRIVERS, language_key
+
+
+def build_entry(spec: DriverSpec, bins: dict[str, Path]) -> str:
+    """What builds the driver, in its language's own tool: one hop from the registry line."""
+    key = language_key(spec)
+    if key == "python":
+        return f"none (entry callbench.drivers.{spec.entry})" if spec.entry else "none (a script)"
+    if key == "cpp":
+        family = cpp.cmake_family(spec.id) or "kit-only"
+        return f"CMake: the {family} rule of cpp/drivers/CMakeLists.txt"
+    if key == "rust":
+        return (f"Cargo: [[bin]] {spec.id} of rust/drivers/Cargo.toml" if spec.id in bins
+                else "Cargo: no [[bin]] (not built)")  # fmt: skip
+    if key == "java":
+        return f"Maven: class {spec.source.stem} of java/pom.xml"
+    if key == "go":
+        return f"go build ./cmd/{spec.id} (go/go.mod)"
+    return "none (node runs the file; node/package.json for its packages)"
 
 
 def listing() -> str:
+    bins = rust.cargo_bins()
     rows = [f"{'driver':34} {'language':9} {'runtime':18} {'artifact':20} status"]
     for spec in DRIVERS:
         reason = spec.available()
         status = "ready" if reason is None else f"cannot run: {reason}"
         rows.append(f"{spec.id:34} {spec.language:9} {spec.runtime:18} {spec.artifact:20} {status}")
         rows.append(f"{'':34} source: {spec.source.relative_to(REPO_ROOT)}")
+        rows.append(f"{'':34} build: {build_entry(spec, bins)}")
     reason = unavailable()
     rows.append("")
     rows.append(

@@ -53,9 +53,16 @@ CMAKE_FAMILIES: dict[str, str] = {  # in the order CMake tries them
 KIT_ONLY = ("handwritten",)  # runtimes that link the kit alone: their id matches no family
 
 
+def cmake_family(driver_id: str) -> str | None:
+    """The family CMake links a driver as, by its id; None for the kit alone."""
+    return next((name for name, pattern in CMAKE_FAMILIES.items()
+                 if re.search(pattern, driver_id)), None)  # fmt: skip
+
+
 def family_problem(spec: DriverSpec) -> str | None:
     """Why CMake would not build ``spec`` with its runtime, or None when it would."""
-    matching = [name for name, pattern in CMAKE_FAMILIES.items() if re.search(pattern, spec.id)]
+    family = cmake_family(spec.id)
+    matching = [family] if family else []
     if spec.runtime in KIT_ONLY:
         if matching:
             return f"{spec.id}: runtime {spec.runtime}, but CMake links it as {matching[0]}"
