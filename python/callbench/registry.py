@@ -10,32 +10,41 @@ from what it asked for. See docs/adding-a-driver.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from callbench.languages import cpp, go, java, node, python, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
 from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
 
+SWEEP = "sweep"
+
+
+def swept(spec: DriverSpec) -> DriverSpec:
+    """The driver also runs in the batch and thread sweeps (its runtime's fastest way)."""
+    return replace(spec, roles=spec.roles | {SWEEP})
+
+
 DRIVERS: tuple[DriverSpec, ...] = (
     # Python: callbench/drivers/<module>.py, function named after the colon.
     python.driver("python-eager", "torch", STATE_DICT, "eager:plain"),
-    python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference"),
+    swept(python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference")),
     python.driver("python-eager-seed", "torch", STATE_DICT, "eager_seed:setup"),
     python.driver("python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript:plain"),
-    python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT, "torchscript:frozen"),
+    swept(python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT, "torchscript:frozen")),
     python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
-    python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX, "onnxruntime_driver:iobinding"),
-    python.driver("python-numpy", "numpy", WEIGHTS, "numpy_forward:setup"),
+    swept(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX, "onnxruntime_driver:iobinding")),
+    swept(python.driver("python-numpy", "numpy", WEIGHTS, "numpy_forward:setup")),
     python.driver("python-torch-compile", "torch.compile", STATE_DICT, "torch_compile:setup"),
     python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain"),
     python.driver("python-aoti-loader", "aotinductor", AOTI_PACKAGE, "aoti:loader"),
     python.driver("python-executorch", "executorch", EXECUTORCH_XNNPACK, "executorch_driver:setup"),
     python.driver("python-openvino", "openvino", ONNX, "openvino_driver:plain"),
     python.driver("python-openvino-reuse", "openvino", ONNX, "openvino_driver:reuse"),
-    python.driver("python-openvino-static", "openvino", ONNX, "openvino_driver:static"),
+    swept(python.driver("python-openvino-static", "openvino", ONNX, "openvino_driver:static")),
     # Python's compiled floors: the forward pass out of the interpreter (callbench build python).
     python.driver("python-cython", "cython", WEIGHTS, "cython_forward:per_call", native="cython"),
-    python.driver("python-cython-loop", "cython", WEIGHTS, "cython_forward:whole_loop", native="cython"),
+    swept(python.driver("python-cython-loop", "cython", WEIGHTS, "cython_forward:whole_loop", native="cython")),
     python.driver("python-cffi", "cffi", WEIGHTS, "cffi_forward:setup", native="cffi"),
     python.driver("python-ctypes", "ctypes", WEIGHTS, "ctypes_forward:setup", native="ctypes"),
     python.driver("python-numba", "numba", WEIGHTS, "numba_forward:setup"),
@@ -47,58 +56,51 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.independent("independent-python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_caller"),
     # C++: cpp/drivers/<id with underscores>.cpp -> build/cpp/bin/<id>.
     cpp.driver("cpp-torchscript", "libtorch", TORCHSCRIPT),
-    cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT),
+    swept(cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT)),
     cpp.driver("cpp-torchscript-seed", "libtorch", TORCHSCRIPT),
     cpp.driver("cpp-libtorch", "libtorch", WEIGHTS),
-    cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS),
+    swept(cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS)),
     cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX),
-    cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX),
+    swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX)),
     cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX),
     cpp.driver("cpp-aoti", "aotinductor", AOTI_PACKAGE),
-    cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE),
+    swept(cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE)),
     cpp.driver("cpp-executorch", "executorch", EXECUTORCH_XNNPACK),
-    cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK),
+    swept(cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK)),
     cpp.driver("cpp-executorch-portable", "executorch", EXECUTORCH_PORTABLE),
     cpp.driver("cpp-openvino", "openvino", ONNX),
     cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
-    cpp.driver("cpp-openvino-static", "openvino", ONNX),
-    cpp.driver("cpp-handwritten", "handwritten", WEIGHTS),
+    swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
+    swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS)),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
-    java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver"),
-    java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver"),
+    swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),
+    swept(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver")),
     java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver"),
     java.driver("java-pytorch", "libtorch", TORCHSCRIPT, "PytorchJavaDriver", native=True),
-    java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT, "PytorchJavaReuseDriver", native=True),
+    swept(java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT, "PytorchJavaReuseDriver", native=True)),
     # Rust: rust/drivers/src/bin/<id with underscores>.rs -> build/rust/release/<id>.
-    rust.driver("rust-handwritten", "handwritten", WEIGHTS),
+    swept(rust.driver("rust-handwritten", "handwritten", WEIGHTS)),
     rust.driver("rust-tch", "libtorch", WEIGHTS),
     rust.driver("rust-tch-torchscript", "libtorch", TORCHSCRIPT),
     rust.driver("rust-ort", "onnxruntime", ONNX),
-    rust.driver("rust-ort-iobinding", "onnxruntime", ONNX),
+    swept(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX)),
     rust.driver("rust-tract", "tract", ONNX),
-    rust.driver("rust-tract-state", "tract", ONNX),
-    rust.driver("rust-candle", "candle", WEIGHTS),
+    swept(rust.driver("rust-tract-state", "tract", ONNX)),
+    swept(rust.driver("rust-candle", "candle", WEIGHTS)),
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
     go.driver("go-onnxruntime", "onnxruntime", ONNX),
-    go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX),
+    swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
     # Node.js: node/drivers/<id>.js, run by node.
-    node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"),
+    swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
     node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")
 
-# The sweeps take each runtime's fastest way of being called, one driver each.
-SWEEP_DRIVERS = (
-    "python-eager-inference", "python-torchscript-frozen", "python-onnxruntime-iobinding",
-    "python-numpy", "python-openvino-static", "python-cython-loop",
-    "cpp-libtorch-out", "cpp-torchscript-reuse", "cpp-onnxruntime-reuse", "cpp-handwritten",
-    "cpp-aoti-reuse", "cpp-executorch-method", "cpp-openvino-static",
-    "java-onnxruntime-reuse", "java-djl", "java-pytorch-reuse",
-    "rust-ort-iobinding", "rust-tract-state", "rust-candle", "rust-handwritten",
-    "go-onnxruntime-iobinding", "node-onnxruntime",
-)  # fmt: skip
+# The sweeps take each runtime's fastest way of being called, one driver each:
+# the lines marked swept(...) above.
+SWEEP_DRIVERS = tuple(d.id for d in DRIVERS if SWEEP in d.roles)
 
 
 def language_key(spec: DriverSpec) -> str:

@@ -85,6 +85,7 @@ def test_callbench_help_and_list_work() -> None:
     assert sum(line.strip().startswith("source: ") for line in blocks) == len(DRIVERS)
     assert sum(line.strip().startswith("build: ") for line in blocks) == len(DRIVERS)
     assert "build: Cargo: [[bin]] rust-tract of rust/drivers/Cargo.toml" in listed
+    assert listed.count("roles: sweep") == len(SWEEP_DRIVERS) > 0
     assert "build: CMake: the onnxruntime rule of cpp/drivers/CMakeLists.txt" in listed
 
 

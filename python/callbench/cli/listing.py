@@ -38,6 +38,8 @@ def listing() -> str:
         rows.append(f"{spec.id:34} {spec.language:9} {spec.runtime:18} {spec.artifact:20} {status}")
         rows.append(f"{'':34} source: {spec.source.relative_to(REPO_ROOT)}")
         rows.append(f"{'':34} build: {build_entry(spec, bins)}")
+        if spec.roles:
+            rows.append(f"{'':34} roles: {', '.join(sorted(spec.roles))}")
     reason = unavailable()
     rows.append("")
     rows.append(

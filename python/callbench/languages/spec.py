@@ -33,3 +33,6 @@ class DriverSpec:
     env: Callable[[], dict[str, str]] = field(default=dict)
     # Python drivers only: ``module:function`` under callbench.drivers.
     entry: str | None = None
+    # What the driver is for besides the main table, set on its registry line
+    # (``registry.SWEEP``: it runs in the batch and thread sweeps).
+    roles: frozenset[str] = frozenset()
