@@ -29,11 +29,7 @@ Axis = Literal["first", "wall time", "instructions", "tie"]
 
 def holds(slower_over_faster: Ratio | None, noise: float = NOISE) -> bool:
     """Whether "faster beats slower" may be said: significant and above the noise."""
-    return (
-        slower_over_faster is not None
-        and slower_over_faster.interval[0] > 1
-        and slower_over_faster.value > 1 + noise
-    )
+    return slower_over_faster is not None and slower_over_faster.costs_more(noise)
 
 
 @dataclass(frozen=True)
@@ -96,11 +92,13 @@ def _ordered_group(group: list[Record], noise: float) -> list[Record]:
     go next, the first by median goes if it was not counted (nothing says
     otherwise); else the counted row with the fewest instructions.
     """
+    # Who is slower than whom beyond the noise, worked out once for the group.
+    beaten = {r.id: {o.id for o in group if holds(ratio(r, o), noise)} for r in group}
     remaining = list(group)  # by median
     ordered: list[Record] = []
     while remaining:
-        free = [r for r in remaining
-                if not any(holds(ratio(r, other), noise) for other in remaining)]  # fmt: skip
+        left = {r.id for r in remaining}
+        free = [r for r in remaining if not beaten[r.id] & left]
         counted = [r for r in free if instructions(r) is not None]
         first = free[0]
         chosen = (

@@ -19,7 +19,7 @@ from callbench.records import count, stats
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, Run
 from callbench.report import claims
-from callbench.report.ratios import NOISE
+from callbench.report.ratios import NOISE, Ratio
 
 Verdict = Literal["faster", "slower", "unchanged", "new", "gone"]
 CountVerdict = Literal["more", "fewer", "same"]
@@ -124,9 +124,10 @@ def _counted(record: Record | None) -> Counted | None:
 
 def _wall(a: Record, b: Record, noise: float) -> tuple[Verdict, float, tuple[float, float]]:
     value, interval = stats.ratio_of_medians(a.samples, b.samples)
-    if interval[0] > 1 and value > 1 + noise:
+    moved = Ratio(value, interval, paired=False)  # the runs are apart: nothing pairs rounds
+    if moved.costs_more(noise):
         return "slower", value, interval
-    if interval[1] < 1 and value < 1 - noise:
+    if moved.costs_less(noise):
         return "faster", value, interval
     return "unchanged", value, interval
 

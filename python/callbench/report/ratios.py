@@ -30,14 +30,20 @@ class Ratio:
     interval: stats.Interval
     paired: bool
 
+    def costs_more(self, noise: float = NOISE) -> bool:
+        """``a`` costs more: the whole interval above 1 and the ratio above 1 + ``noise``."""
+        return self.interval[0] > 1 and self.value > 1 + noise
+
+    def costs_less(self, noise: float = NOISE) -> bool:
+        return self.interval[1] < 1 and self.value < 1 - noise
+
     @property
     def above_one(self) -> bool:
-        """``a`` costs more: the whole interval above 1 and the ratio above 1 + NOISE."""
-        return self.interval[0] > 1 and self.value > 1 + NOISE
+        return self.costs_more()
 
     @property
     def below_one(self) -> bool:
-        return self.interval[1] < 1 and self.value < 1 - NOISE
+        return self.costs_less()
 
     @property
     def tie(self) -> bool:
