@@ -16,8 +16,18 @@ from callbench.languages import cpp, go, java, node, python, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
 from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
-
-SWEEP = "sweep"
+from callbench.roles import (
+    CPP_API,
+    FLOOR,
+    PYTHON_MODULE,
+    SWEEP,
+    TORCHSCRIPT_FROM_CPP,
+    TORCHSCRIPT_FROM_JAVA,
+    TORCHSCRIPT_FROM_PYTHON,
+    Call,
+    SeedRole,
+    SeedRow,
+)
 
 
 def swept(spec: DriverSpec) -> DriverSpec:
@@ -25,12 +35,27 @@ def swept(spec: DriverSpec) -> DriverSpec:
     return replace(spec, roles=spec.roles | {SWEEP})
 
 
+def floor(spec: DriverSpec) -> DriverSpec:
+    """The main table's ratios are taken against this driver (a hand-written loop)."""
+    return replace(spec, roles=spec.roles | {FLOOR})
+
+
+def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
+    """The driver stands for ``row`` of the seed's table, making ``call`` as ``how`` says."""
+    return replace(spec, seed=SeedRole(row, call, how))
+
+
 DRIVERS: tuple[DriverSpec, ...] = (
     # Python: callbench/drivers/<module>.py, function named after the colon.
-    python.driver("python-eager", "torch", STATE_DICT, "eager:plain"),
+    seed_row(PYTHON_MODULE, Call.OURS,
+             "our module (`torch.relu`, no module built per call) on [1, 2] views",
+             python.driver("python-eager", "torch", STATE_DICT, "eager:plain")),
     swept(python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference")),
-    python.driver("python-eager-seed", "torch", STATE_DICT, "eager_seed:setup"),
-    python.driver("python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript:plain"),
+    seed_row(PYTHON_MODULE, Call.AS_WRITTEN,
+             "the seed's loop as written: `for x in X` over [N, 2], two `nn.ReLU()` built per call",
+             python.driver("python-eager-seed", "torch", STATE_DICT, "eager_seed:setup")),
+    seed_row(TORCHSCRIPT_FROM_PYTHON, Call.OURS, "`torch.jit.load`, one call a sample",
+             python.driver("python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript:plain")),
     swept(python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT, "torchscript:frozen")),
     python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
     swept(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX, "onnxruntime_driver:iobinding")),
@@ -55,10 +80,17 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.independent("independent-python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript_caller"),
     python.independent("independent-python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_caller"),
     # C++: cpp/drivers/<id with underscores>.cpp -> build/cpp/bin/<id>.
-    cpp.driver("cpp-torchscript", "libtorch", TORCHSCRIPT),
-    swept(cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT)),
-    cpp.driver("cpp-torchscript-seed", "libtorch", TORCHSCRIPT),
-    cpp.driver("cpp-libtorch", "libtorch", WEIGHTS),
+    seed_row(TORCHSCRIPT_FROM_CPP, Call.OURS,
+             "the same call under InferenceMode, on a [1, 2] tensor",
+             cpp.driver("cpp-torchscript", "libtorch", TORCHSCRIPT)),
+    seed_row(TORCHSCRIPT_FROM_CPP, Call.FAST_PATH, "frozen module, reused input and stack",
+             swept(cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT))),
+    seed_row(TORCHSCRIPT_FROM_CPP, Call.AS_WRITTEN,
+             "the seed's call as written: no InferenceMode, a new `std::vector<IValue>` around a "
+             "{2} tensor",
+             cpp.driver("cpp-torchscript-seed", "libtorch", TORCHSCRIPT)),
+    seed_row(CPP_API, Call.OURS, "`torch::nn::Linear` modules under InferenceMode, as the seed",
+             cpp.driver("cpp-libtorch", "libtorch", WEIGHTS)),
     swept(cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS)),
     cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX),
     swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX)),
@@ -71,13 +103,15 @@ DRIVERS: tuple[DriverSpec, ...] = (
     cpp.driver("cpp-openvino", "openvino", ONNX),
     cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
     swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
-    swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS)),
+    floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
     swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),
     swept(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver")),
     java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver"),
-    java.driver("java-pytorch", "libtorch", TORCHSCRIPT, "PytorchJavaDriver", native=True),
+    seed_row(TORCHSCRIPT_FROM_JAVA, Call.OURS,
+             "the seed's `Tensor.fromBlob` + `IValue.from` + `forward`",
+             java.driver("java-pytorch", "libtorch", TORCHSCRIPT, "PytorchJavaDriver", native=True)),
     swept(java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT, "PytorchJavaReuseDriver", native=True)),
     # Rust: rust/drivers/src/bin/<id with underscores>.rs -> build/rust/release/<id>.
     swept(rust.driver("rust-handwritten", "handwritten", WEIGHTS)),
@@ -101,6 +135,29 @@ LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")
 # The sweeps take each runtime's fastest way of being called, one driver each:
 # the lines marked swept(...) above.
 SWEEP_DRIVERS = tuple(d.id for d in DRIVERS if SWEEP in d.roles)
+
+
+def with_role(role: str) -> tuple[DriverSpec, ...]:
+    """The drivers whose registry line sets ``role`` (``callbench.roles``), in registry order."""
+    return tuple(d for d in DRIVERS if role in d.roles)
+
+
+def the_floor() -> str:
+    """The id of the one driver marked floor(...)."""
+    (found,) = with_role(FLOOR)
+    return found.id
+
+
+def seed_drivers(row: SeedRow) -> tuple[DriverSpec, ...]:
+    """``row``'s drivers in the order the seed's table lists them: as written, ours, fast."""
+    mine = [d for d in DRIVERS if d.seed is not None and d.seed.row == row]
+    return tuple(sorted(mine, key=lambda d: d.seed.call if d.seed else 0))
+
+
+def seed_driver(row: SeedRow, call: Call) -> str:
+    """The id of the one driver that makes ``call`` for ``row``."""
+    (found,) = [d for d in seed_drivers(row) if d.seed is not None and d.seed.call == call]
+    return found.id
 
 
 def language_key(spec: DriverSpec) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -9,7 +10,17 @@ from pathlib import Path
 
 from callbench.languages import cpp, java, rust
 from callbench.paths import REPO_ROOT
-from callbench.registry import DRIVERS, LANGUAGES, SWEEP_DRIVERS, language_key, select
+from callbench.registry import (
+    DRIVERS,
+    LANGUAGES,
+    SWEEP_DRIVERS,
+    language_key,
+    seed_driver,
+    seed_drivers,
+    select,
+    the_floor,
+)
+from callbench.roles import SEED_ROWS, Call
 
 
 def test_ids_are_unique_and_name_their_language() -> None:
@@ -25,6 +36,25 @@ def test_every_driver_names_a_source_file_that_exists() -> None:
 
 def test_sweep_drivers_are_registered() -> None:
     assert set(SWEEP_DRIVERS) <= {d.id for d in DRIVERS}
+
+
+def test_the_report_finds_its_drivers_by_the_flags_on_their_lines() -> None:
+    """One floor; every seed row has our call, and its drivers are listed as written, ours,
+    fast; the report's sections name no driver of their own."""
+    assert the_floor() == "cpp-handwritten"
+    for row in SEED_ROWS:
+        calls = [d.seed.call for d in seed_drivers(row) if d.seed]
+        assert calls == sorted(set(calls)) and Call.OURS in calls, row.label
+    assert seed_driver(SEED_ROWS[0], Call.AS_WRITTEN) == "python-eager-seed"
+    assert [d.id for d in seed_drivers(SEED_ROWS[3])] == [
+        "cpp-torchscript-seed", "cpp-torchscript", "cpp-torchscript-reuse"
+    ]  # fmt: skip
+    report = REPO_ROOT / "python" / "callbench" / "report"
+    ids = {d.id for d in DRIVERS}
+    named = [f"{path.name}: {word}" for path in sorted(report.glob("*.py"))
+             for word in re.findall(r"[a-z]+(?:-[a-z0-9]+)+", path.read_text())
+             if word in ids]  # fmt: skip
+    assert named == []
 
 
 def test_selection_by_prefix_and_language() -> None:
@@ -85,7 +115,10 @@ def test_callbench_help_and_list_work() -> None:
     assert sum(line.strip().startswith("source: ") for line in blocks) == len(DRIVERS)
     assert sum(line.strip().startswith("build: ") for line in blocks) == len(DRIVERS)
     assert "build: Cargo: [[bin]] rust-tract of rust/drivers/Cargo.toml" in listed
-    assert listed.count("roles: sweep") == len(SWEEP_DRIVERS) > 0
+    roles = [line.split("roles: ", 1)[1] for line in blocks if "roles: " in line]
+    assert sum("sweep" in r.split(", ") for r in roles) == len(SWEEP_DRIVERS) > 0
+    assert "roles: floor, sweep" in listed
+    assert "seed row 'TorchScript from C++' (the seed's call as written)" in listed
     assert "build: CMake: the onnxruntime rule of cpp/drivers/CMakeLists.txt" in listed
 
 

@@ -29,6 +29,14 @@ def build_entry(spec: DriverSpec, bins: dict[str, Path]) -> str:
     return "none (node runs the file; node/package.json for its packages)"
 
 
+def role_words(spec: DriverSpec) -> str:
+    """The flags its registry line sets, e.g. "sweep, seed row 'C++ API (…)' (our call)"."""
+    words = sorted(spec.roles)
+    if spec.seed is not None:
+        words.append(f"seed row '{spec.seed.row.label}' ({spec.seed.call.words})")
+    return ", ".join(words)
+
+
 def listing() -> str:
     bins = rust.cargo_bins()
     rows = [f"{'driver':34} {'language':9} {'runtime':18} {'artifact':20} status"]
@@ -38,8 +46,8 @@ def listing() -> str:
         rows.append(f"{spec.id:34} {spec.language:9} {spec.runtime:18} {spec.artifact:20} {status}")
         rows.append(f"{'':34} source: {spec.source.relative_to(REPO_ROOT)}")
         rows.append(f"{'':34} build: {build_entry(spec, bins)}")
-        if spec.roles:
-            rows.append(f"{'':34} roles: {', '.join(sorted(spec.roles))}")
+        if roles := role_words(spec):
+            rows.append(f"{'':34} roles: {roles}")
     reason = unavailable()
     rows.append("")
     rows.append(

@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from callbench.roles import SeedRole
+
 
 def always_available() -> str | None:
     return None
@@ -34,5 +36,7 @@ class DriverSpec:
     # Python drivers only: ``module:function`` under callbench.drivers.
     entry: str | None = None
     # What the driver is for besides the main table, set on its registry line
-    # (``registry.SWEEP``: it runs in the batch and thread sweeps).
+    # (``callbench.roles``: SWEEP, it runs in the batch and thread sweeps; FLOOR).
     roles: frozenset[str] = frozenset()
+    # Set by ``registry.seed_row``: the seed study's row this driver stands for.
+    seed: SeedRole | None = None

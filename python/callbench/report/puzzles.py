@@ -12,22 +12,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from callbench.records.record import Record
+from callbench.registry import seed_driver
 from callbench.report import format as fmt
 from callbench.report.ratios import NOISE, Ratio, ratio
-from callbench.report.seed import PYTHON_OURS, PYTHON_SEED, by_label
+from callbench.roles import (
+    CPP_API,
+    PYTHON_MODULE,
+    TORCHSCRIPT_FROM_CPP,
+    TORCHSCRIPT_FROM_JAVA,
+    TORCHSCRIPT_FROM_PYTHON,
+    Call,
+    SeedRow,
+)
 
-JAVA = "java-pytorch"
-CPP_SEED, CPP_OURS, CPP_REUSE = "cpp-torchscript-seed", "cpp-torchscript", "cpp-torchscript-reuse"
-CPP_API = "cpp-libtorch"
-PY_TS = "python-torchscript"
+# The drivers each puzzle sets side by side, by their seed_row(...) flags in the registry.
+JAVA = seed_driver(TORCHSCRIPT_FROM_JAVA, Call.OURS)
+CPP_SEED, CPP_OURS, CPP_REUSE = (seed_driver(TORCHSCRIPT_FROM_CPP, call) for call in Call)
+CPP_MODULES = seed_driver(CPP_API, Call.OURS)
+PY_TS = seed_driver(TORCHSCRIPT_FROM_PYTHON, Call.OURS)
+PYTHON_SEED = seed_driver(PYTHON_MODULE, Call.AS_WRITTEN)
+PYTHON_OURS = seed_driver(PYTHON_MODULE, Call.OURS)
 # How each ratio is introduced in the sentences.
-CALL_AS_WRITTEN, OUR_CALL, FAST_PATH = "the seed's call as written", "our call", "the fast path"
+CALL_AS_WRITTEN, OUR_CALL, FAST_PATH = (call.words for call in Call)
 LOOP_AS_WRITTEN, OUR_EAGER = "the seed's loop as written", "our eager call"
 FORWARD = "the seed's forward (two `nn.ReLU()` built per call, on [2] rows) against our eager call"
 
 
-def _seed_ratio(a: str, b: str) -> float:
-    return by_label(a).seconds / by_label(b).seconds
+def _seed_ratio(a: SeedRow, b: SeedRow) -> float:
+    return a.seconds / b.seconds
 
 
 class Figures:
@@ -69,7 +81,7 @@ def _finish(lines: list[str], f: Figures, *ids: str) -> str:
 
 
 def java_vs_cpp(f: Figures) -> str:
-    seed = _seed_ratio("TorchScript from C++", "TorchScript from Java")
+    seed = _seed_ratio(TORCHSCRIPT_FROM_CPP, TORCHSCRIPT_FROM_JAVA)
     lines = [
         f"**TorchScript from Java (35 s) faster than from C++ (44 s)**: C++ took "
         f"{fmt.times(seed)}× Java's time. Ours, C++ over Java: "
@@ -102,7 +114,7 @@ def _torchscript_itself(ours: Ratio) -> str:
 
 
 def python_eager_to_torchscript(f: Figures) -> str:
-    seed = _seed_ratio("Python (torch.nn.Module)", "TorchScript from Python")
+    seed = _seed_ratio(PYTHON_MODULE, TORCHSCRIPT_FROM_PYTHON)
     lines = [
         f"**Python eager → TorchScript, {fmt.times(seed)}× in the seed.** Ours: "
         f"{f.says(LOOP_AS_WRITTEN, PYTHON_SEED, PY_TS)}; "
@@ -131,15 +143,15 @@ def python_eager_to_torchscript(f: Figures) -> str:
 
 
 def cpp_api_vs_torchscript(f: Figures) -> str:
-    seed = _seed_ratio("TorchScript from C++", "C++ API (LibTorch modules)")
+    seed = _seed_ratio(TORCHSCRIPT_FROM_CPP, CPP_API)
     lines = [
         f"**C++ API (9 s) against TorchScript from C++ (44 s), {fmt.times(seed)}× in the "
-        f"seed.** Ours, TorchScript over the C++ API (`{CPP_API}`): "
-        f"{f.says(CALL_AS_WRITTEN, CPP_SEED, CPP_API)}; "
-        f"{f.says(OUR_CALL, CPP_OURS, CPP_API)}; {f.says(FAST_PATH, CPP_REUSE, CPP_API)}; "
+        f"seed.** Ours, TorchScript over the C++ API (`{CPP_MODULES}`): "
+        f"{f.says(CALL_AS_WRITTEN, CPP_SEED, CPP_MODULES)}; "
+        f"{f.says(OUR_CALL, CPP_OURS, CPP_MODULES)}; {f.says(FAST_PATH, CPP_REUSE, CPP_MODULES)}; "
         f"and {f.says(CALL_AS_WRITTEN + ' against ours', CPP_SEED, CPP_OURS)}."
     ]
-    as_written, ours = f.ratio(CPP_SEED, CPP_API), f.ratio(CPP_OURS, CPP_API)
+    as_written, ours = f.ratio(CPP_SEED, CPP_MODULES), f.ratio(CPP_OURS, CPP_MODULES)
     if as_written is not None and ours is not None:
         first, second = _against_seed(as_written, seed), _against_seed(ours, seed)
         relation = f"both {first}" if first == second else f"{first} and {second} respectively"
@@ -151,7 +163,7 @@ def cpp_api_vs_torchscript(f: Figures) -> str:
         lines.append(
             f"With the seed's call as written the gap is {_against_seed(as_written, seed)}."
         )
-    return _finish(lines, f, CPP_SEED, CPP_OURS, CPP_REUSE, CPP_API)
+    return _finish(lines, f, CPP_SEED, CPP_OURS, CPP_REUSE, CPP_MODULES)
 
 
 def seed_findings(by_id: Mapping[str, Record]) -> str:

@@ -14,11 +14,13 @@ from callbench.records import count as derive
 from callbench.records import stats
 from callbench.records.record import Record
 from callbench.records.store import Run
+from callbench.registry import the_floor
 from callbench.report import claims
 from callbench.report import format as fmt
 from callbench.report.ratios import ratio
 
-FLOOR = "cpp-handwritten"
+# The hand-written loop marked floor(...) in the registry.
+FLOOR = the_floor()
 TIE = "≈"
 WIDE = "⚠"
 # PyTorch deprecated TorchScript in favour of torch.export as of torch 2.11
@@ -41,7 +43,7 @@ def ordered(records: Sequence[Record]) -> list[Record]:
 
 
 def base_record(records: Sequence[Record]) -> Record | None:
-    """What ratios are taken against: cpp-handwritten (the floor), else the fastest row."""
+    """What ratios are taken against: the floor (a hand-written loop), else the fastest row."""
     ok = [r for r in records if r.ok]
     floor = next((r for r in ok if r.id == FLOOR), None)
     return floor or (min(ok, key=lambda r: r.median_ns) if ok else None)

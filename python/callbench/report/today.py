@@ -7,10 +7,13 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from callbench.languages.cpp import LANGUAGE as CPP
 from callbench.model import artifacts as art
 from callbench.records.record import Record
+from callbench.registry import seed_driver
 from callbench.report.format import NOT_SHOWN, table, us
 from callbench.report.ratios import ratio
+from callbench.roles import TORCHSCRIPT_FROM_CPP, Call
 
 # runtime -> how the report names the path
 PYTORCH_PATHS = {
@@ -62,6 +65,11 @@ def _export_seconds(models: Path) -> dict[str, float]:
     return {k: float(v) for k, v in found.items() if isinstance(v, int | float)}
 
 
+def _cpp(records: Sequence[Record], runtime: str) -> list[Record]:
+    """The run's C++ rows of ``runtime``, by what each record says of itself."""
+    return [r for r in records if r.language == CPP and r.runtime == runtime]
+
+
 def _best(records: Sequence[Record]) -> Record | None:
     ok = [r for r in records if r.ok]
     return min(ok, key=lambda r: r.median_ns) if ok else None
@@ -107,12 +115,13 @@ def pytorch_today(records: Sequence[Record], models: Path) -> str:
 def compiled_paths_in_cpp(records: Sequence[Record]) -> str:
     """Whether AOTInductor and ExecuTorch from C++ beat ONNX Runtime's best C++ row and
     cost at most half of TorchScript from C++, each ratio taken round by round."""
-    by_id = {r.id: r for r in records}
-    onnxruntime = _best([r for r in records if r.id.startswith("cpp-onnxruntime")])
-    torchscript = by_id.get("cpp-torchscript")
+    # TorchScript from C++ is our call of the seed's row of that name.
+    plain = seed_driver(TORCHSCRIPT_FROM_CPP, Call.OURS)
+    torchscript = next((r for r in records if r.id == plain), None)
+    onnxruntime = _best(_cpp(records, "onnxruntime"))
     lines = []
-    for name, prefix in (("AOTInductor", "cpp-aoti"), ("ExecuTorch", "cpp-executorch")):
-        best = _best([r for r in records if r.id.startswith(prefix)])
+    for name, runtime in (("AOTInductor", "aotinductor"), ("ExecuTorch", "executorch")):
+        best = _best(_cpp(records, runtime))
         if best is None:
             continue
         parts = []
@@ -123,7 +132,7 @@ def compiled_paths_in_cpp(records: Sequence[Record]) -> str:
                          f"`{onnxruntime.id}` is {found}: it {verdict}")  # fmt: skip
         if torchscript is not None and (found := ratio(best, torchscript)) is not None:
             half = "at most half" if found.interval[1] <= 0.5 else "not at most half"
-            parts.append(f"against TorchScript from C++, `{best.id}` / `cpp-torchscript` is "
+            parts.append(f"against TorchScript from C++, `{best.id}` / `{plain}` is "
                          f"{found}: {half} of its cost")  # fmt: skip
         if parts:
             lines.append(f"- **{name} from C++**: " + "; ".join(parts) + ".")
@@ -135,14 +144,14 @@ def _engine(record: Record) -> str:
 
 
 def bindings(records: Sequence[Record]) -> str:
-    """Every ONNX Runtime and OpenVINO row, as a multiple of the best cpp-onnxruntime row.
+    """Every ONNX Runtime and OpenVINO row, as a multiple of the best C++ ONNX Runtime row.
 
     A row of the same engine at another version than the base's is marked: its
     ratio mixes what the binding costs with what the version changed.
     """
-    base = _best([r for r in records if r.id.startswith("cpp-onnxruntime")])
+    base = _best(_cpp(records, "onnxruntime"))
     if base is None:
-        return "cpp-onnxruntime was not measured in this run."
+        return "No C++ ONNX Runtime row was measured in this run."
     rows: list[list[str]] = []
     mixed: dict[str, list[str]] = {}
     for r in sorted((r for r in records if r.runtime in BINDINGS and r.ok),

@@ -1,0 +1,52 @@
+"""What a driver is for besides the main table: flags set on its registry line.
+
+The sweeps and the report's sections find their drivers by these flags, never
+by a list of ids of their own, so a driver is declared once: on its line in
+callbench/registry.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+SWEEP = "sweep"  # runs in the batch and thread sweeps: its runtime's fastest way
+FLOOR = "floor"  # the hand-written loop the main table's ratios are taken against
+
+
+@dataclass(frozen=True)
+class SeedRow:
+    """One row of the seed study's table (shared/seeds/002_…)."""
+
+    label: str
+    seconds: float  # for 1,000,000 calls, on the seed author's machine
+
+
+PYTHON_MODULE = SeedRow("Python (torch.nn.Module)", 124.0)
+TORCHSCRIPT_FROM_PYTHON = SeedRow("TorchScript from Python", 54.0)
+TORCHSCRIPT_FROM_JAVA = SeedRow("TorchScript from Java", 35.0)
+TORCHSCRIPT_FROM_CPP = SeedRow("TorchScript from C++", 44.0)
+CPP_API = SeedRow("C++ API (LibTorch modules)", 9.0)
+SEED_ROWS = (PYTHON_MODULE, TORCHSCRIPT_FROM_PYTHON, TORCHSCRIPT_FROM_JAVA,
+             TORCHSCRIPT_FROM_CPP, CPP_API)  # fmt: skip
+
+
+class Call(IntEnum):
+    """How a driver stands for its seed row; the seed's table lists them in this order."""
+
+    AS_WRITTEN = 0  # the seed's code exactly as its author wrote it (a -seed driver)
+    OURS = 1  # our call of the same path
+    FAST_PATH = 2  # the path's fastest way
+
+    @property
+    def words(self) -> str:
+        return {0: "the seed's call as written", 1: "our call", 2: "the fast path"}[self.value]
+
+
+@dataclass(frozen=True)
+class SeedRole:
+    """The driver is one of ``row``'s drivers in the seed's table beside ours."""
+
+    row: SeedRow
+    call: Call
+    how: str  # how this driver makes the call, in a few words
