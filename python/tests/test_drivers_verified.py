@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from callbench.registry import DRIVERS
+from callbench.registry import DRIVERS, lookup
 from callbench.roles import Call
 from tests.conftest import HarnessRun, assert_verified
 
@@ -36,6 +36,27 @@ def test_every_available_driver_is_verified(
             assert record.peak_rss_bytes, driver_id
     for driver_id in set(run.records) - set(ready) - BATCH_ONE_ONLY:
         assert run.records[driver_id].status == "skipped"
+    assert forgotten_builds(run) == [], (
+        "skipped with their toolchain on PATH: run `callbench build`"
+    )
+
+
+def forgotten_builds(run: HarnessRun) -> list[str]:
+    """Skipped drivers whose toolchain is on PATH here: a build someone forgot, not a skip.
+
+    A driver whose toolchain is absent may be skipped, and its record says what to install.
+    """
+    forgotten = []
+    for driver_id, record in sorted(run.records.items()):
+        if record.status != "skipped":
+            continue
+        missing = lookup(driver_id).missing_tool()
+        if missing is None:
+            forgotten.append(f"{driver_id}: {record.error}")
+        else:
+            assert f"no `{missing}` on PATH" in str(record.error), record.error
+            assert "install" in str(record.error), record.error
+    return forgotten
 
 
 def test_the_floor_reports_its_own_memory(run_harness: Callable[..., HarnessRun]) -> None:

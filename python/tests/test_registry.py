@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from callbench.languages import cpp, java, rust
+from callbench.languages.spec import built_by
 from callbench.paths import REPO_ROOT
 from callbench.registry import (
     DRIVERS,
@@ -165,3 +166,21 @@ def test_every_java_class_declares_the_id_and_artifact_of_its_registry_line() ->
     assert "OnnxRuntimeFamily.java: artifact() does not return mlp_torchscript.pt" in (
         java.declared_problem(other) or ""
     )
+
+
+def test_a_driver_without_its_toolchain_says_what_to_install() -> None:
+    """A skip is allowed only where the toolchain is absent, and then it says what to install;
+    with the toolchain here, the reason is the build's (test_drivers_verified fails on it)."""
+    unbuilt = replace(DRIVERS[0], available=lambda: "build/x missing: run `callbench build`")
+    absent = built_by(unbuilt, ("sh", "callbench-no-such-tool"), "the tool (apt-get install it)")
+    assert absent.missing_tool() == "callbench-no-such-tool"
+    assert absent.available() == (
+        f"no `callbench-no-such-tool` on PATH, so {DRIVERS[0].id} is not built: "
+        "install the tool (apt-get install it)"
+    )
+    present = built_by(unbuilt, ("sh",), "a shell")
+    assert present.missing_tool() is None
+    assert present.available() == "build/x missing: run `callbench build`"
+    built = {language_key(d): d.toolchain for d in DRIVERS if d.toolchain}
+    assert set(built) == {"python", "cpp", "java", "rust", "go", "node"}
+    assert built["cpp"] == ("cmake", "ninja", "g++") and built["rust"] == ("cargo",)

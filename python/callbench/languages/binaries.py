@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import os
-import shutil
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from callbench.languages.spec import DriverSpec
+from callbench.languages.spec import DriverSpec, built_by
 
 
-def binary_available(path: Path, toolchain: str | None, hint: str) -> str | None:
+def binary_available(path: Path, hint: str) -> str | None:
+    """None when the executable is there; a missing toolchain is ``spec.built_by``'s to say."""
     if not path.is_file():
-        if toolchain is not None and shutil.which(toolchain) is None:
-            return f"no `{toolchain}` on PATH, so {path.name} is not built: {hint}"
         return f"{path} missing: {hint}"
     if not os.access(path, os.X_OK):
         return f"{path} is not executable: {hint}"
@@ -28,16 +27,20 @@ def binary_driver(
     *,
     bin_dir: Path,
     source: Path,
-    toolchain: str | None,
+    toolchain: tuple[str, ...],
+    install: str,
     hint: str,
+    available: Callable[[], str | None] | None = None,
 ) -> DriverSpec:
+    """``available``: the language's own check (a reason the build left), else the file's."""
     path = bin_dir / driver_id
-    return DriverSpec(
+    spec = DriverSpec(
         id=driver_id,
         language=language,
         runtime=runtime,
         artifact=artifact,
         source=source,
         command=lambda: [str(path)],
-        available=partial(binary_available, path, toolchain, hint),
+        available=available or partial(binary_available, path, hint),
     )
+    return built_by(spec, toolchain, install)

@@ -19,17 +19,10 @@ HINT = "run `nox -s bench-cpp` (or `callbench build cpp`)"
 
 
 def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
-    spec = binary_driver(
-        driver_id, LANGUAGE, runtime, artifact,
-        bin_dir=BIN_DIR,
-        source=REPO_ROOT / "cpp" / "drivers" / (driver_id.replace("-", "_") + ".cpp"),
-        toolchain="cmake",
-        hint=HINT,
-    )  # fmt: skip
     path = BIN_DIR / driver_id
 
     def available() -> str | None:
-        reason = binary_available(path, "cmake", HINT)
+        reason = binary_available(path, HINT)
         skipped = BIN_DIR / f"{driver_id}.skipped"
         if reason is not None and skipped.is_file():
             return f"not built: {skipped.read_text().strip()}"
@@ -37,7 +30,15 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
             return f"the Python environment the C++ drivers were built with is gone: {HINT}"
         return reason
 
-    return DriverSpec(**{**spec.__dict__, "available": available})
+    return binary_driver(
+        driver_id, LANGUAGE, runtime, artifact,
+        bin_dir=BIN_DIR,
+        source=REPO_ROOT / "cpp" / "drivers" / (driver_id.replace("-", "_") + ".cpp"),
+        toolchain=("cmake", "ninja", "g++"),
+        install="CMake >= 3.25, Ninja and g++ (apt-get install cmake ninja-build g++)",
+        hint=HINT,
+        available=available,
+    )  # fmt: skip
 
 
 # How cpp/drivers/CMakeLists.txt and cmake/PyTorchDeployDrivers.cmake choose what a

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from callbench.languages.binaries import binary_driver
 from callbench.languages.native import onnxruntime_env
 from callbench.languages.spec import DriverSpec
@@ -9,7 +11,7 @@ from callbench.paths import BUILD, REPO_ROOT
 
 LANGUAGE = "Go"
 BIN_DIR = BUILD / "go" / "bin"
-HINT = "run `nox -s bench-go` (or `callbench build go`); Go from go.dev or apt-get install golang"
+HINT = "run `nox -s bench-go` (or `callbench build go`)"
 
 
 def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
@@ -17,7 +19,8 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
         driver_id, LANGUAGE, runtime, artifact,
         bin_dir=BIN_DIR,
         source=REPO_ROOT / "go" / "cmd" / driver_id / "main.go",
-        toolchain="go",
+        toolchain=("go",),
+        install="Go (go.dev, or apt-get install golang)",
         hint=HINT,
     )  # fmt: skip
-    return DriverSpec(**{**spec.__dict__, "env": onnxruntime_env})
+    return replace(spec, env=onnxruntime_env)

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from callbench.languages.jvm_host import BUILD_HINT, CLASSES, LIB
-from callbench.languages.spec import DriverSpec
+from callbench.languages.spec import DriverSpec, built_by
 from callbench.paths import BUILD, REPO_ROOT
 
 LANGUAGE = "Java"
@@ -20,6 +20,10 @@ PACKAGE = "dev.callbench.drivers"
 SOURCES = REPO_ROOT / "java" / "src" / "main" / "java"
 # libpytorch_jni.so and libfbjni.so: the project's native peer of pytorch_java_only.
 PYTORCH_NATIVE_LIB = BUILD / "java-native" / "lib"
+TOOLS_TO_INSTALL = (
+    "a JDK >= 17 and Maven (apt-get install openjdk-17-jdk-headless maven), and for the "
+    "org.pytorch peer CMake, Ninja and g++"
+)
 
 
 def class_file(main_class: str) -> Path:
@@ -51,7 +55,7 @@ def driver(
     """``class_name`` under dev.callbench.drivers; ``native``: needs the org.pytorch JNI peer."""
     main_class = f"{PACKAGE}.{class_name}"
     lib_dir = PYTORCH_NATIVE_LIB if native else None
-    return DriverSpec(
+    spec = DriverSpec(
         id=driver_id,
         language=LANGUAGE,
         runtime=runtime,
@@ -60,6 +64,9 @@ def driver(
         command=partial(host_command, main_class, lib_dir),
         available=partial(availability, main_class, lib_dir),
     )
+    # The org.pytorch peer is compiled by CMake and g++ besides Maven (scripts/build_java.py).
+    tools = ("javac", "mvn", *(("cmake", "ninja", "g++") if native else ()))
+    return built_by(spec, tools, TOOLS_TO_INSTALL)
 
 
 def declared_problem(spec: DriverSpec, read: Callable[[Path], str] = Path.read_text) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 
-from callbench.languages.spec import DriverSpec
+from callbench.languages.spec import DriverSpec, built_by
 from callbench.paths import REPO_ROOT
 
 LANGUAGE = "Node.js"
@@ -25,7 +25,7 @@ def driver(driver_id: str, runtime: str, artifact: str, dependency: str) -> Driv
             return f"{dependency} is not installed in {PACKAGE}/node_modules: {HINT}"
         return None
 
-    return DriverSpec(
+    spec = DriverSpec(
         id=driver_id,
         language=LANGUAGE,
         runtime=runtime,
@@ -34,3 +34,4 @@ def driver(driver_id: str, runtime: str, artifact: str, dependency: str) -> Driv
         command=lambda: [shutil.which("node") or "node", str(script)],
         available=available,
     )
+    return built_by(spec, ("node", "npm"), "Node.js >= 20 and npm (apt-get install nodejs npm)")

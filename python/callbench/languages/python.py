@@ -7,11 +7,13 @@ so the NumPy driver's load time and memory do not include torch.
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from functools import partial
 from pathlib import Path
 
-from callbench.languages.spec import DriverSpec, always_available
+from callbench.languages.spec import DriverSpec, always_available, built_by
 from callbench.paths import REPO_ROOT
 
 LANGUAGE = "Python"
@@ -34,7 +36,7 @@ def driver(
     """``entry`` is ``module:function`` under callbench.drivers (the driver's setup);
     ``native`` names the compiled piece it needs from ``callbench build python``."""
     module = f"{PACKAGE}.{entry.split(':')[0]}"
-    return DriverSpec(
+    spec = DriverSpec(
         id=driver_id,
         language=LANGUAGE,
         runtime=runtime,
@@ -45,6 +47,11 @@ def driver(
         entry=entry,
         available=partial(_native, native) if native else always_available,
     )
+    if native is None:
+        return spec
+    # scripts/build_python.py compiles with $CC, else cc.
+    compiler = (shlex.split(os.environ.get("CC") or "") or ["cc"])[0]
+    return built_by(spec, (compiler,), "a C compiler (apt-get install gcc), or set CC")
 
 
 def independent(driver_id: str, runtime: str, artifact: str, module: str) -> DriverSpec:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
-from callbench.languages.binaries import binary_driver
+from callbench.languages.binaries import binary_available, binary_driver
 from callbench.languages.native import onnxruntime_env
 from callbench.languages.spec import DriverSpec
 from callbench.paths import BUILD, REPO_ROOT
@@ -18,24 +19,26 @@ HINT = "run `nox -s bench-rust` (or `callbench build rust`)"
 
 
 def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
-    spec = binary_driver(
-        driver_id, LANGUAGE, runtime, artifact,
-        bin_dir=BIN_DIR,
-        source=SOURCES / (driver_id.replace("-", "_") + ".rs"),
-        toolchain="cargo",
-        hint=HINT + "; Rust from rustup.rs or apt-get install cargo",
-    )  # fmt: skip
-    built = spec.available
+    path = BIN_DIR / driver_id
 
     def available() -> str | None:
-        reason = built()
+        reason = binary_available(path, HINT)
         skipped = BUILD / "rust" / "skipped.json"
         if reason is not None and skipped.is_file():
             why = json.loads(skipped.read_text()).get(driver_id)
             return f"not built: {why}" if why else reason
         return reason
 
-    return DriverSpec(**{**spec.__dict__, "env": onnxruntime_env, "available": available})
+    spec = binary_driver(
+        driver_id, LANGUAGE, runtime, artifact,
+        bin_dir=BIN_DIR,
+        source=SOURCES / (driver_id.replace("-", "_") + ".rs"),
+        toolchain=("cargo",),
+        install="Rust (rustup.rs, or apt-get install cargo)",
+        hint=HINT,
+        available=available,
+    )  # fmt: skip
+    return replace(spec, env=onnxruntime_env)
 
 
 CARGO_TOML = REPO_ROOT / "rust" / "drivers" / "Cargo.toml"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from callbench.roles import SeedRole
@@ -40,3 +41,25 @@ class DriverSpec:
     roles: frozenset[str] = frozenset()
     # Set by ``registry.seed_row``: the seed study's row this driver stands for.
     seed: SeedRole | None = None
+    # The programs that build the driver (cmake, cargo, mvn, ...); none when nothing is built.
+    # With them on PATH, a driver that cannot run is a build someone forgot, not a skip.
+    toolchain: tuple[str, ...] = ()
+
+    def missing_tool(self) -> str | None:
+        """The first program of the toolchain that is not on PATH here, or None."""
+        return next((tool for tool in self.toolchain if shutil.which(tool) is None), None)
+
+
+def built_by(spec: DriverSpec, toolchain: Sequence[str], install: str) -> DriverSpec:
+    """``spec`` is built by ``toolchain``; when one of its programs is not on PATH,
+    ``available`` says so and what to ``install``, not which file the build would make."""
+    can_run = spec.available
+    built = replace(spec, toolchain=tuple(toolchain))
+
+    def available() -> str | None:
+        reason = can_run()
+        if reason is not None and (tool := built.missing_tool()) is not None:
+            return f"no `{tool}` on PATH, so {spec.id} is not built: install {install}"
+        return reason
+
+    return replace(built, available=available)
