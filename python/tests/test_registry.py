@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from callbench.languages import cpp, java, rust
+from callbench.languages import cpp, java, rust, sources
 from callbench.languages.spec import built_by
 from callbench.paths import REPO_ROOT
 from callbench.registry import (
@@ -184,3 +184,18 @@ def test_a_driver_without_its_toolchain_says_what_to_install() -> None:
     built = {language_key(d): d.toolchain for d in DRIVERS if d.toolchain}
     assert set(built) == {"python", "cpp", "java", "rust", "go", "node"}
     assert built["cpp"] == ("cmake", "ninja", "g++") and built["rust"] == ("cargo",)
+
+
+def test_every_driver_opens_the_artifact_of_its_registry_line() -> None:
+    """Read from its sources (and the support files they include or import)."""
+    assert [p for d in DRIVERS if (p := sources.artifact_problem(d))] == []
+    # A line that names another artifact than its code opens is caught, in every language.
+    for language in LANGUAGES:
+        first = next(d for d in DRIVERS if language_key(d) == language)
+        other = "mlp.pte" if first.artifact != "mlp.pte" else "mlp.onnx"
+        problem = sources.artifact_problem(replace(first, artifact=other))
+        assert problem and problem.startswith(
+            f"{first.id}: its registry line says {other}, its code names {first.artifact} in "
+        ), problem
+    ort = sources.opened_artifacts(next(d for d in DRIVERS if d.id == "rust-ort"))
+    assert ort == {"mlp.onnx": [REPO_ROOT / "rust" / "drivers" / "src" / "ort_support.rs"]}
