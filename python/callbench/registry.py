@@ -125,6 +125,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
     go.driver("go-onnxruntime", "onnxruntime", ONNX),
     swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
+    go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
     swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
     node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),

@@ -133,6 +133,8 @@ def opened_artifacts(spec: DriverSpec) -> dict[str, list[Path]]:
 
 def artifact_problem(spec: DriverSpec) -> str | None:
     """Where the artifact a driver's code opens is not the one on its registry line."""
+    if not spec.source.is_file():
+        return f"{spec.id}: its source {spec.source} is missing"
     named = opened_artifacts(spec)
     if set(named) == {spec.artifact}:
         return None
