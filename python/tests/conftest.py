@@ -20,6 +20,7 @@ from callbench.records.record import Record
 from callbench.records.store import load_run
 
 SMALL_SAMPLES = 20_000
+SMALL_WIDTH = "16"  # the small set's model family: one width, quick to fit
 
 
 @dataclass
@@ -55,9 +56,11 @@ def run_driver(
 
 @pytest.fixture(scope="session")
 def small_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A freshly exported artifact set with 20,000 samples (read-only for tests)."""
+    """A freshly exported artifact set with 20,000 samples and a family of one width, 16
+    (read-only for tests)."""
     out = tmp_path_factory.mktemp("models")
-    done = run_module("callbench.model.export", "--out", str(out), "--samples", str(SMALL_SAMPLES))
+    done = run_module("callbench.model.export", "--out", str(out), "--samples", str(SMALL_SAMPLES),
+                      "--widths", SMALL_WIDTH)  # fmt: skip
     assert done.returncode == 0, done.stderr
     return out
 

@@ -11,8 +11,11 @@ import onnxruntime as ort
 import torch
 
 from callbench.model import artifacts as art
+from callbench.model.architecture import flops_per_sample, weight_count
+from callbench.model.export import parse_widths
 from callbench.model.mlp import MLP
-from tests.conftest import SMALL_SAMPLES, run_module
+from callbench.model.wide_mlp import WideMLP
+from tests.conftest import SMALL_SAMPLES, SMALL_WIDTH, run_module
 
 
 def manifest(models: Path) -> dict:
@@ -88,9 +91,67 @@ def test_export_is_byte_reproducible(small_models: Path, tmp_path: Path) -> None
     # Another hash seed than the fixture's run: the bytes must not depend on it.
     done = run_module(
         "callbench.model.export", "--out", str(again), "--samples", str(SMALL_SAMPLES),
-        env={"PYTHONHASHSEED": "12345"},
+        "--widths", SMALL_WIDTH, env={"PYTHONHASHSEED": "12345"},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     first, second = manifest(small_models)["files"], manifest(again)["files"]
     assert {k: v["sha256"] for k, v in first.items()} == {k: v["sha256"] for k, v in second.items()}
     assert (small_models / art.MANIFEST).read_bytes() == (again / art.MANIFEST).read_bytes()
+    assert (small_models / art.FAMILY).read_bytes() == (again / art.FAMILY).read_bytes()
+
+
+def test_the_family_lists_each_width_with_its_files_and_size(small_models: Path) -> None:
+    family = json.loads((small_models / art.FAMILY).read_text())
+    assert family["reference"] == {"hidden": 8, "folder": ".", "parameters": 105,
+                                   "flops_per_sample": 209}  # fmt: skip
+    (width,) = family["widths"]
+    hidden = int(SMALL_WIDTH)
+    assert width["hidden"] == hidden and width["folder"] == f"widths/{hidden}"
+    # 2-16-16-1: 2*16+16 + 16*16+16 + 16+1 parameters; two flops a weight, one a bias and a ReLU.
+    assert width["parameters"] == weight_count(hidden) == 337
+    assert width["flops_per_sample"] == flops_per_sample(hidden) == 2 * (32 + 256 + 16) + 33 + 32
+    assert width["fit_rmse"] < 0.5
+    folder = small_models / width["folder"]
+    assert {n: art.sha256_of(folder / n) for n in width["files"]} == width["files"]
+    art.verify(folder, set(width["files"]))  # its own manifest, as the reference's
+    assert set(width["files"]) == {art.STATE_DICT, art.TORCHSCRIPT, art.ONNX, art.WEIGHTS,
+                                   art.INPUTS, art.REFERENCE}  # fmt: skip
+    assert manifest(folder)["files"][art.WEIGHTS]["shape"] == [337]
+    # The reference model's manifest does not know of the family: its bytes stay as they were.
+    assert "widths" not in (small_models / art.MANIFEST).read_text()
+
+
+def test_a_width_of_the_family_agrees_in_every_format(small_models: Path) -> None:
+    hidden = int(SMALL_WIDTH)
+    folder = small_models / art.family_folder(hidden)
+    x = art.read_inputs(folder)
+    reference = art.read_reference(folder)
+    model = WideMLP(hidden)
+    model.load_state_dict(art.load_state_dict(folder / art.STATE_DICT, hidden))
+    model.eval()
+    scripted = torch.jit.load(str(folder / art.TORCHSCRIPT))
+    session = ort.InferenceSession(str(folder / art.ONNX), providers=["CPUExecutionProvider"])
+    with torch.inference_mode():
+        eager = model(torch.from_numpy(x)).numpy()
+        script = scripted(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(eager, reference, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(script, reference, atol=1e-5, rtol=0)
+    np.testing.assert_allclose(session.run(None, {"x": x})[0], reference, atol=1e-5, rtol=0)
+    flat = np.fromfile(folder / art.WEIGHTS, dtype="<f4")
+    state = model.state_dict()
+    np.testing.assert_array_equal(
+        flat, np.concatenate([state[k].numpy().ravel() for k in manifest(folder)["weights_order"]])
+    )
+
+
+def test_widths_are_parsed_and_bad_ones_refused(tmp_path: Path) -> None:
+    assert parse_widths("2048, 64,512,64") == (64, 512, 2048)
+    assert parse_widths("") == () and parse_widths("8") == ()  # 8 is the reference itself
+    done = run_module("callbench.model.export", "--out", str(tmp_path), "--widths", "64,wide")
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith("--widths: 'wide' is not a positive whole number")
+    )
+    assert not (tmp_path / art.MANIFEST).exists()  # refused before any work

@@ -1,16 +1,40 @@
-"""The MLP's shape, without importing torch (readers of raw weights need only this)."""
+"""The MLP's shape, without importing torch (readers of raw weights need only this).
+
+The reference model is 2 -> 8 -> 8 -> 1; the family of model sizes keeps the
+architecture and widens both hidden layers (2 -> H -> H -> 1).
+"""
 
 from __future__ import annotations
 
-# (name, fan_in, fan_out) per layer; names match the seed's MyNN (a, b, c).
-LAYERS: tuple[tuple[str, int, int], ...] = (("a", 2, 8), ("b", 8, 8), ("c", 8, 1))
-WEIGHT_COUNT = sum(fan_out * fan_in + fan_out for _, fan_in, fan_out in LAYERS)
+INPUT_WIDTH, HIDDEN, OUTPUT_WIDTH = 2, 8, 1
+FAMILY_WIDTHS = (64, 512, 2048)  # the hidden widths `callbench export` writes besides 8
 
 
-def state_dict_shapes() -> dict[str, tuple[int, ...]]:
+def layers(hidden: int = HIDDEN) -> tuple[tuple[str, int, int], ...]:
+    """(name, fan_in, fan_out) per layer; names match the seed's MyNN (a, b, c)."""
+    return (("a", INPUT_WIDTH, hidden), ("b", hidden, hidden), ("c", hidden, OUTPUT_WIDTH))
+
+
+def weight_count(hidden: int = HIDDEN) -> int:
+    """Parameters: every layer's weights and biases."""
+    return sum(fan_out * fan_in + fan_out for _, fan_in, fan_out in layers(hidden))
+
+
+def flops_per_sample(hidden: int = HIDDEN) -> int:
+    """Floating-point operations of one sample's forward pass: a multiply and an add per
+    weight, an add per bias, a max per hidden unit."""
+    matmul = sum(2 * fan_in * fan_out for _, fan_in, fan_out in layers(hidden))
+    return matmul + weight_count(hidden) - sum(f * i for _, i, f in layers(hidden)) + 2 * hidden
+
+
+LAYERS: tuple[tuple[str, int, int], ...] = layers()
+WEIGHT_COUNT = weight_count()
+
+
+def state_dict_shapes(hidden: int = HIDDEN) -> dict[str, tuple[int, ...]]:
     """The exact keys and shapes a state_dict of this architecture has."""
     shapes: dict[str, tuple[int, ...]] = {}
-    for name, fan_in, fan_out in LAYERS:
+    for name, fan_in, fan_out in layers(hidden):
         shapes[f"{name}.weight"] = (fan_out, fan_in)
         shapes[f"{name}.bias"] = (fan_out,)
     return shapes

@@ -27,6 +27,26 @@ MANIFEST = "manifest.json"
 # How long each artifact took to export, in seconds: beside the manifest, not in it,
 # so that the manifest stays the same bytes from one export to the next.
 EXPORT_SECONDS = "export_seconds.json"
+# The family of model sizes: family.json lists each width, exported into widths/<H>/ with
+# the portable artifacts, inputs, reference and manifest the reference model has.
+FAMILY = "family.json"
+FAMILY_DIR = "widths"
+
+
+def family_folder(hidden: int) -> str:
+    """Where width ``hidden`` of the family lives, relative to models/."""
+    return f"{FAMILY_DIR}/{hidden}"
+
+
+def family_folders(models: Path) -> list[Path]:
+    """The width folders an export left under ``models``."""
+    root = models / FAMILY_DIR
+    return (
+        sorted(p for p in root.iterdir() if p.is_dir() and p.name.isdigit())
+        if root.is_dir()
+        else []
+    )
+
 
 INPUT_WIDTH = 2
 OUTPUT_WIDTH = 1
@@ -109,8 +129,9 @@ def read_reference(models: Path) -> np.ndarray:
     return read_f32(models / REFERENCE, OUTPUT_WIDTH, "outputs")
 
 
-def load_state_dict(path: Path) -> dict[str, Any]:
-    """Load a state_dict without running pickled code, checked against the MLP's shapes."""
+def load_state_dict(path: Path, hidden: int | None = None) -> dict[str, Any]:
+    """Load a state_dict without running pickled code, checked against the MLP's shapes
+    (at hidden width ``hidden``; the reference's by default)."""
     import pickle
     import zipfile
 
@@ -129,7 +150,7 @@ def load_state_dict(path: Path) -> dict[str, Any]:
         raise ArtifactError(path, f"not a loadable weights-only state_dict ({first})") from None
     if not isinstance(state, dict):
         raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
-    expected = state_dict_shapes()
+    expected = state_dict_shapes() if hidden is None else state_dict_shapes(hidden)
     if set(state) != set(expected):
         raise ArtifactError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
     for key, shape in expected.items():

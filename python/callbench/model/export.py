@@ -15,10 +15,11 @@ import json
 import logging
 import os
 import platform
+import shutil
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,23 @@ import torch
 
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
-from callbench.model.mlp import LAYERS, MLP
-from callbench.model.training import HIGH, LOW, TrainConfig, train
+from callbench.model.architecture import (
+    FAMILY_WIDTHS,
+    HIDDEN,
+    flops_per_sample,
+    layers,
+    weight_count,
+)
+from callbench.model.mlp import MLP
+from callbench.model.training import HIGH, LOW, TrainConfig, family_training, train
 
 SAMPLES = 1_000_000
+# A width of the family gets the samples a calibrated round could take at its size:
+# 0.05 s at 100 GFLOP/s (above one core's peak here), at least 10,000.
+ROUND_FLOPS = 0.05 * 100e9
+FAMILY_MIN_SAMPLES = 10_000
+# A brief fit still learns the target: its RMSE is a small part of |x1| + x2's spread (about 6).
+FAMILY_FIT_LIMIT = 0.5
 INPUT_SEED = 1_000_003
 ONNX_OPSET = 18
 
@@ -90,12 +104,16 @@ def onnx_bytes(model: MLP) -> bytes:
     return bytes(proto.SerializeToString())
 
 
+def hidden_of(model: MLP) -> int:
+    return int(model.a.out_features)
+
+
 def weights_bytes(model: MLP) -> bytes:
-    """The weights as raw float32 in LAYERS order, for runtimes that cannot read a pickle."""
+    """The weights as raw float32 in layer order, for runtimes that cannot read a pickle."""
     state = model.state_dict()
     parts = [
         state[f"{name}.{kind}"].numpy().ravel()
-        for name, _, _ in LAYERS
+        for name, _, _ in layers(hidden_of(model))
         for kind in ("weight", "bias")
     ]
     return np.concatenate(parts).astype("<f4").tobytes()
@@ -122,13 +140,13 @@ def quiet_exporters() -> None:
     logging.getLogger("torch.onnx").setLevel(logging.ERROR)
 
 
-def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
-    quiet_exporters()
-    torch.set_num_threads(1)
-    model, fit_rmse = train(config)
-    inputs = make_inputs(samples, INPUT_SEED)
+Blobs = dict[str, tuple[bytes, list[int], str]]
+
+
+def portable_blobs(model: MLP, inputs: np.ndarray, seconds: dict[str, float]) -> Blobs:
+    """The formats every width is written in, with the inputs and their reference outputs;
+    ``seconds`` gets how long each format took to write."""
     reference = reference_outputs(model, inputs)
-    seconds: dict[str, float] = {}
 
     def timed(name: str, write: Callable[[MLP], bytes]) -> bytes:
         start = time.perf_counter()
@@ -136,17 +154,19 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
         seconds[name] = time.perf_counter() - start
         return data
 
-    blobs: dict[str, tuple[bytes, list[int], str]] = {
+    samples, count = len(inputs), weight_count(hidden_of(model))
+    return {
         art.STATE_DICT: (timed(art.STATE_DICT, state_dict_bytes), [], "torch.save"),
         art.TORCHSCRIPT: (timed(art.TORCHSCRIPT, torchscript_bytes), [], "torch.jit.save"),
         art.ONNX: (timed(art.ONNX, onnx_bytes), [], f"onnx opset {ONNX_OPSET}"),
-        art.WEIGHTS: (timed(art.WEIGHTS, weights_bytes), [105], "float32-le"),
+        art.WEIGHTS: (timed(art.WEIGHTS, weights_bytes), [count], "float32-le"),
         art.INPUTS: (inputs.astype("<f4").tobytes(), [samples, 2], "float32-le"),
         art.REFERENCE: (reference.astype("<f4").tobytes(), [samples, 1], "float32-le"),
     }
-    # torch.export-based artifacts: AOTInductor compiles with g++, ExecuTorch lowers.
-    compiled = {deploy.AOTI_PACKAGE: deploy.aoti_package(model)}
-    compiled.update(deploy.executorch_programs(model))
+
+
+def write_blobs(out: Path, blobs: Blobs) -> dict[str, Any]:
+    """Each blob as a file of ``out``, and its manifest entry."""
     files: dict[str, Any] = {}
     for name, (data, shape, fmt) in blobs.items():
         art.write_atomic(out / name, data)
@@ -157,6 +177,36 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
             "format": fmt,
             "reproducible": True,
         }
+    return files
+
+
+def describe(model: MLP, samples: int, config: TrainConfig, fit_rmse: float) -> dict[str, Any]:
+    """The manifest's words on the model, the same for every width."""
+    hidden = hidden_of(model)
+    return {
+        "model": f"MLP 2-{hidden}-{hidden}-1 ReLU, fit to |x1| + x2 on [-10, 10)^2",
+        "state_dict_keys": {k: list(v.shape) for k, v in model.state_dict().items()},
+        "weights_order": [f"{n}.{k}" for n, _, _ in layers(hidden) for k in ("weight", "bias")],
+        "onnx": {"input": "x", "output": "y", "opset": ONNX_OPSET},
+        "samples": samples,
+        "input_seed": INPUT_SEED,
+        "input_range": [LOW, HIGH],
+        "training": config.as_dict(),
+        "fit_rmse": fit_rmse,
+        "versions": versions(),
+    }
+
+
+def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
+    """The reference model (2-8-8-1) in every format, AOTInductor and ExecuTorch included."""
+    quiet_exporters()
+    torch.set_num_threads(1)
+    model, fit_rmse = train(config)
+    seconds: dict[str, float] = {}
+    files = write_blobs(out, portable_blobs(model, make_inputs(samples, INPUT_SEED), seconds))
+    # torch.export-based artifacts: AOTInductor compiles with g++, ExecuTorch lowers.
+    compiled = {deploy.AOTI_PACKAGE: deploy.aoti_package(model)}
+    compiled.update(deploy.executorch_programs(model))
     for name, artifact in compiled.items():
         art.write_atomic(out / name, artifact.data)
         files[name] = {
@@ -167,22 +217,78 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
         }
         seconds[name] = artifact.seconds
         print(f"{name}: {len(artifact.data):,} bytes in {artifact.seconds:.1f} s", flush=True)
-    manifest = {
-        "model": "MLP 2-8-8-1 ReLU, fit to |x1| + x2 on [-10, 10)^2",
-        "state_dict_keys": {k: list(v.shape) for k, v in model.state_dict().items()},
-        "weights_order": [f"{n}.{k}" for n, _, _ in LAYERS for k in ("weight", "bias")],
-        "onnx": {"input": "x", "output": "y", "opset": ONNX_OPSET},
-        "samples": samples,
-        "input_seed": INPUT_SEED,
-        "input_range": [LOW, HIGH],
-        "training": config.as_dict(),
-        "fit_rmse": fit_rmse,
-        "versions": versions(),
-        "files": files,
-    }
+    manifest = {**describe(model, samples, config, fit_rmse), "files": files}
     art.write_atomic(out / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
     art.write_atomic(out / art.EXPORT_SECONDS, (json.dumps(seconds, indent=2) + "\n").encode())
     return manifest
+
+
+def family_samples(hidden: int, cap: int) -> int:
+    """The samples written for a width: what one calibrated round could take, within the cap."""
+    fits = int(ROUND_FLOPS / flops_per_sample(hidden))
+    return min(cap, max(FAMILY_MIN_SAMPLES, fits))
+
+
+def export_width(out: Path, hidden: int, cap: int) -> dict[str, Any]:
+    """One width of the family into ``out``/widths/<hidden>/: the portable formats, the
+    inputs and reference, and a manifest like the reference model's; its family entry."""
+    torch.set_num_threads(1)
+    start = time.perf_counter()
+    config = family_training(hidden)
+    model, fit_rmse = train(config, hidden)
+    samples = family_samples(hidden, cap)
+    folder = out / art.family_folder(hidden)
+    seconds: dict[str, float] = {}
+    files = write_blobs(folder, portable_blobs(model, make_inputs(samples, INPUT_SEED), seconds))
+    manifest = {**describe(model, samples, config, fit_rmse), "files": files}
+    art.write_atomic(folder / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+    art.write_atomic(folder / art.EXPORT_SECONDS, (json.dumps(seconds, indent=2) + "\n").encode())
+    print(f"width {hidden}: fit RMSE {fit_rmse:.4f}, {samples:,} samples, "
+          f"{time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
+    return {
+        "hidden": hidden,
+        "folder": art.family_folder(hidden),
+        "parameters": weight_count(hidden),
+        "flops_per_sample": flops_per_sample(hidden),
+        "fit_rmse": fit_rmse,
+        "samples": samples,
+        "files": {name: entry["sha256"] for name, entry in files.items()},
+    }
+
+
+def export_family(out: Path, widths: Sequence[int], cap: int) -> dict[str, Any]:
+    """``out``/family.json: the reference model and each width written, largest last.
+
+    The reference's own files and manifest are untouched, so runs made before
+    the family existed still compare with runs made after.
+    """
+    quiet_exporters()
+    for stale in art.family_folders(out):
+        if int(stale.name) not in widths:
+            shutil.rmtree(stale)
+    family = {
+        "architecture": "2 -> H -> H -> 1, ReLU between layers",
+        "reference": {
+            "hidden": HIDDEN,
+            "folder": ".",
+            "parameters": weight_count(),
+            "flops_per_sample": flops_per_sample(),
+        },
+        "widths": [export_width(out, hidden, cap) for hidden in sorted(widths)],
+    }
+    art.write_atomic(out / art.FAMILY, (json.dumps(family, indent=2) + "\n").encode())
+    return family
+
+
+def parse_widths(text: str) -> tuple[int, ...]:
+    """ "64,512,2048" -> (64, 512, 2048); "" -> (); the reference's 8 is always written."""
+    widths = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if not part.isdigit() or int(part) < 1:
+            raise ValueError(f"--widths: {part!r} is not a positive whole number")
+        if int(part) != HIDDEN:
+            widths.append(int(part))
+    return tuple(sorted(set(widths)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,10 +301,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="callbench export", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("models"), help="artifact folder")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="inputs to write")
+    parser.add_argument(
+        "--widths", default=",".join(map(str, FAMILY_WIDTHS)),
+        help="hidden widths of the model family besides the reference's 8, comma-separated "
+             "('' for none; default %(default)s): models/widths/<H>/, listed in family.json",
+    )  # fmt: skip
     args = parser.parse_args(args_in)
     if args.samples < 1:
         parser.error("--samples must be at least 1")
+    try:
+        widths = parse_widths(args.widths)
+    except ValueError as exc:
+        parser.error(str(exc))
     manifest = export(args.out, args.samples, TrainConfig())
+    family = export_family(args.out, widths, args.samples)
     print(
         f"wrote {len(manifest['files']) + 1} files to {args.out}/ "
         f"(fit RMSE {manifest['fit_rmse']:.4f} on held-out points)"
@@ -206,6 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     if manifest["fit_rmse"] >= 0.1:
         print(f"error: fit RMSE {manifest['fit_rmse']:.4f} is not below 0.1", file=sys.stderr)
         return 1
+    for width in family["widths"]:
+        if width["fit_rmse"] >= FAMILY_FIT_LIMIT:
+            print(f"error: width {width['hidden']}: fit RMSE {width['fit_rmse']:.4f} is not "
+                  f"below {FAMILY_FIT_LIMIT}", file=sys.stderr)  # fmt: skip
+            return 1
     return 0
 
 

@@ -1,0 +1,23 @@
+"""The family of model sizes: the reference MLP's architecture at a wider hidden width.
+
+A subclass, so that ``MLP``'s own source (which TorchScript and the ONNX
+exporter record beside the graph) and with it the reference model's artifacts
+stay the same bytes.
+"""
+
+from __future__ import annotations
+
+from torch import nn
+
+from callbench.model.architecture import INPUT_WIDTH, OUTPUT_WIDTH
+from callbench.model.mlp import MLP
+
+
+class WideMLP(MLP):
+    """2 -> hidden -> hidden -> 1, ReLU between layers: MLP's forward on wider layers."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.a = nn.Linear(INPUT_WIDTH, hidden)
+        self.b = nn.Linear(hidden, hidden)
+        self.c = nn.Linear(hidden, OUTPUT_WIDTH)
