@@ -3,13 +3,16 @@ the reference, at one sample a call and at a batch of three."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from callbench.model import artifacts as art
 from callbench.registry import DRIVERS, lookup
 from callbench.roles import Call
-from tests.conftest import HarnessRun, assert_verified
+from tests.conftest import SMALL_WIDTH, HarnessRun, assert_verified
 
 # The seed's loops as written take one sample a call, as the seed did.
 BATCH_ONE_ONLY = {d.id for d in DRIVERS if d.seed and d.seed.call is Call.AS_WRITTEN}
@@ -80,3 +83,17 @@ def test_calibrated_rounds_are_sized_by_time(run_harness: Callable[..., HarnessR
     calls = {r.calls for r in record.rounds}
     assert len(calls) == 1 and 1 < calls.pop() <= 20_000
     assert run.env["protocol"] == {"name": "calibrated", "round_time_s": 0.02, "rounds": 3}
+
+
+def test_the_numpy_floor_runs_a_wider_model_of_the_family(
+    run_harness: Callable[..., HarnessRun], small_models: Path
+) -> None:
+    """Its hidden width comes from the size of the weights it reads: at the family's width
+    16 its outputs match that width's reference, and the record names that model."""
+    folder = small_models / art.family_folder(int(SMALL_WIDTH))
+    run = run_harness("--models", str(folder), "--only", "python-numpy", "--calls", "200",
+                      "--rounds", "2", "--warmup", "10")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert_verified(run, ["python-numpy"], rounds=2, batch=1)
+    manifest = json.loads((folder / art.MANIFEST).read_text())
+    assert manifest["model"].startswith("MLP 2-16-16-1")

@@ -11,7 +11,7 @@ import onnxruntime as ort
 import torch
 
 from callbench.model import artifacts as art
-from callbench.model.architecture import flops_per_sample, weight_count
+from callbench.model.architecture import flops_per_sample, hidden_of_count, weight_count
 from callbench.model.export import parse_widths
 from callbench.model.mlp import MLP
 from callbench.model.wide_mlp import WideMLP
@@ -142,6 +142,13 @@ def test_a_width_of_the_family_agrees_in_every_format(small_models: Path) -> Non
     np.testing.assert_array_equal(
         flat, np.concatenate([state[k].numpy().ravel() for k in manifest(folder)["weights_order"]])
     )
+
+
+def test_a_weight_count_names_its_width() -> None:
+    assert [hidden_of_count(weight_count(h)) for h in (1, 8, 16, 64, 512, 2048)] == [
+        1, 8, 16, 64, 512, 2048
+    ]  # fmt: skip
+    assert hidden_of_count(106) is None and hidden_of_count(0) is None
 
 
 def test_widths_are_parsed_and_bad_ones_refused(tmp_path: Path) -> None:

@@ -10,24 +10,28 @@ import numpy as np
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.errors import ArtifactError
-from callbench.model.architecture import LAYERS, WEIGHT_COUNT
+from callbench.model.architecture import WEIGHT_COUNT, hidden_of_count
+from callbench.model.architecture import layers as architecture_layers
 from callbench.model.artifacts import WEIGHTS, require
 
 
 def read_layers(options: Options) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(W transposed to [in, out], bias) per layer, from the raw weights file."""
+    """(W transposed to [in, out], bias) per layer, from the raw weights file; the hidden
+    width is read from its size, so every width of the model family runs."""
     path = require(options.models, WEIGHTS)
-    expected = WEIGHT_COUNT
-    flat = np.fromfile(path, dtype="<f4")
-    if flat.size != expected or path.stat().st_size != 4 * expected:
+    size = path.stat().st_size
+    hidden = hidden_of_count(size // 4) if size % 4 == 0 else None
+    if hidden is None:
         raise ArtifactError(
-            path, f"holds {path.stat().st_size} bytes, the MLP needs {4 * expected}"
-        )
+            path, f"holds {size} bytes, not the weights of a 2-H-H-1 MLP (4 x (H² + 5H + 1), "
+            f"{4 * WEIGHT_COUNT} for the reference's H = 8)",
+        )  # fmt: skip
+    flat = np.fromfile(path, dtype="<f4")
     if not np.isfinite(flat).all():
         raise ArtifactError(path, "holds NaN or Inf weights")
     layers = []
     offset = 0
-    for _, fan_in, fan_out in LAYERS:
+    for _, fan_in, fan_out in architecture_layers(hidden):
         w = flat[offset : offset + fan_out * fan_in].reshape(fan_out, fan_in)
         offset += fan_out * fan_in
         b = flat[offset : offset + fan_out]

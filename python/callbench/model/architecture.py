@@ -6,6 +6,8 @@ architecture and widens both hidden layers (2 -> H -> H -> 1).
 
 from __future__ import annotations
 
+import math
+
 INPUT_WIDTH, HIDDEN, OUTPUT_WIDTH = 2, 8, 1
 FAMILY_WIDTHS = (64, 512, 2048)  # the hidden widths `callbench export` writes besides 8
 
@@ -18,6 +20,14 @@ def layers(hidden: int = HIDDEN) -> tuple[tuple[str, int, int], ...]:
 def weight_count(hidden: int = HIDDEN) -> int:
     """Parameters: every layer's weights and biases."""
     return sum(fan_out * fan_in + fan_out for _, fan_in, fan_out in layers(hidden))
+
+
+def hidden_of_count(count: int) -> int | None:
+    """The hidden width H whose 2 -> H -> H -> 1 MLP has ``count`` parameters (H² + 5H + 1),
+    or None when no width has that many."""
+    root = math.isqrt(21 + 4 * count)
+    hidden = (root - 5) // 2
+    return hidden if hidden > 0 and weight_count(hidden) == count else None
 
 
 def flops_per_sample(hidden: int = HIDDEN) -> int:
