@@ -48,14 +48,14 @@ def test_inputs_are_uniform_in_the_half_open_square(small_models: Path) -> None:
     assert abs(float(x.mean())) < 0.2  # uniform over [-10, 10): mean near 0
 
 
-def test_state_dict_torchscript_and_onnx_agree(small_models: Path) -> None:
-    x = art.read_inputs(small_models)
-    reference = art.read_reference(small_models)
-    model = MLP()
-    model.load_state_dict(art.load_state_dict(small_models / art.STATE_DICT))
+def assert_formats_agree(folder: Path, model: MLP) -> None:
+    """``model`` (given ``folder``'s state_dict), its TorchScript and its ONNX all give
+    ``folder``'s reference outputs."""
+    x = art.read_inputs(folder)
+    reference = art.read_reference(folder)
     model.eval()
-    scripted = torch.jit.load(str(small_models / art.TORCHSCRIPT))
-    session = ort.InferenceSession(str(small_models / art.ONNX), providers=["CPUExecutionProvider"])
+    scripted = torch.jit.load(str(folder / art.TORCHSCRIPT))
+    session = ort.InferenceSession(str(folder / art.ONNX), providers=["CPUExecutionProvider"])
     with torch.inference_mode():
         eager = model(torch.from_numpy(x)).numpy()
         script = scripted(torch.from_numpy(x)).numpy()
@@ -63,6 +63,12 @@ def test_state_dict_torchscript_and_onnx_agree(small_models: Path) -> None:
     np.testing.assert_allclose(eager, reference, atol=1e-5, rtol=0)
     np.testing.assert_allclose(script, reference, atol=1e-5, rtol=0)
     np.testing.assert_allclose(onnx_out, reference, atol=1e-5, rtol=0)
+
+
+def test_state_dict_torchscript_and_onnx_agree(small_models: Path) -> None:
+    model = MLP()
+    model.load_state_dict(art.load_state_dict(small_models / art.STATE_DICT))
+    assert_formats_agree(small_models, model)
 
 
 def test_onnx_is_valid_with_a_dynamic_batch(small_models: Path) -> None:
@@ -124,19 +130,9 @@ def test_the_family_lists_each_width_with_its_files_and_size(small_models: Path)
 def test_a_width_of_the_family_agrees_in_every_format(small_models: Path) -> None:
     hidden = int(SMALL_WIDTH)
     folder = small_models / art.family_folder(hidden)
-    x = art.read_inputs(folder)
-    reference = art.read_reference(folder)
     model = WideMLP(hidden)
     model.load_state_dict(art.load_state_dict(folder / art.STATE_DICT, hidden))
-    model.eval()
-    scripted = torch.jit.load(str(folder / art.TORCHSCRIPT))
-    session = ort.InferenceSession(str(folder / art.ONNX), providers=["CPUExecutionProvider"])
-    with torch.inference_mode():
-        eager = model(torch.from_numpy(x)).numpy()
-        script = scripted(torch.from_numpy(x)).numpy()
-    np.testing.assert_allclose(eager, reference, atol=1e-5, rtol=0)
-    np.testing.assert_allclose(script, reference, atol=1e-5, rtol=0)
-    np.testing.assert_allclose(session.run(None, {"x": x})[0], reference, atol=1e-5, rtol=0)
+    assert_formats_agree(folder, model)
     flat = np.fromfile(folder / art.WEIGHTS, dtype="<f4")
     state = model.state_dict()
     np.testing.assert_array_equal(

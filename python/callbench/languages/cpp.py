@@ -16,6 +16,9 @@ BIN_DIR = Path(os.environ.get("CALLBENCH_CPP_BIN") or BUILD / "cpp" / "bin")
 # The site-packages whose LibTorch / ONNX Runtime the binaries were linked with.
 DEPS_SITE = BUILD / "cpp" / "deps" / "site-packages"
 HINT = "run `nox -s bench-cpp` (or `callbench build cpp`)"
+# What scripts/build_cpp.py builds with (the Java org.pytorch peer too).
+TOOLCHAIN = ("cmake", "ninja", "g++")
+INSTALL = "CMake >= 3.25, Ninja and g++ (apt-get install cmake ninja-build g++)"
 
 
 def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
@@ -34,8 +37,8 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
         driver_id, LANGUAGE, runtime, artifact,
         bin_dir=BIN_DIR,
         source=REPO_ROOT / "cpp" / "drivers" / (driver_id.replace("-", "_") + ".cpp"),
-        toolchain=("cmake", "ninja", "g++"),
-        install="CMake >= 3.25, Ninja and g++ (apt-get install cmake ninja-build g++)",
+        toolchain=TOOLCHAIN,
+        install=INSTALL,
         hint=HINT,
         available=available,
     )  # fmt: skip

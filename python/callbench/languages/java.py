@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from callbench.languages import cpp
 from callbench.languages.jvm_host import BUILD_HINT, CLASSES, LIB
 from callbench.languages.spec import DriverSpec, built_by
 from callbench.paths import BUILD, REPO_ROOT
@@ -20,10 +21,7 @@ PACKAGE = "dev.callbench.drivers"
 SOURCES = REPO_ROOT / "java" / "src" / "main" / "java"
 # libpytorch_jni.so and libfbjni.so: the project's native peer of pytorch_java_only.
 PYTORCH_NATIVE_LIB = BUILD / "java-native" / "lib"
-TOOLS_TO_INSTALL = (
-    "a JDK >= 17 and Maven (apt-get install openjdk-17-jdk-headless maven), and for the "
-    "org.pytorch peer CMake, Ninja and g++"
-)
+TOOLS_TO_INSTALL = "a JDK >= 17 and Maven (apt-get install openjdk-17-jdk-headless maven)"
 
 
 def class_file(main_class: str) -> Path:
@@ -64,9 +62,12 @@ def driver(
         command=partial(host_command, main_class, lib_dir),
         available=partial(availability, main_class, lib_dir),
     )
-    # The org.pytorch peer is compiled by CMake and g++ besides Maven (scripts/build_java.py).
-    tools = ("javac", "mvn", *(("cmake", "ninja", "g++") if native else ()))
-    return built_by(spec, tools, TOOLS_TO_INSTALL)
+    if not native:
+        return built_by(spec, ("javac", "mvn"), TOOLS_TO_INSTALL)
+    # The org.pytorch peer is compiled as the C++ drivers are (scripts/build_java.py).
+    return built_by(
+        spec, ("javac", "mvn", *cpp.TOOLCHAIN), f"{TOOLS_TO_INSTALL}, and {cpp.INSTALL}"
+    )
 
 
 def declared_problem(spec: DriverSpec, read: Callable[[Path], str] = Path.read_text) -> str | None:

@@ -51,9 +51,9 @@ def _python_imports(path: Path, tree: ast.Module) -> list[Path]:
         else:
             continue
         for name in names:
-            if name.startswith("callbench.drivers."):
-                module = _PYTHON_PACKAGE / Path(*name.split("."))
-                found += [p for p in (module.with_suffix(".py"),) if p.is_file() and p != path]
+            module = (_PYTHON_PACKAGE / Path(*name.split("."))).with_suffix(".py")
+            if name.startswith("callbench.drivers.") and module.is_file() and module != path:
+                found.append(module)
     return found
 
 

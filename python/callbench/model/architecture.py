@@ -34,7 +34,8 @@ def flops_per_sample(hidden: int = HIDDEN) -> int:
     """Floating-point operations of one sample's forward pass: a multiply and an add per
     weight, an add per bias, a max per hidden unit."""
     matmul = sum(2 * fan_in * fan_out for _, fan_in, fan_out in layers(hidden))
-    return matmul + weight_count(hidden) - sum(f * i for _, i, f in layers(hidden)) + 2 * hidden
+    biases = sum(fan_out for _, _, fan_out in layers(hidden))
+    return matmul + biases + 2 * hidden
 
 
 LAYERS: tuple[tuple[str, int, int], ...] = layers()
