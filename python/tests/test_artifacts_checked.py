@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
 
 from callbench.errors import ArtifactError
 from callbench.model import artifacts as art
-from tests.conftest import HarnessRun, run_module
+from tests.conftest import HarnessRun, resign, run_module
 
 
 def test_a_run_before_export_says_to_export(tmp_path: Path) -> None:
@@ -83,3 +86,46 @@ def test_a_state_dict_of_another_architecture_is_named(tmp_path: Path) -> None:
 def test_the_python_kit_names_unknown_ids() -> None:
     done = run_module("callbench.driverkit", "python-nope")
     assert done.returncode == 2 and "python-eager" in done.stderr
+
+
+def test_a_width_that_was_not_exported_is_a_usage_error(
+    run_harness: Callable[..., HarnessRun], small_models: Path
+) -> None:
+    run = run_harness("--widths", "8,32", "--only", "python-numpy", "--calls", "50")
+    assert run.returncode == 2 and run.run_dir is None
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert f"--widths 32: not exported ({small_models / art.FAMILY} lists 8, 16)" in run.stderr
+
+
+def _family_entry(models: Path, hidden: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    family = json.loads((models / art.FAMILY).read_text())
+    return family, next(e for e in family["widths"] if e["hidden"] == hidden)
+
+
+def test_a_width_whose_files_disagree_with_family_json_is_named(
+    run_harness: Callable[..., HarnessRun], models_copy: Path
+) -> None:
+    family, entry = _family_entry(models_copy, 16)
+    entry["files"][art.ONNX] = "0" * 64
+    (models_copy / art.FAMILY).write_text(json.dumps(family))
+    run = run_harness("--models", str(models_copy), "--widths", "16", "--only", "python-numpy")
+    assert run.returncode == 1 and run.run_dir is None
+    assert "Traceback" not in run.stderr
+    assert f"{models_copy / 'widths/16' / art.ONNX}: sha256 does not match" in run.stderr
+    assert f"{models_copy / art.FAMILY}'s width 16" in run.stderr
+
+
+def test_a_width_whose_weights_are_another_models_is_named(
+    run_harness: Callable[..., HarnessRun], models_copy: Path
+) -> None:
+    """Signed consistently everywhere, the reference's weights in width 16's folder are still
+    caught: their size is not width 16's."""
+    folder = models_copy / "widths" / "16"
+    shutil.copy(models_copy / art.WEIGHTS, folder / art.WEIGHTS)
+    resign(folder, art.WEIGHTS)
+    family, entry = _family_entry(models_copy, 16)
+    entry["files"][art.WEIGHTS] = art.sha256_of(folder / art.WEIGHTS)
+    (models_copy / art.FAMILY).write_text(json.dumps(family))
+    run = run_harness("--models", str(models_copy), "--widths", "16", "--only", "python-numpy")
+    assert run.returncode == 1 and run.run_dir is None
+    assert f"{folder / art.WEIGHTS}: is 420 bytes, width 16 has 337 floats" in run.stderr

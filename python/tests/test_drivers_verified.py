@@ -85,15 +85,24 @@ def test_calibrated_rounds_are_sized_by_time(run_harness: Callable[..., HarnessR
     assert run.env["protocol"] == {"name": "calibrated", "round_time_s": 0.02, "rounds": 3}
 
 
-def test_the_numpy_floor_runs_a_wider_model_of_the_family(
+def test_widths_run_each_driver_at_each_width_against_its_reference(
     run_harness: Callable[..., HarnessRun], small_models: Path
 ) -> None:
-    """Its hidden width comes from the size of the weights it reads: at the family's width
-    16 its outputs match that width's reference, and the record names that model."""
-    folder = small_models / art.family_folder(int(SMALL_WIDTH))
-    run = run_harness("--models", str(folder), "--only", "python-numpy", "--calls", "200",
-                      "--rounds", "2", "--warmup", "10")  # fmt: skip
+    """`--widths 8,16`: the numpy floor reads its hidden width from the weights it loads,
+    so one driver runs both models, each verified against its own width's reference; a
+    driver whose artifact the family does not export is skipped at that width, saying so."""
+    run = run_harness("--widths", f"8,{SMALL_WIDTH}", "--only", "python-numpy",
+                      "--only", "python-aoti", "--calls", "200", "--rounds", "2",
+                      "--warmup", "10")  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert_verified(run, ["python-numpy"], rounds=2, batch=1)
-    manifest = json.loads((folder / art.MANIFEST).read_text())
+    assert_verified(run, ["python-numpy@8", f"python-numpy@{SMALL_WIDTH}"], rounds=2, batch=1)
+    wide = run.records[f"python-numpy@{SMALL_WIDTH}"]
+    assert wide.sweep == {"kind": "width", "value": int(SMALL_WIDTH)}
+    skipped = run.records[f"python-aoti@{SMALL_WIDTH}"]
+    assert skipped.status == "skipped"
+    assert skipped.error == f"width {SMALL_WIDTH} has no mlp.pt2 (not exported)"
+    assert run.records["python-aoti@8"].status in ("ok", "skipped")
+    assert run.run_dir is not None
+    assert (run.run_dir / "sweep-width" / SMALL_WIDTH / "python-numpy.json").is_file()
+    manifest = json.loads((small_models / art.family_folder(16) / art.MANIFEST).read_text())
     assert manifest["model"].startswith("MLP 2-16-16-1")

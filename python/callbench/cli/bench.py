@@ -10,11 +10,12 @@ from pathlib import Path
 
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
-from callbench.errors import ArtifactError
+from callbench.errors import ArtifactError, UsageError
 from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
-from callbench.harness.run import run_group, run_sweep
+from callbench.harness.run import run_group, run_sweep, run_widths
 from callbench.model import artifacts as art
+from callbench.model import family
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -43,12 +44,17 @@ def run(args: argparse.Namespace) -> int:
     signals.install()
     specs = common.selection(args)
     options = common.run_options(args)
+    if args.widths is not None and args.sweep:
+        raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
+    sizes = common.widths(args, []) if args.widths is not None else []
     run_dir = None
     try:
         if args.build:
             build(sorted({language_key(s) for s in specs}))
         run_dir = new_run_dir(args.runs_dir, args.run_id)
-        if args.sweep:
+        if args.widths is not None:
+            done = run_widths(specs, options, run_dir, sizes)
+        elif args.sweep:
             done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)
         else:
             done = run_group(specs, options, run_dir)
@@ -78,6 +84,8 @@ def bench(args: argparse.Namespace) -> int:
     defaults = QUICK if args.quick else {}
     options: RunOptions = common.run_options(args, **defaults)
     ensure_models(options.models)
+    # Checked before anything runs: a width not exported is a usage error, not a lost hour.
+    sizes = common.widths(args, family.exported(options.models))
     languages = sorted({language_key(s) for s in specs})
     if not args.no_build:
         build([lang for lang in LANGUAGES if lang in languages and lang in BUILT])
@@ -89,6 +97,9 @@ def bench(args: argparse.Namespace) -> int:
         for kind, values in sweeps.items():
             if sweepers:
                 run_sweep(kind, sweepers, options, run_dir, values)
+        sized = specs if args.only and args.widths is not None else sweepers
+        if sized and sizes:
+            run_widths(sized, options, run_dir, sizes)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     _finish(done, run_dir)

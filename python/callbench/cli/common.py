@@ -9,6 +9,8 @@ from callbench.driverkit.errors import count
 from callbench.errors import UsageError
 from callbench.harness.options import FIXED_ROUNDS, RunOptions
 from callbench.languages.spec import DriverSpec
+from callbench.model import family
+from callbench.model.family import Width
 from callbench.paths import RUNS
 from callbench.registry import LANGUAGES, select
 
@@ -34,6 +36,19 @@ def selection(args: argparse.Namespace) -> list[DriverSpec]:
     if not chosen:
         raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
     return chosen
+
+
+def add_widths(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--widths", metavar="H,H...", help=what)
+
+
+def widths(args: argparse.Namespace, default: list[int]) -> list[Width]:
+    """The family widths --widths asks for (``default`` when not given), each folder checked."""
+    if args.widths is None:
+        asked = default
+    else:
+        asked = family.parse_widths(args.widths) if args.widths.strip() else []
+    return family.resolve(args.models, asked)
 
 
 def add_protocol(p: argparse.ArgumentParser) -> None:

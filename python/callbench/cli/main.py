@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build", action="store_true", help="build the languages first")
     p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
     p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
+    common.add_widths(p, "run each driver at each hidden width of the family (8: the reference)")
 
     p = sub.add_parser("bench", help="export if needed, build, drivers, sweeps, kernels, report")
     common.add_selection(p)
@@ -42,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_where(p)
     p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
     p.add_argument("--no-build", action="store_true")
+    common.add_widths(
+        p, "widths of the model-size sweep (default: every exported width; '' for none); "
+        "with --only, every chosen driver runs at each, else the swept ones",
+    )  # fmt: skip
 
     p = sub.add_parser("report", help="write results/report.md from runs")
     p.add_argument("runs", nargs="*", help="run folders or ids (default: the newest)")

@@ -38,9 +38,21 @@ def figure(record: Record) -> str:
     return f"{us(record.median_ns)} µs/call [{us(low)}–{us(high)}]{warn}"
 
 
+def label(record: Record) -> str:
+    """The driver's id, and the sweep point it ran at (``python-numpy width=512``)."""
+    sweep = record.sweep
+    return f"{record.id} {sweep['kind']}={sweep['value']}" if sweep else record.id
+
+
 def summary(records: Sequence[Record]) -> str:
     rows = [f"{'driver':34} {'status':8} {'µs/call':>10} {'95% interval':>19}  note"]
-    ranked = sorted(records, key=lambda r: (not r.ok, r.median_ns if r.ok else 0.0, r.id))
+    ranked = sorted(
+        records,
+        key=lambda r: (
+            (r.sweep or {}).get("kind", ""), (r.sweep or {}).get("value", 0),
+            not r.ok, r.median_ns if r.ok else 0.0, r.id,
+        ),
+    )  # fmt: skip
     for r in ranked:
         if r.ok:
             low, high = r.interval_ns
@@ -53,5 +65,5 @@ def summary(records: Sequence[Record]) -> str:
             note_text = ", ".join(notes)
         else:
             med, span, note_text = f"{'-':>10}", "", r.error or ""
-        rows.append(f"{r.id:34} {r.status:8} {med} {span:>19}  {note_text}")
+        rows.append(f"{label(r):34} {r.status:8} {med} {span:>19}  {note_text}")
     return "\n".join(rows)

@@ -15,6 +15,7 @@ from callbench.harness.options import RunOptions
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, write_json
 
@@ -132,4 +133,16 @@ def run_sweep(
                 warmup=warmup, contention_flags=False,
             )  # fmt: skip
         done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
+    return done
+
+
+def run_widths(
+    specs: Sequence[DriverSpec], options: RunOptions, run_dir: Path, widths: Sequence[Width]
+) -> list[Record]:
+    """Each width of the family as its own group, every driver verified against that
+    width's reference; a driver whose artifact the width lacks is recorded as skipped."""
+    done: list[Record] = []
+    for width in widths:
+        point = replace(options, models=width.models)
+        done += run_group(specs, point, run_dir, {"kind": "width", "value": width.hidden})
     return done

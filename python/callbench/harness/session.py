@@ -152,6 +152,10 @@ class Session:
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
+        if self.sweep and self.sweep["kind"] == "width" and not self._width_has(spec.artifact):
+            live.record.status = "skipped"
+            live.record.error = f"width {self.sweep['value']} has no {spec.artifact} (not exported)"
+            return self._write(live)
         try:
             art.verify(self.options.models, [spec.artifact])
         except ArtifactError as exc:
@@ -176,6 +180,10 @@ class Session:
         except OSError as exc:
             return self._fail(live, str(exc))
         return None
+
+    def _width_has(self, artifact: str) -> bool:
+        """Whether this width's export wrote ``artifact`` (the family has the portable formats)."""
+        return artifact in art.read_manifest(self.options.models)["files"]
 
     def _ready(self, live: Live, label: str) -> None:
         if live.process is None:
