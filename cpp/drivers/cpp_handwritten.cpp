@@ -1,5 +1,7 @@
 // cpp-handwritten: the forward pass as plain loops over mlp_weights.f32, no
 // library at all. The floor: what one call costs when only the arithmetic is left.
+// Its hidden width comes from the weights' size; the reference's 8 has a fixed-size path.
+#include <cstdint>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -11,12 +13,10 @@ namespace {
 class HandwrittenModel {
  public:
   explicit HandwrittenModel(const callbench::Options& options)
-      : weights_(callbench::read_weights(options.models / "mlp_weights.f32")),
+      : forward_(callbench::read_weights(options.models / "mlp_weights.f32")),
         batch_(static_cast<std::size_t>(options.batch)) {}
 
-  void call(const float* in, float* out) const {
-    callbench::mlp_forward(weights_, in, out, batch_);
-  }
+  void call(const float* in, float* out) { forward_(in, out, batch_); }
   std::string runtime_version() const {
 #if defined(__clang__)
     return "clang " __clang_version__;
@@ -25,11 +25,12 @@ class HandwrittenModel {
 #endif
   }
   callbench::Notes notes() const {
-    return {{"call", "plain loops, -O3, compiler barrier after each call"}};
+    return {{"call", "plain loops, -O3, compiler barrier after each call"},
+            {"hidden", static_cast<std::int64_t>(forward_.hidden())}};
   }
 
  private:
-  callbench::MlpWeights weights_;
+  callbench::MlpForward forward_;
   std::size_t batch_;
 };
 

@@ -1,7 +1,9 @@
 // cpp-libtorch: the same MLP written with the LibTorch C++ API (torch::nn::Linear
 // modules), its weights read from mlp_weights.f32; each call wraps its samples
 // with from_blob and runs forward under InferenceMode. The seed's fastest row.
+#include <cstdint>
 #include <cstring>
+#include <vector>
 #include <string>
 
 #include <torch/nn/module.h>
@@ -14,10 +16,10 @@
 namespace {
 
 struct MlpImpl : torch::nn::Module {
-  MlpImpl()
-      : a(register_module("a", torch::nn::Linear(callbench::kIn, callbench::kHidden))),
-        b(register_module("b", torch::nn::Linear(callbench::kHidden, callbench::kHidden))),
-        c(register_module("c", torch::nn::Linear(callbench::kHidden, callbench::kOut))) {}
+  explicit MlpImpl(std::int64_t hidden)
+      : a(register_module("a", torch::nn::Linear(callbench::kIn, hidden))),
+        b(register_module("b", torch::nn::Linear(hidden, hidden))),
+        c(register_module("c", torch::nn::Linear(hidden, callbench::kOut))) {}
 
   torch::Tensor forward(const torch::Tensor& x) {
     return c(torch::relu(b(torch::relu(a(x)))));
@@ -28,8 +30,7 @@ struct MlpImpl : torch::nn::Module {
 TORCH_MODULE(Mlp);
 
 // Copies a weight array into a parameter of the given shape.
-template <std::size_t N>
-void assign(torch::Tensor& parameter, std::array<float, N>& values) {
+void assign(torch::Tensor& parameter, std::vector<float>& values) {
   const auto source = torch::from_blob(values.data(), parameter.sizes(), torch::kFloat32);
   parameter.copy_(source);
 }
@@ -37,9 +38,12 @@ void assign(torch::Tensor& parameter, std::array<float, N>& values) {
 class LibTorchModel {
  public:
   explicit LibTorchModel(const callbench::Options& options)
-      : path_(options.models / "mlp_weights.f32"), batch_(options.batch) {
+      : path_(options.models / "mlp_weights.f32"),
+        batch_(options.batch),
+        weights_(callbench::read_weights(path_)),
+        mlp_(static_cast<std::int64_t>(weights_.hidden)) {
     callbench::configure_torch_threads(options.threads);
-    callbench::MlpWeights w = callbench::read_weights(path_);
+    callbench::MlpWeights& w = weights_;
     {
       torch::NoGradGuard no_grad;
       assign(mlp_->a->weight, w.a_weight);
@@ -66,6 +70,7 @@ class LibTorchModel {
  private:
   std::filesystem::path path_;
   std::int64_t batch_;
+  callbench::MlpWeights weights_;  // its width sizes the modules
   Mlp mlp_;
 };
 

@@ -3,7 +3,9 @@
 // tensor, then addmm_out + relu_ per layer write into preallocated tensors.
 // No module dispatch, no allocation per call: the fastest way through the
 // LibTorch C++ API that we found (cpp-libtorch is the torch::nn way).
+#include <cstdint>
 #include <cstring>
+#include <vector>
 #include <string>
 
 #include <ATen/ATen.h>
@@ -15,29 +17,28 @@
 namespace {
 
 // A weight array as a tensor of its own (copied, so it outlives the array).
-template <std::size_t N>
-at::Tensor tensor_of(std::array<float, N>& values, at::IntArrayRef shape) {
+at::Tensor tensor_of(std::vector<float>& values, at::IntArrayRef shape) {
   return at::from_blob(values.data(), shape, at::kFloat).clone();
 }
 
 class LibTorchOutModel {
  public:
   explicit LibTorchOutModel(const callbench::Options& options) : batch_(options.batch) {
-    using callbench::kHidden;
     using callbench::kIn;
     using callbench::kOut;
     callbench::configure_torch_threads(options.threads);
     callbench::MlpWeights w = callbench::read_weights(options.models / "mlp_weights.f32");
+    const auto hidden = static_cast<std::int64_t>(w.hidden);  // from the weights' size
     // addmm(bias, x, W^T): W^T is made contiguous once instead of per call.
-    a_wt_ = tensor_of(w.a_weight, {kHidden, kIn}).t().contiguous();
-    b_wt_ = tensor_of(w.b_weight, {kHidden, kHidden}).t().contiguous();
-    c_wt_ = tensor_of(w.c_weight, {kOut, kHidden}).t().contiguous();
-    a_b_ = tensor_of(w.a_bias, {kHidden});
-    b_b_ = tensor_of(w.b_bias, {kHidden});
+    a_wt_ = tensor_of(w.a_weight, {hidden, kIn}).t().contiguous();
+    b_wt_ = tensor_of(w.b_weight, {hidden, hidden}).t().contiguous();
+    c_wt_ = tensor_of(w.c_weight, {kOut, hidden}).t().contiguous();
+    a_b_ = tensor_of(w.a_bias, {hidden});
+    b_b_ = tensor_of(w.b_bias, {hidden});
     c_b_ = tensor_of(w.c_bias, {kOut});
     x_ = at::zeros({batch_, kIn}, at::kFloat);
-    h1_ = at::empty({batch_, kHidden}, at::kFloat);
-    h2_ = at::empty({batch_, kHidden}, at::kFloat);
+    h1_ = at::empty({batch_, hidden}, at::kFloat);
+    h2_ = at::empty({batch_, hidden}, at::kFloat);
     y_ = at::empty({batch_, kOut}, at::kFloat);
   }
 

@@ -45,7 +45,8 @@ def label(record: Record) -> str:
 
 
 def summary(records: Sequence[Record]) -> str:
-    rows = [f"{'driver':34} {'status':8} {'µs/call':>10} {'95% interval':>19}  note"]
+    wide = max([34, *(len(label(r)) for r in records)])
+    rows = [f"{'driver':{wide}} {'status':8} {'µs/call':>10} {'95% interval':>19}  note"]
     ranked = sorted(
         records,
         key=lambda r: (
@@ -65,5 +66,5 @@ def summary(records: Sequence[Record]) -> str:
             note_text = ", ".join(notes)
         else:
             med, span, note_text = f"{'-':>10}", "", r.error or ""
-        rows.append(f"{label(r):34} {r.status:8} {med} {span:>19}  {note_text}")
+        rows.append(f"{label(r):{wide}} {r.status:8} {med} {span:>19}  {note_text}")
     return "\n".join(rows)
