@@ -30,7 +30,8 @@ try:
     import numpy as np
 
     from callbench.drivers import native_modules as native
-    from callbench.model.architecture import WEIGHT_COUNT
+    from callbench.drivers.raw_weights import RawWeights
+    from callbench.model.architecture import HIDDEN, weight_count
 except ImportError as exc:  # run outside the project's environment
     sys.exit(f"build_python: error: {exc.name} cannot be imported: run it with the project "
              "installed (`callbench build python`, or pip install -e . first)")  # fmt: skip
@@ -125,53 +126,59 @@ def build(cc: list[str], flags: list[str], generated: Path, cython_flags: list[s
         "-o", native.extension_path(native.CYTHON_MODULE))  # fmt: skip
 
 
-def numpy_forward(w: np.ndarray, x: np.ndarray) -> np.ndarray:
-    a, b, c = w[:16].reshape(8, 2), w[24:88].reshape(8, 8), w[96:104].reshape(1, 8)
-    h = np.maximum(x @ a.T + w[16:24], 0)
-    h = np.maximum(h @ b.T + w[88:96], 0)
-    y: np.ndarray = (h @ c.T + w[104:]).reshape(-1)
+def numpy_forward(raw: RawWeights, x: np.ndarray) -> np.ndarray:
+    (a, a_bias), (b, b_bias), (c, c_bias) = raw.layers()
+    h = np.maximum(x @ a.T + a_bias, 0)
+    h = np.maximum(h @ b.T + b_bias, 0)
+    y: np.ndarray = (h @ c.T + c_bias).reshape(-1)
     return y
 
 
 def self_test(calls: int = 16, batch: int = 4) -> None:
-    """Each built forward on random weights and inputs, against NumPy."""
+    """Each built forward on random weights and inputs, against NumPy, at the reference's
+    width (the loops' unrolled path) and at a wider one."""
     import ctypes
 
     rng = np.random.default_rng(4)
-    w = rng.standard_normal(WEIGHT_COUNT).astype(np.float32)
     x = rng.uniform(-10, 10, (calls * batch, 2)).astype(np.float32)
-    expected = numpy_forward(w, x)
-    got: dict[str, np.ndarray] = {}
-
-    y = np.full(calls * batch, np.nan, dtype=np.float32)
-    forward = native.load_extension(native.CYTHON_MODULE).Forward(w, x, y, batch)
-    for i in range(calls):
-        forward.call(i)
-    got["cython call"] = y.copy()
-    y.fill(np.nan)
-    forward.run(0, calls)
-    got["cython run"] = y.copy()
-
-    y.fill(np.nan)
     c_forward = ctypes.CDLL(str(native.library_path())).callbench_mlp_forward
-    c_forward.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
-    c_forward(w.ctypes.data, x.ctypes.data, y.ctypes.data, calls * batch)
-    got["C library"] = y.copy()
-
-    y.fill(np.nan)
+    c_forward.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
+                          ctypes.c_int64]  # fmt: skip
     cffi_ext = native.load_extension(native.CFFI_MODULE)
     ffi = cffi_ext.ffi
-    cffi_ext.lib.callbench_mlp_forward(
-        ffi.from_buffer("float[]", w), ffi.from_buffer("float[]", x),
-        ffi.from_buffer("float[]", y), calls * batch,
-    )  # fmt: skip
-    got["cffi"] = y.copy()
+    for hidden in (HIDDEN, 24):
+        raw = RawWeights(rng.standard_normal(weight_count(hidden)).astype(np.float32), hidden)
+        w = raw.for_loops()
+        expected = numpy_forward(raw, x)
+        got: dict[str, np.ndarray] = {}
 
-    for what, values in got.items():
-        error = float(np.max(np.abs(values - expected)))
-        if not error <= 1e-4:
-            raise BuildError(f"self-test: the {what} forward is off NumPy's by {error}")
-        print(f"{PROG}: self-test: {what} matches NumPy (max error {error:.1e})")
+        y = np.full(calls * batch, np.nan, dtype=np.float32)
+        forward = native.load_extension(native.CYTHON_MODULE).Forward(w, hidden, x, y, batch)
+        for i in range(calls):
+            forward.call(i)
+        got["cython call"] = y.copy()
+        y.fill(np.nan)
+        forward.run(0, calls)
+        got["cython run"] = y.copy()
+
+        y.fill(np.nan)
+        c_forward(w.ctypes.data, hidden, x.ctypes.data, y.ctypes.data, calls * batch)
+        got["C library"] = y.copy()
+
+        y.fill(np.nan)
+        cffi_ext.lib.callbench_mlp_forward(
+            ffi.from_buffer("float[]", w), hidden, ffi.from_buffer("float[]", x),
+            ffi.from_buffer("float[]", y), calls * batch,
+        )  # fmt: skip
+        got["cffi"] = y.copy()
+
+        for what, values in got.items():
+            error = float(np.max(np.abs(values - expected)))
+            if not error <= 1e-4:
+                raise BuildError(f"self-test: the {what} forward at width {hidden} is off "
+                                 f"NumPy's by {error}")  # fmt: skip
+            print(f"{PROG}: self-test: {what} at width {hidden} matches NumPy "
+                  f"(max error {error:.1e})")  # fmt: skip
 
 
 def lint(cc: list[str]) -> None:

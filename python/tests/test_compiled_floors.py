@@ -72,18 +72,24 @@ def test_the_cython_loop_is_one_call_into_the_extension(small_models: Path) -> N
     np.testing.assert_array_equal(looped, outputs)
 
 
-def test_the_numba_forward_is_plain_python_too(small_models: Path) -> None:
-    """The function numba compiles gives the reference's outputs as ordinary Python."""
-    from callbench.drivers.numba_forward import forward
-    from callbench.drivers.raw_weights import read_flat
+@pytest.mark.parametrize("width", [None, 16])
+def test_the_numba_forward_is_plain_python_too(small_models: Path, width: int | None) -> None:
+    """The function numba compiles gives the reference's outputs as ordinary Python, at the
+    reference's width and at the small family's 16."""
+    from callbench.drivers.numba_forward import make_forward
+    from callbench.drivers.raw_weights import read_raw
 
-    options = Options(models=small_models, calls=20)
+    models = small_models if width is None else small_models / art.family_folder(width)
+    options = Options(models=models, calls=20)
     x = load_inputs(options)
     y = np.full((20, 1), np.nan, dtype=np.float32)
-    weights = read_flat(options)
+    raw = read_raw(options)
+    assert raw.hidden == (width or 8)
+    forward = make_forward(raw.hidden)
+    weights = raw.for_loops()
     for i in range(20):
         forward(weights, x, y, i, 1)
-    assert np.max(np.abs(y - art.read_reference(small_models)[:20])) <= 1e-4
+    assert np.max(np.abs(y - art.read_reference(models)[:20])) <= 1e-4
 
 
 @pytest.mark.parametrize("driver_id", ["python-cython", "python-cffi", "python-ctypes"])

@@ -251,6 +251,38 @@ def test_sweeps_per_sample_and_per_call(tmp_path: Path) -> None:
     assert charts == {"run-per-call.png", "run-batch-sweep.png", "run-threads-sweep.png"}
 
 
+def test_model_size_section_finds_each_languages_crossover(tmp_path: Path) -> None:
+    """Synthetic widths: C++'s floor leads at 8 and falls behind; Python's driver catches up
+    from 512 and stays; Go never comes within 10%. The section says each, in plain words."""
+    per_call = {  # width -> {driver: (language, ns)}
+        8: {"cpp-handwritten": ("C++", 20), "python-numpy": ("Python", 3000),
+            "go-handwritten": ("Go", 50)},
+        512: {"cpp-handwritten": ("C++", 24_000), "python-numpy": ("Python", 21_000),
+              "go-handwritten": ("Go", 100_000)},
+        2048: {"cpp-handwritten": ("C++", 700_000), "python-numpy": ("Python", 330_000),
+               "go-handwritten": ("Go", 2_000_000)},
+    }  # fmt: skip
+    records = [
+        driver(d, [ns] * 3, language=lang, sweep={"kind": "width", "value": w})
+        for w, drivers in per_call.items() for d, (lang, ns) in drivers.items()
+    ]  # fmt: skip
+    records.append(Record(kind="driver", id="cpp-aoti-reuse", language="C++", runtime="aoti",
+                          status="skipped", error="width 512 has no mlp.pt2 (not exported)",
+                          sweep={"kind": "width", "value": 512}))  # fmt: skip
+    text = report(tmp_path, make_run(tmp_path / "run", records))
+    section = text.split("## Model size")[1].split("\n## ")[0]
+    assert "| C++ | 1.00× `cpp-handwritten` | 1.14× `cpp-handwritten` | 2.12× `cpp-handwritten` " \
+           "| not within 10% up to 2,048 |" in section  # fmt: skip
+    assert "| Python | 150.00× `python-numpy` | 1.00× `python-numpy` | 1.00× `python-numpy` " \
+           "| from 512 |" in section  # fmt: skip
+    assert "| Go | 2.50× `go-handwritten` | 4.76× `go-handwritten` | 6.06× `go-handwritten` " \
+           "| not within 10% up to 2,048 |" in section  # fmt: skip
+    assert "the fastest driver of C++, Go does not stay within 10%" in section
+    assert "At width 2,048 the fastest row is `python-numpy` (Python, torch): 330 µs" in section
+    assert "| `cpp-aoti-reuse` | C++ | – | skipped | – |" in section
+    assert (tmp_path / "out" / "charts" / "run-width-sweep.png").is_file()
+
+
 def test_two_runs_from_hosts_of_one_name_are_told_apart(tmp_path: Path) -> None:
     first = make_run(tmp_path / "20261125T010000Z-vm-aaaaaa", [driver("python-numpy", [5000] * 3)],
                      env={**ENV, "host": "vm"})  # fmt: skip

@@ -12,7 +12,7 @@ from callbench.languages.spec import DriverSpec
 from callbench.model import family
 from callbench.model.family import Width
 from callbench.paths import RUNS
-from callbench.registry import LANGUAGES, select
+from callbench.registry import LANGUAGES, SWEEP_DRIVERS, select
 
 
 def positive(text: str) -> float:
@@ -28,11 +28,17 @@ def positive(text: str) -> float:
 def add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--language", action="append", choices=LANGUAGES, help="repeatable")
     p.add_argument("--only", action="append", help="driver id or id prefix; repeatable")
+    p.add_argument(
+        "--swept", action="store_true",
+        help="only the drivers the sweeps take (each runtime's fastest: swept(...) lines)",
+    )  # fmt: skip
 
 
 def selection(args: argparse.Namespace) -> list[DriverSpec]:
-    """The drivers --only and --language chose (a usage error when none)."""
+    """The drivers --only, --language and --swept chose (a usage error when none)."""
     chosen = select(args.only, args.language)
+    if args.swept:
+        chosen = [s for s in chosen if s.id in SWEEP_DRIVERS]
     if not chosen:
         raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
     return chosen

@@ -15,11 +15,10 @@ import numpy as np
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
-from callbench.drivers.raw_weights import read_flat
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    weights = read_flat(options)
+    weights, hidden = native.loop_weights(options)
     extension = native.load_extension(native.CFFI_MODULE)
     ffi, forward = extension.ffi, extension.lib.callbench_mlp_forward
     # Buffers taken once; they keep their arrays alive for as long as the loop.
@@ -31,10 +30,10 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
-            forward(w, x + i * x_step, y + i * y_step, batch)
+            forward(w, hidden, x + i * x_step, y + i * y_step, batch)
 
     notes = {
-        "call": "API-mode lib.callbench_mlp_forward(w, x + i*2B, y + i*B, B)",
+        "call": "API-mode lib.callbench_mlp_forward(w, H, x + i*2B, y + i*B, B)",
         "threads": "the C forward runs on the calling thread; --threads changes nothing",
     }
     return Prepared(loop, version("cffi"), notes)

@@ -16,21 +16,20 @@ import numpy as np
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
-from callbench.drivers.raw_weights import read_flat
 from callbench.errors import ArtifactError
 
 FLOAT_BYTES = 4
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    weights = read_flat(options)
+    weights, hidden = native.loop_weights(options)
     path = native.require_built(native.library_path())
     try:
         forward = ctypes.CDLL(str(path)).callbench_mlp_forward
     except (OSError, AttributeError) as exc:
         raise ArtifactError(path, f"cannot be loaded ({exc}); {native.BUILD_HINT}") from None
     pointer = ctypes.c_void_p
-    forward.argtypes = [pointer, pointer, pointer, ctypes.c_int64]
+    forward.argtypes = [pointer, ctypes.c_int64, pointer, pointer, ctypes.c_int64]
     forward.restype = None
     batch = options.batch
     # Addresses only: the kit holds inputs and outputs, the loop's default argument the weights.
@@ -40,7 +39,7 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 
     def loop(start: int, stop: int, _alive: np.ndarray = weights) -> None:
         for i in range(start, stop):
-            forward(w, x + i * x_step, y + i * y_step, batch)
+            forward(w, hidden, x + i * x_step, y + i * y_step, batch)
 
     notes = {
         "call": "CDLL function with argtypes, addresses passed as ints",

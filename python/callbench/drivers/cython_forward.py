@@ -17,15 +17,14 @@ import numpy as np
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
-from callbench.drivers.raw_weights import read_flat
 
 THREADS_NOTE = "the forward runs on the calling thread; --threads changes nothing"
 
 
 def _forward(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> object:
-    weights = read_flat(options)
+    weights, hidden = native.loop_weights(options)
     extension = native.load_extension(native.CYTHON_MODULE)
-    return extension.Forward(weights, inputs, outputs.reshape(-1), options.batch)
+    return extension.Forward(weights, hidden, inputs, outputs.reshape(-1), options.batch)
 
 
 def per_call(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:

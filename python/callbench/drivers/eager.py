@@ -17,7 +17,7 @@ from callbench.drivers.torch_common import (
     set_threads,
 )
 from callbench.model.artifacts import STATE_DICT, load_state_dict
-from callbench.model.mlp import MLP
+from callbench.model.wide_mlp import mlp_of_width
 
 
 def setup(
@@ -25,8 +25,9 @@ def setup(
 ) -> Prepared:
     set_threads(options.threads)
     path = models_path(options, STATE_DICT)
-    model = MLP()
-    model.load_state_dict(load_state_dict(path))
+    state = load_state_dict(path, hidden=None)  # any width of the family
+    model = mlp_of_width(state["a.weight"].shape[0])
+    model.load_state_dict(state)
     model.eval()
     return module_loop(model, path, options, inputs, outputs, inference=inference)
 

@@ -25,7 +25,8 @@ import numpy as np
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
-from callbench.drivers.raw_weights import read_flat
+from callbench.drivers.raw_weights import read_raw
+from callbench.model.architecture import layers
 from callbench.model.artifacts import WEIGHTS
 
 SINGLE_THREAD_FLAG = "--xla_cpu_multi_thread_eigen=false"
@@ -42,14 +43,25 @@ def configure(threads: int) -> str:
     return "XLA's default CPU pool (no XLA flag caps it at --threads)"
 
 
-def mlp(w: Any, x: Any) -> Any:
-    """The forward pass over the 105 raw weights, for x of shape [batch, 2]."""
+def mlp_of(hidden: int) -> Callable[[Any, Any], Any]:
+    """The forward pass over the raw weights of width ``hidden`` (one flat array, sliced at
+    offsets fixed when it is traced), for x of shape [batch, 2]."""
     import jax
 
-    a, b, c = w[0:16].reshape(8, 2), w[24:88].reshape(8, 8), w[96:104].reshape(1, 8)
-    h = jax.nn.relu(x @ a.T + w[16:24])
-    h = jax.nn.relu(h @ b.T + w[88:96])
-    return h @ c.T + w[104:105]
+    shapes = [shape for _, fan_in, fan_out in layers(hidden)
+              for shape in ((fan_out, fan_in), (fan_out,))]  # fmt: skip
+    bounds = [int(b) for b in np.cumsum([0, *(int(np.prod(shape)) for shape in shapes)])]
+
+    def mlp(w: Any, x: Any) -> Any:
+        a, a_b, b, b_b, c, c_b = (
+            w[start:stop].reshape(shape)
+            for start, stop, shape in zip(bounds[:-1], bounds[1:], shapes, strict=True)
+        )
+        h = jax.nn.relu(x @ a.T + a_b)
+        h = jax.nn.relu(h @ b.T + b_b)
+        return h @ c.T + c_b
+
+    return mlp
 
 
 def _prepare(options: Options) -> tuple[Any, str]:
@@ -69,8 +81,10 @@ def _notes(call: str, threads: str) -> dict[str, Any]:
 def device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
     jax, threads = _prepare(options)
     batch = options.batch
-    w = jax.device_put(read_flat(options))
+    raw = read_raw(options)
+    w = jax.device_put(raw.flat)
     xs = jax.device_put(inputs.reshape(-1, batch, 2))
+    mlp = mlp_of(raw.hidden)
 
     def at(w: Any, xs: Any, i: Any) -> Any:
         return mlp(w, jax.lax.dynamic_index_in_dim(xs, i, keepdims=False))
@@ -90,8 +104,9 @@ def device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepare
 def numpy_fed(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
     jax, threads = _prepare(options)
     batch = options.batch
-    w = jax.device_put(read_flat(options))
-    forward: Callable[..., Any] = jax.jit(mlp)
+    raw = read_raw(options)
+    w = jax.device_put(raw.flat)
+    forward: Callable[..., Any] = jax.jit(mlp_of(raw.hidden))
     x = inputs.reshape(-1, batch, 2)
     y = outputs.reshape(-1, batch, 1)
     check_output(options.models / WEIGHTS, forward(w, x[0]).block_until_ready(), batch)

@@ -20,7 +20,12 @@ import sysconfig
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
+from callbench.driverkit.options import Options
+from callbench.drivers.raw_weights import read_raw
 from callbench.errors import ArtifactError
+from callbench.model.artifacts import WEIGHTS
 from callbench.paths import BUILD
 
 SOURCE_DIR = Path(__file__).resolve().parent / "native"
@@ -36,8 +41,21 @@ CFFI_MODULE = "callbench_mlp_cffi"
 C_LIBRARY = "libcallbench_mlp.so"
 # The C forward as cffi reads it (cffi's cdef takes declarations, not a header with #include).
 C_DECLARATION = (
-    "void callbench_mlp_forward(const float *weights, const float *x, float *y, int64_t batch);"
+    "void callbench_mlp_forward(const float *weights, int64_t hidden, const float *x, float *y,"
+    " int64_t batch);"
 )
+# The widest model the C and Cython loops' scratch layers hold.
+MAX_HIDDEN = 4096
+
+
+def loop_weights(options: Options) -> tuple[np.ndarray, int]:
+    """The weights as the C and Cython loops read them (raw_weights.RawWeights.for_loops), and
+    their hidden width; ArtifactError naming the file for a width wider than the loops hold."""
+    raw = read_raw(options)
+    if raw.hidden > MAX_HIDDEN:
+        path = options.models / WEIGHTS
+        raise ArtifactError(path, f"width {raw.hidden} is wider than the C loops' {MAX_HIDDEN}")
+    return raw.for_loops(), raw.hidden
 
 
 def extension_path(module: str) -> Path:

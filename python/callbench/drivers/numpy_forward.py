@@ -9,35 +9,12 @@ import numpy as np
 
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
-from callbench.errors import ArtifactError
-from callbench.model.architecture import WEIGHT_COUNT, hidden_of_count
-from callbench.model.architecture import layers as architecture_layers
-from callbench.model.artifacts import WEIGHTS, require
+from callbench.drivers.raw_weights import read_raw
 
 
 def read_layers(options: Options) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(W transposed to [in, out], bias) per layer, from the raw weights file; the hidden
-    width is read from its size, so every width of the model family runs."""
-    path = require(options.models, WEIGHTS)
-    size = path.stat().st_size
-    hidden = hidden_of_count(size // 4) if size % 4 == 0 else None
-    if hidden is None:
-        raise ArtifactError(
-            path, f"holds {size} bytes, not the weights of a 2-H-H-1 MLP (4 x (H² + 5H + 1), "
-            f"{4 * WEIGHT_COUNT} for the reference's H = 8)",
-        )  # fmt: skip
-    flat = np.fromfile(path, dtype="<f4")
-    if not np.isfinite(flat).all():
-        raise ArtifactError(path, "holds NaN or Inf weights")
-    layers = []
-    offset = 0
-    for _, fan_in, fan_out in architecture_layers(hidden):
-        w = flat[offset : offset + fan_out * fan_in].reshape(fan_out, fan_in)
-        offset += fan_out * fan_in
-        b = flat[offset : offset + fan_out]
-        offset += fan_out
-        layers.append((np.ascontiguousarray(w.T), b.copy()))
-    return layers
+    """(W transposed to [in, out], bias) per layer, at the width the weights file holds."""
+    return [(np.ascontiguousarray(w.T), b.copy()) for w, b in read_raw(options).layers()]
 
 
 def augmented(layers: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:

@@ -21,7 +21,7 @@ from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
 from callbench.drivers.torch_common import models_path, module_loop, set_threads
 from callbench.model.artifacts import STATE_DICT, load_state_dict
-from callbench.model.mlp import MLP
+from callbench.model.wide_mlp import mlp_of_width
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
@@ -29,8 +29,9 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 
     set_threads(options.threads)
     path = models_path(options, STATE_DICT)
-    model = MLP()
-    model.load_state_dict(load_state_dict(path))
+    state = load_state_dict(path, hidden=None)  # any width of the family
+    model = mlp_of_width(state["a.weight"].shape[0])
+    model.load_state_dict(state)
     model.eval()
     compiled = torch.compile(model, fullgraph=True)
     hits_before = counters["inductor"]["fxgraph_cache_hit"]

@@ -9,11 +9,11 @@ from callbench.independent.cli import inputs, parse, serve
 
 
 class MyNN(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, hidden: int) -> None:
         super().__init__()
-        self.a = nn.Linear(2, 8)
-        self.b = nn.Linear(8, 8)
-        self.c = nn.Linear(8, 1)
+        self.a = nn.Linear(2, hidden)
+        self.b = nn.Linear(hidden, hidden)
+        self.c = nn.Linear(hidden, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.c(torch.relu(self.b(torch.relu(self.a(x)))))  # type: ignore[no-any-return]
@@ -23,8 +23,9 @@ args = parse()
 torch.set_num_threads(args.threads)
 x = torch.from_numpy(inputs(args))
 t0 = time.perf_counter_ns()
-model = MyNN()
-model.load_state_dict(torch.load(args.models / "mlp_state_dict.pt", weights_only=True))
+state = torch.load(args.models / "mlp_state_dict.pt", weights_only=True)
+model = MyNN(hidden=state["a.weight"].shape[0])  # any width of the model family
+model.load_state_dict(state)
 model.eval()
 load_ns = time.perf_counter_ns() - t0
 for i in range(args.warmup):

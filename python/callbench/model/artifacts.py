@@ -16,6 +16,7 @@ import numpy as np
 
 from callbench.errors import EXPORT_HINT, ArtifactError
 from callbench.files import write_atomic
+from callbench.model.architecture import HIDDEN
 
 STATE_DICT = "mlp_state_dict.pt"
 TORCHSCRIPT = "mlp_torchscript.pt"
@@ -129,9 +130,10 @@ def read_reference(models: Path) -> np.ndarray:
     return read_f32(models / REFERENCE, OUTPUT_WIDTH, "outputs")
 
 
-def load_state_dict(path: Path, hidden: int | None = None) -> dict[str, Any]:
+def load_state_dict(path: Path, hidden: int | None = HIDDEN) -> dict[str, Any]:
     """Load a state_dict without running pickled code, checked against the MLP's shapes
-    (at hidden width ``hidden``; the reference's by default)."""
+    at hidden width ``hidden`` (the reference's by default; None: the width its first
+    layer has, for drivers that run every width of the family)."""
     import pickle
     import zipfile
 
@@ -150,7 +152,10 @@ def load_state_dict(path: Path, hidden: int | None = None) -> dict[str, Any]:
         raise ArtifactError(path, f"not a loadable weights-only state_dict ({first})") from None
     if not isinstance(state, dict):
         raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
-    expected = state_dict_shapes() if hidden is None else state_dict_shapes(hidden)
+    if hidden is None:
+        layer = state.get("a.weight")
+        hidden = int(layer.shape[0]) if isinstance(layer, torch.Tensor) and layer.ndim else 0
+    expected = state_dict_shapes(hidden)
     if set(state) != set(expected):
         raise ArtifactError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
     for key, shape in expected.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from torch import nn
 
-from callbench.model.architecture import INPUT_WIDTH, OUTPUT_WIDTH
+from callbench.model.architecture import HIDDEN, INPUT_WIDTH, OUTPUT_WIDTH
 from callbench.model.mlp import MLP
 
 
@@ -21,3 +21,8 @@ class WideMLP(MLP):
         self.a = nn.Linear(INPUT_WIDTH, hidden)
         self.b = nn.Linear(hidden, hidden)
         self.c = nn.Linear(hidden, OUTPUT_WIDTH)
+
+
+def mlp_of_width(hidden: int) -> MLP:
+    """The module for a width of the family: the reference's own class at its width."""
+    return MLP() if hidden == HIDDEN else WideMLP(hidden)

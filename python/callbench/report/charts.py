@@ -73,7 +73,8 @@ def per_call(records: Sequence[Record], host: str, path: Path) -> Path:
 
 
 def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Path) -> Path | None:
-    """Cost per sample against batch size, or per call against threads, one line a driver."""
+    """Cost per sample against batch size, or per call against threads or model width, one
+    line a driver."""
     series: dict[str, list[tuple[int, float]]] = {}
     languages: dict[str, str] = {}
     for value, records in sorted(points.items()):
@@ -98,6 +99,12 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
         ax.set_xlabel("samples per call (batch)")
         ax.set_ylabel("µs per sample, log scale")
         ax.set_title(f"Where batching stops paying — {host}")
+    elif kind == "width":
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(points), [f"{v:,}" for v in sorted(points)])
+        ax.set_xlabel("hidden width H of the 2 -> H -> H -> 1 model (log scale)")
+        ax.set_ylabel("µs per call, log scale")
+        ax.set_title(f"Where the binding stops mattering — {host}")
     else:
         ax.set_xlabel("intra-op threads")
         ax.set_ylabel("µs per call, log scale")
@@ -107,7 +114,10 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
                for language in STYLES if language in languages.values()]  # fmt: skip
     first = ax.legend(handles=handles, fontsize=7, loc="upper right", title="language")
     ax.add_artist(first)
-    ax.legend(fontsize=7, ncol=2, loc="lower left")
+    if kind == "width":  # lines cross: the drivers' legend goes beside the plot
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    else:
+        ax.legend(fontsize=7, ncol=2, loc="lower left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

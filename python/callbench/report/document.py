@@ -7,7 +7,7 @@ from pathlib import Path
 
 from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
-from callbench.report import charts, puzzles, sections, seed, sweeps, tables, today
+from callbench.report import charts, model_size, puzzles, sections, seed, sweeps, tables, today
 from callbench.report.counts import count_section, trend, trend_text
 from callbench.report.ladder import ladder_section
 
@@ -85,6 +85,11 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         if path is not None:
             parts += [f"![{what}]({CHARTS}/{path.name})", ""]
         parts.append(sweeps.sweep_table(points, kind))
+    widths = run.sweeps.get("width")
+    if widths:
+        drawn = charts.sweep(widths, "width", run.host, chart_dir / f"{run.name}-width-sweep.png")
+        where = f"{CHARTS}/{drawn.name}" if drawn is not None else None
+        parts += ["", f"## {model_size.TITLE}{title}", "", model_size.section(widths, where)]
     ladder = ladder_section(run.path, chart_dir)
     if ladder:
         parts += ["", ladder.rstrip()]

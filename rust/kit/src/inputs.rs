@@ -83,20 +83,36 @@ impl Inputs {
     }
 }
 
-/// Layer sizes of the model: 2 -> 8 -> 8 -> 1.
-pub const HIDDEN: usize = 8;
-/// Floats in mlp_weights.f32: 16 + 8 + 64 + 8 + 8 + 1.
-pub const WEIGHT_COUNT: usize = 105;
+/// The reference model's hidden width (2 -> 8 -> 8 -> 1); the family's wider
+/// models (2 -> H -> H -> 1) keep the architecture, and a driver takes H from
+/// the size of the weights it reads.
+pub const REFERENCE_HIDDEN: usize = 8;
+
+/// Floats in mlp_weights.f32 for hidden width H: 2H + H + H*H + H + H + 1.
+pub const fn weight_count(hidden: usize) -> usize {
+    hidden * hidden + 5 * hidden + 1
+}
+
+/// The hidden width whose weights have `count` floats, if any has.
+pub fn hidden_of_count(count: usize) -> Option<usize> {
+    // H = (sqrt(21 + 4 count) - 5) / 2, checked exactly around the float root.
+    let root = (21.0 + 4.0 * count as f64).sqrt() as usize;
+    (root.saturating_sub(1)..=root + 1)
+        .filter(|r| *r > 5 && (r - 5) % 2 == 0)
+        .map(|r| (r - 5) / 2)
+        .find(|&hidden| weight_count(hidden) == count)
+}
 
 /// The MLP's weights in the contract's key order; each `W` is `[out, in]` row-major.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MlpWeights {
-    pub a_weight: [f32; HIDDEN * INPUT_WIDTH],
-    pub a_bias: [f32; HIDDEN],
-    pub b_weight: [f32; HIDDEN * HIDDEN],
-    pub b_bias: [f32; HIDDEN],
-    pub c_weight: [f32; OUTPUT_WIDTH * HIDDEN],
-    pub c_bias: [f32; OUTPUT_WIDTH],
+    pub hidden: usize,
+    pub a_weight: Vec<f32>,
+    pub a_bias: Vec<f32>,
+    pub b_weight: Vec<f32>,
+    pub b_bias: Vec<f32>,
+    pub c_weight: Vec<f32>,
+    pub c_bias: Vec<f32>,
 }
 
 impl MlpWeights {
@@ -105,33 +121,36 @@ impl MlpWeights {
         options.models.join("mlp_weights.f32")
     }
 
-    /// Reads the 105 floats; a data error if the file is missing, has another
-    /// size, or holds NaN/Inf.
+    /// Reads the floats and takes the hidden width from their count; a data
+    /// error if the file is missing, holds a count no width has, or holds NaN/Inf.
     pub fn read(path: &Path) -> Result<Self> {
         let values = read_finite_floats(path, 1, "weight")?;
-        if values.len() != WEIGHT_COUNT {
+        let Some(hidden) = hidden_of_count(values.len()) else {
             return Err(Error::data(
                 path,
-                format!("holds {} floats, expected {WEIGHT_COUNT} (the 2-8-8-1 MLP)", values.len()),
+                format!(
+                    "holds {} floats, which is no 2-H-H-1 MLP's count (H*H + 5H + 1; {} for H = 8)",
+                    values.len(),
+                    weight_count(REFERENCE_HIDDEN)
+                ),
             ));
-        }
+        };
         let mut rest = values.as_slice();
+        let mut take = |n: usize| {
+            let (head, tail) = rest.split_at(n);
+            rest = tail;
+            head.to_vec()
+        };
         Ok(Self {
-            a_weight: take(&mut rest),
-            a_bias: take(&mut rest),
-            b_weight: take(&mut rest),
-            b_bias: take(&mut rest),
-            c_weight: take(&mut rest),
-            c_bias: take(&mut rest),
+            hidden,
+            a_weight: take(hidden * INPUT_WIDTH),
+            a_bias: take(hidden),
+            b_weight: take(hidden * hidden),
+            b_bias: take(hidden),
+            c_weight: take(OUTPUT_WIDTH * hidden),
+            c_bias: take(OUTPUT_WIDTH),
         })
     }
-}
-
-/// The next `N` floats of `rest`; the caller checked that there are enough.
-fn take<const N: usize>(rest: &mut &[f32]) -> [f32; N] {
-    let (head, tail) = rest.split_at(N);
-    *rest = tail;
-    head.try_into().expect("split_at gave N floats")
 }
 
 #[cfg(test)]
@@ -191,8 +210,9 @@ mod tests {
 
     #[test]
     fn weights_in_key_order() {
-        let values: Vec<f32> = (0..WEIGHT_COUNT).map(|i| i as f32).collect();
+        let values: Vec<f32> = (0..weight_count(8)).map(|i| i as f32).collect();
         let w = MlpWeights::read(&scratch_file("weights.f32", &floats(&values))).unwrap();
+        assert_eq!(w.hidden, 8);
         assert_eq!(w.a_weight[0], 0.0);
         assert_eq!(w.a_bias[0], 16.0);
         assert_eq!(w.b_weight[0], 24.0);
@@ -201,5 +221,17 @@ mod tests {
         assert_eq!(w.c_bias[0], 104.0);
         let short = scratch_file("weights-short.f32", &floats(&values[..104]));
         assert!(MlpWeights::read(&short).unwrap_err().message.contains("holds 104 floats"));
+    }
+
+    #[test]
+    fn the_hidden_width_comes_from_the_float_count() {
+        for hidden in [1, 8, 16, 64, 512, 2048] {
+            assert_eq!(hidden_of_count(weight_count(hidden)), Some(hidden));
+            assert_eq!(hidden_of_count(weight_count(hidden) + 1), None);
+        }
+        assert_eq!(hidden_of_count(0), None);
+        let values = vec![0.5f32; weight_count(16)];
+        let w = MlpWeights::read(&scratch_file("weights-16.f32", &floats(&values))).unwrap();
+        assert_eq!((w.hidden, w.b_weight.len(), w.c_bias.len()), (16, 256, 1));
     }
 }

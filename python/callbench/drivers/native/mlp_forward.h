@@ -8,11 +8,11 @@
 
 #include <stdint.h>
 
-/* 16 + 8 + 64 + 8 + 8 + 1 floats: a.weight [8,2], a.bias, b.weight [8,8], b.bias,
- * c.weight [1,8], c.bias, each weight row-major [out, in] (docs/contract.md). */
-#define CALLBENCH_MLP_WEIGHTS 105
-
-/* y[s] = mlp(x[2s], x[2s+1]) for s in [0, batch). */
-void callbench_mlp_forward(const float *weights, const float *x, float *y, int64_t batch);
+/* y[s] = mlp(x[2s], x[2s+1]) for s in [0, batch), for the 2-H-H-1 MLP of hidden width
+ * `hidden`. `weights` holds H*H + 5H + 1 floats in mlp_weights.f32's order (a.weight
+ * [H,2], a.bias, b.weight, b.bias, c.weight [1,H], c.bias; docs/contract.md), except
+ * that b.weight is transposed to [in, out] (raw_weights.RawWeights.for_loops). */
+void callbench_mlp_forward(const float *weights, int64_t hidden, const float *x, float *y,
+                           int64_t batch);
 
 #endif

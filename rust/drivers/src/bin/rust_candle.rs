@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use callbench_drivers::candle_support;
-use callbench_kit::inputs::{HIDDEN, INPUT_WIDTH};
+use callbench_kit::inputs::INPUT_WIDTH;
 use callbench_kit::{MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape};
 use candle_core::{Device, Tensor};
 use candle_nn::{Linear, Module};
@@ -63,9 +63,10 @@ fn load(options: &Options) -> Result<CandleModel> {
     candle_support::set_threads(options)?;
     let path = MlpWeights::path(options);
     let w = MlpWeights::read(&path)?;
-    let a = layer(INPUT_WIDTH, HIDDEN, &w.a_weight, &w.a_bias).data_err(&path)?;
-    let b = layer(HIDDEN, HIDDEN, &w.b_weight, &w.b_bias).data_err(&path)?;
-    let c = layer(HIDDEN, 1, &w.c_weight, &w.c_bias).data_err(&path)?;
+    let hidden = w.hidden; // from the weights' size: every width of the family runs
+    let a = layer(INPUT_WIDTH, hidden, &w.a_weight, &w.a_bias).data_err(&path)?;
+    let b = layer(hidden, hidden, &w.b_weight, &w.b_bias).data_err(&path)?;
+    let c = layer(hidden, 1, &w.c_weight, &w.c_bias).data_err(&path)?;
     let batch = options.batch as usize;
     let model = CandleModel { a, b, c, batch, path };
     let y = model.forward(&vec![0.0; INPUT_WIDTH * batch]).data_err(&model.path)?;

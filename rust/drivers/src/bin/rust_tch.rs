@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use callbench_drivers::tch_support::{self, check_output, input_tensor, store_output};
-use callbench_kit::inputs::HIDDEN;
 use callbench_kit::{MlpWeights, Model, Notes, Options, Result};
 use tch::nn::{self, Module};
 use tch::{Device, Tensor};
@@ -69,9 +68,10 @@ fn load(options: &Options) -> Result<TchModel> {
     let no_grad = tch::no_grad_guard();
     let mut vars = nn::VarStore::new(Device::Cpu);
     let root = vars.root();
-    let a = layer(&root / "a", 2, HIDDEN, &w.a_weight, &w.a_bias);
-    let b = layer(&root / "b", HIDDEN, HIDDEN, &w.b_weight, &w.b_bias);
-    let c = layer(&root / "c", HIDDEN, 1, &w.c_weight, &w.c_bias);
+    let hidden = w.hidden; // from the weights' size: every width of the family runs
+    let a = layer(&root / "a", 2, hidden, &w.a_weight, &w.a_bias);
+    let b = layer(&root / "b", hidden, hidden, &w.b_weight, &w.b_bias);
+    let c = layer(&root / "c", hidden, 1, &w.c_weight, &w.c_bias);
     vars.freeze();
     let batch = options.batch as i64;
     let model = TchModel { a, b, c, batch, _no_grad: no_grad, _vars: vars };
