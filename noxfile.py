@@ -72,6 +72,14 @@ def bench(session: nox.Session) -> None:
     callbench(session, "bench", "--run-id", RUN_ID)
 
 
+@nox.session(name="bench-widths", python=PYTHON)
+def bench_widths(session: nox.Session) -> None:
+    """The model-size sweep (each runtime's fastest driver at every exported width), then the
+    report: `nox -s bench bench-widths` adds it to the bench's run (about 4 minutes more)."""
+    callbench(session, "run", "--swept", "--widths", "all", "--run-id", RUN_ID)
+    session.run("callbench", "report", RUN_ID)
+
+
 @nox.session(python=PYTHON)
 def count(session: nox.Session) -> None:
     """Instructions per call under callgrind, into this invocation's run or else the newest."""

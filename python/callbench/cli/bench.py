@@ -15,7 +15,6 @@ from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
 from callbench.model import artifacts as art
-from callbench.model import family
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -46,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     options = common.run_options(args)
     if args.widths is not None and args.sweep:
         raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
-    sizes = common.widths(args, []) if args.widths is not None else []
+    sizes = common.widths(args)
     run_dir = None
     try:
         if args.build:
@@ -85,7 +84,7 @@ def bench(args: argparse.Namespace) -> int:
     options: RunOptions = common.run_options(args, **defaults)
     ensure_models(options.models)
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
-    sizes = common.widths(args, family.exported(options.models))
+    sizes = common.widths(args)
     languages = sorted({language_key(s) for s in specs})
     if not args.no_build:
         build([lang for lang in LANGUAGES if lang in languages and lang in BUILT])
@@ -97,9 +96,8 @@ def bench(args: argparse.Namespace) -> int:
         for kind, values in sweeps.items():
             if sweepers:
                 run_sweep(kind, sweepers, options, run_dir, values)
-        sized = specs if args.only and args.widths is not None else sweepers
-        if sized and sizes:
-            run_widths(sized, options, run_dir, sizes)
+        if sizes:  # with --only, every chosen driver; else each runtime's fastest
+            run_widths(specs if args.only else sweepers, options, run_dir, sizes)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     _finish(done, run_dir)

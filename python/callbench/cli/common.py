@@ -48,12 +48,12 @@ def add_widths(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--widths", metavar="H,H...", help=what)
 
 
-def widths(args: argparse.Namespace, default: list[int]) -> list[Width]:
-    """The family widths --widths asks for (``default`` when not given), each folder checked."""
-    if args.widths is None:
-        asked = default
-    else:
-        asked = family.parse_widths(args.widths) if args.widths.strip() else []
+def widths(args: argparse.Namespace) -> list[Width]:
+    """The family widths --widths asks for ('all': every exported one), each folder checked."""
+    text = (args.widths or "").strip()
+    if not text:
+        return []
+    asked = family.exported(args.models) if text == "all" else family.parse_widths(text)
     return family.resolve(args.models, asked)
 
 

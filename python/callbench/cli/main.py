@@ -35,7 +35,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build", action="store_true", help="build the languages first")
     p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
     p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
-    common.add_widths(p, "run each driver at each hidden width of the family (8: the reference)")
+    common.add_widths(
+        p, "run each driver at each hidden width of the family (8: the reference; 'all': "
+        "every exported width)",
+    )  # fmt: skip
 
     p = sub.add_parser("bench", help="export if needed, build, drivers, sweeps, kernels, report")
     common.add_selection(p)
@@ -44,8 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
     p.add_argument("--no-build", action="store_true")
     common.add_widths(
-        p, "widths of the model-size sweep (default: every exported width; '' for none); "
-        "with --only, every chosen driver runs at each, else the swept ones",
+        p, "also the model-size sweep at these widths ('all': every exported one); with "
+        "--only, every chosen driver runs at each, else each runtime's fastest (--swept)",
     )  # fmt: skip
 
     p = sub.add_parser("report", help="write results/report.md from runs")
