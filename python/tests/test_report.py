@@ -277,8 +277,9 @@ def test_model_size_section_finds_each_languages_crossover(tmp_path: Path) -> No
            "| from 512 |" in section  # fmt: skip
     assert "| Go | 2.50× `go-handwritten` | 4.76× `go-handwritten` | 6.06× `go-handwritten` " \
            "| not within 10% up to 2,048 |" in section  # fmt: skip
-    assert "the fastest driver of C++, Go does not stay within 10%" in section
-    assert "At width 2,048 the fastest row is `python-numpy` (Python, torch): 330 µs" in section
+    assert "stays: Python from 512; C++, Go not up to width 2,048" in section
+    assert "At width 2,048 the fastest row runs 330 µs a call" in section
+    assert "the rows within 10% of it are `python-numpy` (torch):" in section
     assert "| `cpp-aoti-reuse` | C++ | – | skipped | – |" in section
     assert (tmp_path / "out" / "charts" / "run-width-sweep.png").is_file()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 import matplotlib
 
@@ -112,7 +113,11 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
     ax.grid(True, which="both", alpha=0.3)
     handles = [Line2D([], [], color=colour(language), ls=linestyle(language), label=language)
                for language in STYLES if language in languages.values()]  # fmt: skip
-    first = ax.legend(handles=handles, fontsize=7, loc="upper right", title="language")
+    # Where the lines are not: the width sweep's climb to the right, the others' fall.
+    corner: Literal["upper left", "upper right"] = (
+        "upper left" if kind == "width" else "upper right"
+    )
+    first = ax.legend(handles=handles, fontsize=7, loc=corner, title="language")
     ax.add_artist(first)
     if kind == "width":  # lines cross: the drivers' legend goes beside the plot
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))

@@ -127,28 +127,33 @@ def resources_table(points: Points) -> str:
 
 def plain_words(points: Points, crossovers: Mapping[str, str]) -> str:
     """Where the choice of language stops mattering, and whose kernels win at the widest."""
-    widths = sorted(points)
-    widest = widths[-1]
-    starts = {lang: c for lang, c in crossovers.items()}
-    never = sorted(lang for lang, c in starts.items() if c.startswith("not"))
+    widest = sorted(points)[-1]
+    never = sorted(lang for lang, c in crossovers.items() if c.startswith("not"))
+    crossing = sorted(
+        ((int(c.split()[1].replace(",", "")), lang) for lang, c in crossovers.items()
+         if not c.startswith("not")),
+    )  # fmt: skip
+    listed = ", ".join(f"{lang} from {width:,}" for width, lang in crossing)
     if never:
-        first = (f"Up to width {widest:,} the choice of language still matters: the fastest "
-                 f"driver of {', '.join(never)} does not stay within 10% of the fastest row "
-                 "to the widest width.")  # fmt: skip
+        first = (f"Each language's fastest driver comes within 10% of the fastest row and stays: "
+                 f"{listed or 'none'}; {', '.join(never)} not up to width {widest:,}, so up to "
+                 "there the choice of language still matters.")  # fmt: skip
     else:
-        from_width = max(int(c.split()[1].replace(",", "")) for c in starts.values())
-        first = (f"From width {from_width:,} on, the choice of language stops mattering: every "
-                 f"language's fastest driver is within 10% of the fastest row.")  # fmt: skip
-    best = fastest_by_language(points[widest])
-    if not best:
+        first = (f"Each language's fastest driver comes within 10% of the fastest row and stays: "
+                 f"{listed}; from width {crossing[-1][0]:,} on the choice of language stops "
+                 "mattering.")  # fmt: skip
+    verified = [r for r in points[widest] if r.ok]
+    if not verified:
         return first
-    top = min((b.record for b in best.values()), key=lambda r: r.median_ns)
+    top = min(verified, key=lambda r: r.median_ns)
+    near = sorted((r for r in verified if r.median_ns <= WITHIN * top.median_ns),
+                  key=lambda r: r.median_ns)  # fmt: skip
     gflops = flops_per_sample(widest) * top.batch / top.median_ns
     threads = "one thread" if top.threads == 1 else f"{top.threads} threads"
-    second = (f"At width {widest:,} the fastest row is `{top.id}` ({top.language}, "
-              f"{top.runtime}): {fmt.us(top.median_ns)} µs a call, {gflops:.2f} GFLOP/s on "
-              f"{threads} of this CPU: there the runtime's kernels decide, "
-              "not the binding.")  # fmt: skip
+    rows = ", ".join(f"`{r.id}` ({r.runtime})" for r in near)
+    second = (f"At width {widest:,} the fastest row runs {fmt.us(top.median_ns)} µs a call, "
+              f"{gflops:.2f} GFLOP/s on {threads} of this CPU, and the rows within 10% of it are "
+              f"{rows}: there the runtime's kernels decide, not the binding.")  # fmt: skip
     return f"{first} {second}"
 
 
