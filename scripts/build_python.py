@@ -30,6 +30,7 @@ try:
     import numpy as np
 
     from callbench.drivers import native_modules as native
+    from callbench.drivers.ctypes_forward import Mlp
     from callbench.drivers.raw_weights import RawWeights
     from callbench.model.architecture import HIDDEN, weight_count
 except ImportError as exc:  # run outside the project's environment
@@ -142,8 +143,7 @@ def self_test(calls: int = 16, batch: int = 4) -> None:
     rng = np.random.default_rng(4)
     x = rng.uniform(-10, 10, (calls * batch, 2)).astype(np.float32)
     c_forward = ctypes.CDLL(str(native.library_path())).callbench_mlp_forward
-    c_forward.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
-                          ctypes.c_int64]  # fmt: skip
+    c_forward.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
     cffi_ext = native.load_extension(native.CFFI_MODULE)
     ffi = cffi_ext.ffi
     for hidden in (HIDDEN, 24):
@@ -162,13 +162,15 @@ def self_test(calls: int = 16, batch: int = 4) -> None:
         got["cython run"] = y.copy()
 
         y.fill(np.nan)
-        c_forward(w.ctypes.data, hidden, x.ctypes.data, y.ctypes.data, calls * batch)
+        model = Mlp(w.ctypes.data, hidden)
+        c_forward(ctypes.addressof(model), x.ctypes.data, y.ctypes.data, calls * batch)
         got["C library"] = y.copy()
 
         y.fill(np.nan)
+        w_buffer = ffi.from_buffer("float[]", w)
         cffi_ext.lib.callbench_mlp_forward(
-            ffi.from_buffer("float[]", w), hidden, ffi.from_buffer("float[]", x),
-            ffi.from_buffer("float[]", y), calls * batch,
+            ffi.new("callbench_mlp *", {"weights": w_buffer, "hidden": hidden}),
+            ffi.from_buffer("float[]", x), ffi.from_buffer("float[]", y), calls * batch,
         )  # fmt: skip
         got["cffi"] = y.copy()
 

@@ -21,6 +21,12 @@ from callbench.errors import ArtifactError
 FLOAT_BYTES = 4
 
 
+class Mlp(ctypes.Structure):
+    """callbench_mlp of mlp_forward.h: the weights' address and their hidden width."""
+
+    _fields_ = [("weights", ctypes.c_void_p), ("hidden", ctypes.c_int64)]
+
+
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
     weights, hidden = native.loop_weights(options)
     path = native.require_built(native.library_path())
@@ -29,17 +35,19 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
     except (OSError, AttributeError) as exc:
         raise ArtifactError(path, f"cannot be loaded ({exc}); {native.BUILD_HINT}") from None
     pointer = ctypes.c_void_p
-    forward.argtypes = [pointer, ctypes.c_int64, pointer, pointer, ctypes.c_int64]
+    forward.argtypes = [pointer, pointer, pointer, ctypes.c_int64]
     forward.restype = None
     batch = options.batch
-    # Addresses only: the kit holds inputs and outputs, the loop's default argument the weights.
-    w = weights.ctypes.data
+    # The model (weights and width) is one struct made at load: a call passes its address.
+    model = Mlp(weights.ctypes.data, hidden)
+    # Addresses only: the kit holds inputs and outputs, the loop's default argument the model.
+    mlp = ctypes.addressof(model)
     x, x_step = inputs.ctypes.data, 2 * batch * FLOAT_BYTES
     y, y_step = outputs.ctypes.data, batch * FLOAT_BYTES
 
-    def loop(start: int, stop: int, _alive: np.ndarray = weights) -> None:
+    def loop(start: int, stop: int, _alive: tuple[object, ...] = (weights, model)) -> None:
         for i in range(start, stop):
-            forward(w, hidden, x + i * x_step, y + i * y_step, batch)
+            forward(mlp, x + i * x_step, y + i * y_step, batch)
 
     notes = {
         "call": "CDLL function with argtypes, addresses passed as ints",

@@ -41,7 +41,8 @@ CFFI_MODULE = "callbench_mlp_cffi"
 C_LIBRARY = "libcallbench_mlp.so"
 # The C forward as cffi reads it (cffi's cdef takes declarations, not a header with #include).
 C_DECLARATION = (
-    "void callbench_mlp_forward(const float *weights, int64_t hidden, const float *x, float *y,"
+    "typedef struct { const float *weights; int64_t hidden; } callbench_mlp;\n"
+    "void callbench_mlp_forward(const callbench_mlp *mlp, const float *x, float *y,"
     " int64_t batch);"
 )
 # The widest model the C and Cython loops' scratch layers hold.

@@ -38,13 +38,13 @@ static inline void forward(const float *w, int64_t hidden, const float *x, float
     }
 }
 
-void callbench_mlp_forward(const float *weights, int64_t hidden, const float *x, float *y,
-                           int64_t batch) {
+void callbench_mlp_forward(const callbench_mlp *mlp, const float *x, float *y, int64_t batch) {
+    const int64_t hidden = mlp->hidden;
     if (hidden == REFERENCE_HIDDEN) {
         float h1[REFERENCE_HIDDEN], h2[REFERENCE_HIDDEN];
-        forward(weights, REFERENCE_HIDDEN, x, y, batch, h1, h2);
+        forward(mlp->weights, REFERENCE_HIDDEN, x, y, batch, h1, h2);
     } else if (hidden > 0 && hidden <= MAX_STACK_HIDDEN) {
         float h1[MAX_STACK_HIDDEN], h2[MAX_STACK_HIDDEN];
-        forward(weights, hidden, x, y, batch, h1, h2);
+        forward(mlp->weights, hidden, x, y, batch, h1, h2);
     }
 }

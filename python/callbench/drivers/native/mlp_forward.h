@@ -8,11 +8,17 @@
 
 #include <stdint.h>
 
-/* y[s] = mlp(x[2s], x[2s+1]) for s in [0, batch), for the 2-H-H-1 MLP of hidden width
- * `hidden`. `weights` holds H*H + 5H + 1 floats in mlp_weights.f32's order (a.weight
- * [H,2], a.bias, b.weight, b.bias, c.weight [1,H], c.bias; docs/contract.md), except
- * that b.weight is transposed to [in, out] (raw_weights.RawWeights.for_loops). */
-void callbench_mlp_forward(const float *weights, int64_t hidden, const float *x, float *y,
-                           int64_t batch);
+/* A loaded model: its weights and their hidden width H. `weights` holds H*H + 5H + 1
+ * floats in mlp_weights.f32's order (a.weight [H,2], a.bias, b.weight, b.bias,
+ * c.weight [1,H], c.bias; docs/contract.md), except that b.weight is transposed to
+ * [in, out] (raw_weights.RawWeights.for_loops). Made once at load, so a call passes
+ * one pointer for the model, as it did when the width was fixed. */
+typedef struct {
+    const float *weights;
+    int64_t hidden;
+} callbench_mlp;
+
+/* y[s] = mlp(x[2s], x[2s+1]) for s in [0, batch). */
+void callbench_mlp_forward(const callbench_mlp *mlp, const float *x, float *y, int64_t batch);
 
 #endif
