@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     signals.install()
     specs = common.selection(args)
     options = common.run_options(args)
-    if args.widths is not None and args.sweep:
+    if args.widths and args.sweep:
         raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
     sizes = common.widths(args)
     run_dir = None
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if args.build:
             build(sorted({language_key(s) for s in specs}))
         run_dir = new_run_dir(args.runs_dir, args.run_id)
-        if args.widths is not None:
+        if sizes:
             done = run_widths(specs, options, run_dir, sizes)
         elif args.sweep:
             done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)

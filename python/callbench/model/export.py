@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from callbench.errors import UsageError
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model.architecture import (
@@ -35,6 +36,7 @@ from callbench.model.architecture import (
     layers,
     weight_count,
 )
+from callbench.model.family import parse_widths as parse_any_widths
 from callbench.model.mlp import MLP
 from callbench.model.training import HIGH, LOW, TrainConfig, family_training, train
 
@@ -282,13 +284,7 @@ def export_family(out: Path, widths: Sequence[int], cap: int) -> dict[str, Any]:
 
 def parse_widths(text: str) -> tuple[int, ...]:
     """ "64,512,2048" -> (64, 512, 2048); "" -> (); the reference's 8 is always written."""
-    widths = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        if not part.isdigit() or int(part) < 1:
-            raise ValueError(f"--widths: {part!r} is not a positive whole number")
-        if int(part) != HIDDEN:
-            widths.append(int(part))
-    return tuple(sorted(set(widths)))
+    return tuple(w for w in parse_any_widths(text) if w != HIDDEN)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--samples must be at least 1")
     try:
         widths = parse_widths(args.widths)
-    except ValueError as exc:
+    except UsageError as exc:
         parser.error(str(exc))
     manifest = export(args.out, args.samples, TrainConfig())
     family = export_family(args.out, widths, args.samples)

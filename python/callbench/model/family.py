@@ -28,9 +28,9 @@ class Width:
 
 
 def parse_widths(text: str) -> list[int]:
-    """ "8,512" -> [8, 512] (sorted, each once); a usage error for anything else."""
+    """ "8,512" -> [8, 512] (sorted, each once; "" -> []); a usage error for anything else."""
     widths: set[int] = set()
-    for part in (p.strip() for p in text.split(",")):
+    for part in filter(None, (p.strip() for p in text.split(","))):
         if not part.isdigit() or int(part) < 1:
             raise UsageError(f"--widths: {part!r} is not a positive whole number")
         widths.add(int(part))
