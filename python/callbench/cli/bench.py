@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from callbench.cli import common
@@ -14,7 +16,9 @@ from callbench.errors import ArtifactError, UsageError
 from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
+from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.model import user_onnx
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -38,11 +42,52 @@ def stopped(stop: KeyboardInterrupt, run_dir: Path | None) -> int:
     return 128 + int(getattr(signal.Signals, name, signal.SIGINT))
 
 
+def onnx_specs(args: argparse.Namespace) -> list[DriverSpec]:
+    """The chosen drivers that load ONNX: the ones a user's own model runs through."""
+    if args.widths or getattr(args, "sweep", None):
+        raise UsageError("--onnx runs the user's model as it is: no --widths or --sweep with it")
+    if args.onnx is None:
+        raise UsageError("--inputs goes with --onnx (the samples for the user's model)")
+    specs = [s for s in common.selection(args) if s.artifact == art.ONNX]
+    if not specs:
+        raise UsageError("--onnx: none of the chosen drivers loads ONNX")
+    return specs
+
+
+def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: bool) -> int:
+    """The user's model checked and prepared (nothing under results/ if it is rejected),
+    then every chosen ONNX driver on it, verified against ONNX Runtime's unoptimised
+    outputs; ``bench`` adds the report."""
+    specs = onnx_specs(args)
+    folder = user_onnx.prepare(args.onnx, args.inputs)
+    run_dir = None
+    try:
+        if build_first:
+            chosen = {language_key(s) for s in specs}
+            build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT])
+        run_dir = new_run_dir(args.runs_dir, args.run_id)
+        models = user_onnx.place(folder, run_dir)
+        console.say(f"{args.onnx}: {len(specs)} ONNX drivers on it, its artifacts in {models}")
+        done = run_group(specs, replace(options, models=models), run_dir)
+    except KeyboardInterrupt as stop:
+        return stopped(stop, run_dir)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    _finish(done, run_dir)
+    if args.command != "bench":
+        return 0
+    from callbench.report.__main__ import main as report_main
+
+    return report_main([str(run_dir)])
+
+
 def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
-    specs = common.selection(args)
     options = common.run_options(args)
+    if args.onnx is not None or args.inputs is not None:
+        return user_model_run(args, options, args.build)
+    specs = common.selection(args)
     if args.widths and args.sweep:
         raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
     sizes = common.widths(args)
@@ -79,9 +124,13 @@ def ensure_models(models: Path) -> None:
 def bench(args: argparse.Namespace) -> int:
     """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
     signals.install()
-    specs = common.selection(args)
     defaults = QUICK if args.quick else {}
     options: RunOptions = common.run_options(args, **defaults)
+    if args.onnx is not None or args.inputs is not None:
+        # A user's model: its drivers and its report; the sweeps, kernels and ladder
+        # are about our MLP and the machine, not about the model brought.
+        return user_model_run(args, options, not args.no_build)
+    specs = common.selection(args)
     ensure_models(options.models)
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
     sizes = common.widths(args)

@@ -57,6 +57,19 @@ def widths(args: argparse.Namespace) -> list[Width]:
     return family.resolve(args.models, asked)
 
 
+def add_user_model(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("your own model")
+    g.add_argument(
+        "--onnx", type=Path, metavar="PATH",
+        help="run every ONNX driver on this model instead of ours (one float32 input "
+        "[batch, F], one output [batch, ...]); see the README",
+    )  # fmt: skip
+    g.add_argument(
+        "--inputs", type=Path, metavar="FILE.npy",
+        help="with --onnx: the samples to feed, [N, F] (default: seeded uniform in [-1, 1))",
+    )  # fmt: skip
+
+
 def add_protocol(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("protocol")
     g.add_argument("--models", type=Path, default=Path("models"))

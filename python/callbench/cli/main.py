@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--build", action="store_true", help="build the languages first")
     p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
     p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
+    common.add_user_model(p)
     common.add_widths(
         p, "run each driver at each hidden width of the family (8: the reference; 'all': "
         "every exported width)",
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_where(p)
     p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
     p.add_argument("--no-build", action="store_true")
+    common.add_user_model(p)
     common.add_widths(
         p, "also the model-size sweep at these widths ('all': every exported one); with "
         "--only, every chosen driver runs at each, else each runtime's fastest (--swept)",

@@ -24,6 +24,7 @@ from callbench.driverkit.options import Options, parse_options
 from callbench.driverkit.outputs import write_latencies, write_outputs
 from callbench.driverkit.result import result_line
 from callbench.errors import UsageError
+from callbench.model.artifacts import sample_widths
 
 LATENCY_CALLS = 100_000
 
@@ -75,7 +76,7 @@ def run(
 ) -> dict[str, Any]:
     """Load, warm up, answer the commands; return the result line."""
     inputs = load_inputs(options)
-    outputs = np.zeros((options.calls * options.batch, 1), dtype=np.float32)
+    outputs = np.zeros((options.calls * options.batch, sample_widths(options.models)[1]), "<f4")
     t0 = time.perf_counter_ns()
     prepared = setup(options, inputs, outputs)
     load_ns = time.perf_counter_ns() - t0

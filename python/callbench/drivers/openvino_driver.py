@@ -30,7 +30,7 @@ from openvino.frontend import FrontEndManager
 
 from callbench.driverkit.model import Prepared
 from callbench.driverkit.options import Options
-from callbench.drivers.checks import check_output
+from callbench.drivers.checks import Signature, check_output, signature
 from callbench.errors import ArtifactError
 from callbench.model.artifacts import ONNX, require
 
@@ -57,21 +57,33 @@ def _read(path: Path) -> ov.Model:
     return model
 
 
-def compile_model(
-    options: Options, *, static: bool = False
-) -> tuple[ov.CompiledModel, dict[str, Any]]:
-    """The model compiled for the CPU, f32, ``options.threads`` threads; and notes read back.
+def _dims(port: Any) -> list[object]:
+    return [d.get_length() if d.is_static else "?" for d in port.get_partial_shape()]
 
-    ``static`` reshapes its input to ``[batch, 2]`` first (the ONNX file's batch is dynamic).
+
+def compile_model(
+    options: Options, inputs: np.ndarray, outputs: np.ndarray, *, static: bool = False
+) -> tuple[ov.CompiledModel, Signature, dict[str, Any]]:
+    """The model compiled for the CPU, f32, ``options.threads`` threads; its names and
+    per-sample sizes (checked against the arrays); and notes read back.
+
+    ``static`` reshapes its input to ``[batch, F]`` first (the ONNX file's batch is dynamic).
     """
     path = require(options.models, ONNX)
     model = _read(path)
+    io = signature(
+        path,
+        [(p.get_any_name(), _dims(p)) for p in model.inputs],
+        [(p.get_any_name(), _dims(p)) for p in model.outputs],
+        inputs.shape[1],
+        outputs.shape[1],
+    )
     if static:
         try:
-            model.reshape([options.batch, 2])
+            model.reshape([options.batch, io.features])
         except Exception as exc:
             raise ArtifactError(
-                path, f"cannot take a [{options.batch}, 2] input ({_problem(exc)})"
+                path, f"cannot take a [{options.batch}, {io.features}] input ({_problem(exc)})"
             ) from None
     config = {hints.inference_precision: ov.Type.f32, props.inference_num_threads: options.threads}
     try:
@@ -86,10 +98,12 @@ def compile_model(
         "input_shape": compiled.input(0).get_partial_shape().to_string(),
         "precision_why": "f32 forced; the default on bf16-capable CPUs is bf16",
     }
-    return compiled, notes
+    return compiled, io, notes
 
 
-def _first_call(options: Options, infer: Callable[[np.ndarray], Any], x: np.ndarray) -> None:
+def _first_call(
+    options: Options, infer: Callable[[np.ndarray], Any], x: np.ndarray, io: Signature
+) -> None:
     """One untimed call, so a model that fails or answers with the wrong shape is named here."""
     path = options.models / ONNX
     try:
@@ -98,14 +112,14 @@ def _first_call(options: Options, infer: Callable[[np.ndarray], Any], x: np.ndar
         raise ArtifactError(
             path, f"fails on a {list(x.shape)} float32 input ({_problem(exc)})"
         ) from None
-    check_output(path, y, options.batch)
+    check_output(path, y, options.batch, io.output_shape)
 
 
 def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    compiled, notes = compile_model(options)
-    x = inputs.reshape(-1, options.batch, 2)
-    y = outputs.reshape(-1, options.batch, 1)
-    _first_call(options, compiled, x[0])
+    compiled, io, notes = compile_model(options, inputs, outputs)
+    x = inputs.reshape(-1, options.batch, io.features)
+    y = outputs.reshape(-1, options.batch, *io.output_shape)
+    _first_call(options, compiled, x[0], io)
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
@@ -117,15 +131,15 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 def _fixed_tensors(
     options: Options, inputs: np.ndarray, outputs: np.ndarray, *, static: bool
 ) -> Prepared:
-    compiled, notes = compile_model(options, static=static)
-    x = inputs.reshape(-1, options.batch, 2)
-    y = outputs.reshape(-1, options.batch, 1)
+    compiled, io, notes = compile_model(options, inputs, outputs, static=static)
+    x = inputs.reshape(-1, options.batch, io.features)
+    y = outputs.reshape(-1, options.batch, *io.output_shape)
     request = compiled.create_infer_request()
     # A plain inference first: a fixed output tensor of the expected shape
     # would make a model answering with another shape fail less clearly.
-    _first_call(options, request.infer, x[0])
-    x_buf = np.zeros((options.batch, 2), dtype=np.float32)
-    y_buf = np.zeros((options.batch, 1), dtype=np.float32)
+    _first_call(options, request.infer, x[0], io)
+    x_buf = np.zeros((options.batch, io.features), dtype=np.float32)
+    y_buf = np.zeros((options.batch, *io.output_shape), dtype=np.float32)
     request.set_input_tensor(ov.Tensor(x_buf, shared_memory=True))
     request.set_output_tensor(ov.Tensor(y_buf, shared_memory=True))
     infer = request.infer
@@ -138,7 +152,7 @@ def _fixed_tensors(
 
     call = "InferRequest.infer() on input/output Tensors over fixed buffers, set once"
     if static:
-        call = f"model reshaped to a static [batch, 2]; {call}"
+        call = f"model reshaped to a static [batch, features]; {call}"
     return Prepared(loop, ov.get_version(), {"call": call, **notes})
 
 

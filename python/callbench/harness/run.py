@@ -11,10 +11,11 @@ from typing import Any
 
 from callbench.errors import UsageError
 from callbench.harness import console, environment, machine
-from callbench.harness.options import RunOptions
+from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.model import user_onnx
 from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, write_json
@@ -31,6 +32,12 @@ def check_models(models: Path) -> tuple[int, Any]:
     return samples, art.read_reference(models)
 
 
+def user_model(models: Path) -> dict[str, Any] | None:
+    """What the manifest says of a model the user brought (``--onnx``); None for ours."""
+    found = art.read_manifest(models).get(user_onnx.ORIGIN)
+    return found if isinstance(found, dict) else None
+
+
 def write_env(run_dir: Path, options: RunOptions, models: Path) -> None:
     """env.json, once per run folder (the first group of the run writes it)."""
     path = run_dir / ENV_FILE
@@ -40,6 +47,8 @@ def write_env(run_dir: Path, options: RunOptions, models: Path) -> None:
     env["protocol"] = options.protocol()
     env["manifest_sha256"] = art.sha256_of(models / art.MANIFEST)
     env["fit_rmse"] = art.read_manifest(models).get("fit_rmse")
+    if (brought := user_model(models)) is not None:
+        env[user_onnx.ORIGIN] = {**brought, "tolerance": art.tolerance(models, ATOL)}
     env["machine"] = {"governor": machine.governor(), "start": machine.state()}
     write_json(path, env)
 
@@ -90,7 +99,8 @@ def run_group(
         f"{protocol}, batch {options.batch}, {options.threads} thread(s)"
     )
     driver_cpus = machine.driver_cpus(options.threads, options.pin)
-    session = Session(specs, options, run_dir, reference, samples, sweep)
+    tolerance = art.tolerance(options.models, ATOL)
+    session = Session(specs, options, run_dir, reference, samples, sweep, tolerance)
     with harness_pinned(machine.harness_cpus(driver_cpus)):
         done = session.run()
     close_env(run_dir)

@@ -58,11 +58,13 @@ class Live:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def base_record(spec: DriverSpec, options: RunOptions, sweep: dict[str, Any] | None) -> Record:
+def base_record(
+    spec: DriverSpec, options: RunOptions, sweep: dict[str, Any] | None, tolerance: float = ATOL
+) -> Record:
     return Record(
         kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
         status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
-        warmup=options.warmup, tolerance=ATOL, sweep=sweep,
+        warmup=options.warmup, tolerance=tolerance, sweep=sweep,
     )  # fmt: skip
 
 
@@ -83,10 +85,13 @@ class Session:
         reference: np.ndarray,
         samples: int,
         sweep: dict[str, Any] | None = None,
+        tolerance: float = ATOL,
     ) -> None:
         self.options = options
         self.run_dir = run_dir
         self.reference = reference
+        # The largest error an output may have (a user's model states its own).
+        self.tolerance = tolerance
         self.max_calls = options.max_calls(samples)
         self.sweep = sweep
         self.cpus = machine.driver_cpus(options.threads, options.pin)
@@ -102,7 +107,7 @@ class Session:
         for spec in specs:
             workdir = Path(self._tmp.name) / spec.id
             workdir.mkdir()
-            self.live.append(Live(spec, base_record(spec, options, sweep), workdir))
+            self.live.append(Live(spec, base_record(spec, options, sweep, tolerance), workdir))
 
     # ------------------------------------------------------------ the steps
 
@@ -308,7 +313,8 @@ class Session:
         problem = echo_problem(result, asked, live.sent_rounds)
         if problem is None:
             want = self.reference[: live.calls * self.options.batch]
-            record.max_abs_error, problem = compare(live.workdir / "outputs.f32", want)
+            outputs = live.workdir / "outputs.f32"
+            record.max_abs_error, problem = compare(outputs, want, self.tolerance)
         record.runtime_version = str(result.get("runtime_version") or "") or None
         record.peak_rss_bytes = _int_or_none(result.get("peak_rss_bytes"))
         notes = result.get("notes")

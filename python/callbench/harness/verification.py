@@ -11,7 +11,9 @@ from callbench.harness.options import ATOL
 from callbench.model.artifacts import REFERENCE
 
 
-def compare(outputs: Path, reference: np.ndarray) -> tuple[float | None, str | None]:
+def compare(
+    outputs: Path, reference: np.ndarray, tolerance: float = ATOL
+) -> tuple[float | None, str | None]:
     """Max abs error of the outputs file against ``reference``, and a problem if any."""
     if not outputs.is_file():
         return None, "wrote no outputs file"
@@ -25,10 +27,10 @@ def compare(outputs: Path, reference: np.ndarray) -> tuple[float | None, str | N
         return None, f"output {bad} is {got[bad]} (NaN/Inf or never stored)"
     worst = int(diff.argmax())
     error = float(diff[worst])
-    if error > ATOL:
+    if error > tolerance:
         return error, (
             f"outputs differ from {REFERENCE} by {error:.3g} at sample {worst} "
-            f"(got {got[worst]:.6g}, want {want[worst]:.6g}; tolerance {ATOL:g})"
+            f"(got {got[worst]:.6g}, want {want[worst]:.6g}; tolerance {tolerance:g})"
         )
     return error, None
 

@@ -31,9 +31,10 @@ def parse() -> argparse.Namespace:
     return args
 
 
-def inputs(args: argparse.Namespace) -> np.ndarray:
-    x = np.fromfile(args.models / "inputs.f32", dtype="<f4").reshape(-1, 2)
-    return x[: args.calls * args.batch].reshape(args.calls, args.batch, 2)
+def inputs(args: argparse.Namespace, features: int = 2) -> np.ndarray:
+    """Each call's samples, [calls, batch, features] (features: what the model takes)."""
+    x = np.fromfile(args.models / "inputs.f32", dtype="<f4").reshape(-1, features)
+    return x[: args.calls * args.batch].reshape(args.calls, args.batch, features)
 
 
 def say(data: dict[str, object]) -> None:

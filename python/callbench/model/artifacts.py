@@ -117,17 +117,36 @@ def read_f32(path: Path, width: int, what: str) -> np.ndarray:
     return data
 
 
+def sample_widths(models: Path) -> tuple[int, int]:
+    """(F, O): floats per sample in, floats per sample out, as the manifest's inputs.f32
+    and reference.f32 shapes say; the MLP's (2, 1) where it says nothing (a user's own
+    model, ``--onnx``, has its own)."""
+    files = read_manifest(models)["files"] if (models / MANIFEST).is_file() else {}
+
+    def width(name: str, default: int) -> int:
+        shape = (files.get(name) or {}).get("shape") or []
+        return int(shape[1]) if len(shape) == 2 and int(shape[1]) > 0 else default
+
+    return width(INPUTS, INPUT_WIDTH), width(REFERENCE, OUTPUT_WIDTH)
+
+
 def read_inputs(models: Path, needed: int = 0) -> np.ndarray:
-    """``inputs.f32`` as ``[n, 2]`` float32; at least ``needed`` samples."""
+    """``inputs.f32`` as ``[n, F]`` float32; at least ``needed`` samples."""
     path = models / INPUTS
-    data = read_f32(path, INPUT_WIDTH, "samples")
+    data = read_f32(path, sample_widths(models)[0], "samples")
     if len(data) < needed:
         raise ArtifactError(path, f"holds {len(data)} samples, the run needs {needed}")
     return data
 
 
 def read_reference(models: Path) -> np.ndarray:
-    return read_f32(models / REFERENCE, OUTPUT_WIDTH, "outputs")
+    return read_f32(models / REFERENCE, sample_widths(models)[1], "outputs")
+
+
+def tolerance(models: Path, default: float) -> float:
+    """The largest error a driver's outputs may have: the manifest's, else ``default``."""
+    value = read_manifest(models).get("tolerance")
+    return float(value) if isinstance(value, int | float) and value > 0 else default
 
 
 def load_state_dict(path: Path, hidden: int | None = HIDDEN) -> dict[str, Any]:

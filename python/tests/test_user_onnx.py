@@ -1,0 +1,199 @@
+"""`--onnx PATH`: a model the user brings, checked, prepared and run through the ONNX drivers.
+
+The two models here are not our MLP: 4 features -> Gemm -> Tanh -> Gemm -> 3 outputs, and
+5 features through a residual Add to 2 outputs. Both are built with onnx.helper.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from callbench.errors import UsageError
+from callbench.model import artifacts as art
+from callbench.model import user_onnx
+from tests.conftest import HarnessRun, require_available
+
+RNG = np.random.default_rng(7)
+OPSET = [helper.make_opsetid("", 17)]
+
+
+def _weights(name: str, *shape: int) -> onnx.TensorProto:
+    return numpy_helper.from_array(RNG.standard_normal(shape).astype(np.float32), name)
+
+
+def _save(path: Path, graph: onnx.GraphProto) -> Path:
+    model = helper.make_model(graph, opset_imports=OPSET, producer_name="callbench-tests")
+    model.ir_version = 8
+    onnx.save(model, path)
+    return path
+
+
+def _input(name: str, dims: list[object], elem: int = TensorProto.FLOAT) -> onnx.ValueInfoProto:
+    return helper.make_tensor_value_info(name, elem, dims)
+
+
+def tanh_mlp(path: Path, x_dims: list[object] | None = None, elem: int = TensorProto.FLOAT,
+             extra_input: bool = False) -> Path:  # fmt: skip
+    """features [batch, 4] -> Gemm -> Tanh -> Gemm -> scores [batch, 3]."""
+    nodes = [
+        helper.make_node("Gemm", ["features", "w1", "b1"], ["h"], transB=1),
+        helper.make_node("Tanh", ["h"], ["t"]),
+        helper.make_node("Gemm", ["t", "w2", "b2"], ["scores"], transB=1),
+    ]
+    inputs = [_input("features", x_dims or ["batch", 4], elem)]
+    if extra_input:
+        inputs.append(_input("mask", ["batch", 4]))
+    graph = helper.make_graph(
+        nodes, "tanh_mlp", inputs, [_input("scores", ["batch", 3])],
+        [_weights("w1", 6, 4), _weights("b1", 6), _weights("w2", 3, 6), _weights("b2", 3)],
+    )  # fmt: skip
+    return _save(path, graph)
+
+
+def residual(path: Path) -> Path:
+    """x [batch, 5] -> relu(x W + b) + x -> MatMul -> out [batch, 2]."""
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["xw"]),
+        helper.make_node("Add", ["xw", "b"], ["z"]),
+        helper.make_node("Relu", ["z"], ["r"]),
+        helper.make_node("Add", ["r", "x"], ["skip"]),
+        helper.make_node("MatMul", ["skip", "head"], ["out"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "residual", [_input("x", ["n", 5])], [_input("out", ["n", 2])],
+        [_weights("w", 5, 5), _weights("b", 5), _weights("head", 5, 2)],
+    )  # fmt: skip
+    return _save(path, graph)
+
+
+def numpy_tanh_mlp(path: Path, x: np.ndarray) -> np.ndarray:
+    w = {t.name: numpy_helper.to_array(t) for t in onnx.load(path).graph.initializer}
+    h = np.tanh(x.astype(np.float64) @ w["w1"].T + w["b1"])
+    return h @ w["w2"].T + w["b2"]
+
+
+def test_a_model_is_prepared_with_its_names_shapes_and_reference(tmp_path: Path) -> None:
+    path = tanh_mlp(tmp_path / "scorer.onnx")
+    folder = user_onnx.prepare(path)
+    manifest = json.loads((folder / art.MANIFEST).read_text())
+    brought = manifest[user_onnx.ORIGIN]
+    assert brought["file"] == "scorer.onnx" and brought["sha256"] == art.sha256_of(path)
+    assert brought["input"] == {"name": "features", "shape": ["batch", 4]}
+    assert brought["output"] == {"name": "scores", "shape": ["batch", 3]}
+    assert brought["opset"] == 17 and brought["producer"] == "callbench-tests"
+    assert brought["cross_check"].startswith("agrees on the first 8 samples")
+    assert art.sample_widths(folder) == (4, 3)
+    art.verify(folder, [art.ONNX, art.INPUTS, art.REFERENCE])
+    x = art.read_inputs(folder)
+    assert x.min() >= -1 and x.max() < 1 and len(x) == user_onnx.SAMPLES
+    want = numpy_tanh_mlp(path, x[:100])
+    reference = art.read_reference(folder)
+    assert np.abs(reference[:100] - want).max() < 1e-5
+    assert manifest["tolerance"] == pytest.approx(1e-4 * max(1.0, np.abs(reference).max()))
+
+
+def test_inputs_may_come_from_the_user(tmp_path: Path) -> None:
+    samples = RNG.standard_normal((300, 5))  # float64: read as float32
+    np.save(tmp_path / "mine.npy", samples)
+    folder = user_onnx.prepare(residual(tmp_path / "res.onnx"), tmp_path / "mine.npy")
+    assert np.array_equal(art.read_inputs(folder), samples.astype(np.float32))
+    assert art.read_reference(folder).shape == (300, 2)
+
+
+def _graph_rejected_by_checker(path: Path) -> Path:
+    # A node reads a tensor nothing defines.
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["nowhere"], ["y"])], "bad",
+        [_input("x", ["batch", 2])], [_input("y", ["batch", 2])],
+    )  # fmt: skip
+    return _save(path, graph)
+
+
+BAD_MODELS: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "not_onnx": (lambda p: (p.write_bytes(b"\x00\xffnot a model at all" * 9), p)[1],
+                 "not an ONNX model"),
+    "checker": (_graph_rejected_by_checker, "rejected by onnx.checker"),
+    "two_inputs": (lambda p: tanh_mlp(p, extra_input=True),
+                   "has 2 inputs ('features', 'mask'); callbench feeds exactly one"),
+    "int64": (lambda p: tanh_mlp(p, elem=TensorProto.INT64),
+              "input 'features' is int64; callbench feeds float32"),
+    "float16": (lambda p: tanh_mlp(p, elem=TensorProto.FLOAT16),
+                "input 'features' is float16; callbench feeds float32"),
+    "symbolic_features": (lambda p: tanh_mlp(p, x_dims=["batch", "width"]),
+                          "dimension 1 of input 'features' is 'width', not a fixed size"),
+    "missing": (lambda p: p, "no such file"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_MODELS))
+def test_a_bad_model_is_one_line_naming_the_file(case: str, tmp_path: Path) -> None:
+    make, problem = BAD_MODELS[case]
+    path = make(tmp_path / f"{case}.onnx")
+    with pytest.raises(UsageError) as caught:
+        user_onnx.prepare(path)
+    assert str(caught.value).startswith(f"{path}: ") and problem in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_model_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    path = tanh_mlp(tmp_path / "big.onnx")
+    with pytest.raises(UsageError, match=r"big.onnx: is 0 MiB, over callbench's 0 MiB"):
+        user_onnx.prepare(path, limit=100)
+    assert user_onnx.SIZE_LIMIT == 256 * 2**20  # the README states this figure
+
+
+def test_bad_inputs_files_are_refused(tmp_path: Path) -> None:
+    model = residual(tmp_path / "res.onnx")
+    np.save(tmp_path / "wide.npy", np.zeros((4, 6), dtype=np.float32))
+    with pytest.raises(UsageError, match=r"wide.npy: has shape \(4, 6\); the model takes \[N, 5\]"):
+        user_onnx.prepare(model, tmp_path / "wide.npy")
+    np.save(tmp_path / "objects.npy", np.array([{"a": 1}], dtype=object))
+    with pytest.raises(UsageError, match=r"objects.npy: not a .npy array"):  # never unpickled
+        user_onnx.prepare(model, tmp_path / "objects.npy")
+
+
+def test_a_rejected_model_leaves_no_run_folder(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    path = tanh_mlp(tmp_path / "two.onnx", extra_input=True)
+    run = run_harness("--onnx", str(path), "--only", "python-onnxruntime")
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        f"callbench: usage: {path}: has 2 inputs ('features', 'mask'); callbench feeds exactly one"
+    ]
+    assert run.run_dir is None and not (tmp_path / "runs").exists()
+
+
+PYTHON_ONNX = ["python-onnxruntime", "python-onnxruntime-iobinding",
+               "independent-python-onnxruntime", "python-openvino", "python-openvino-reuse",
+               "python-openvino-static"]  # fmt: skip
+
+
+@pytest.mark.parametrize("make", [tanh_mlp, residual], ids=["tanh_mlp", "residual"])
+def test_python_onnx_drivers_run_a_users_model_verified(
+    make: Callable[[Path], Path], run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    from callbench.registry import lookup
+
+    for driver_id in PYTHON_ONNX:
+        require_available(lookup(driver_id))
+    path = make(tmp_path / "theirs.onnx")
+    only = [a for d in PYTHON_ONNX for a in ("--only", d)]
+    run = run_harness("--onnx", str(path), *only, "--rounds", "2", "--round-time", "0.01",
+                      "--warmup", "10")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.run_dir is not None
+    brought = run.env[user_onnx.ORIGIN]
+    assert brought["file"] == "theirs.onnx" and brought["tolerance"] > 0
+    for driver_id in PYTHON_ONNX:
+        record = run.records[driver_id]
+        assert record.status == "ok", (driver_id, record.error)
+        assert record.max_abs_error is not None and record.max_abs_error <= record.tolerance
+    assert (run.run_dir / user_onnx.FOLDER / art.ONNX).read_bytes() == path.read_bytes()
