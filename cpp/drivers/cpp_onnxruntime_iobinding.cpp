@@ -14,8 +14,8 @@ class OnnxRuntimeIoBindingModel {
       : ort_(options.models / "mlp.onnx", options.threads),
         buffers_(ort_, options.batch),
         binding_(ort_.session()) {
-    binding_.BindInput(callbench::OrtModel::input_names[0], buffers_.x());
-    binding_.BindOutput(callbench::OrtModel::output_names[0], buffers_.y());
+    binding_.BindInput(ort_.input_names()[0], buffers_.x());
+    binding_.BindOutput(ort_.output_names()[0], buffers_.y());
   }
 
   void call(const float* in, float* out) {
@@ -24,6 +24,7 @@ class OnnxRuntimeIoBindingModel {
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
+  callbench::SampleWidths sample_widths() const { return ort_.sample_widths(); }
   callbench::Notes notes() const {
     return {{"call", "IoBinding to OrtValues over fixed buffers"}};
   }

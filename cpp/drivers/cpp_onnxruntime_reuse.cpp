@@ -15,11 +15,12 @@ class OnnxRuntimeReuseModel {
 
   void call(const float* in, float* out) {
     buffers_.load(in);
-    ort_.session().Run(run_options_, callbench::OrtModel::input_names, &buffers_.x(), 1,
-                       callbench::OrtModel::output_names, &buffers_.y(), 1);
+    ort_.session().Run(run_options_, ort_.input_names(), &buffers_.x(), 1, ort_.output_names(),
+                       &buffers_.y(), 1);
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
+  callbench::SampleWidths sample_widths() const { return ort_.sample_widths(); }
   callbench::Notes notes() const {
     return {{"call", "OrtValues reused over fixed buffers, Run into them"}};
   }

@@ -20,12 +20,14 @@ class OpenVinoPlainModel {
   void call(const float* in, float* out) {
     // OpenVINO only reads its inputs; the Tensor constructor takes void*.
     ov::InferRequest& request = ov_.request();
-    request.set_input_tensor(callbench::wrap(const_cast<float*>(in), batch_, 2));
+    request.set_input_tensor(ov_.wrap_input(const_cast<float*>(in), batch_));
     request.infer();
     const ov::Tensor y = request.get_output_tensor();
-    std::memcpy(out, y.data<const float>(), static_cast<std::size_t>(batch_) * sizeof(float));
+    std::memcpy(out, y.data<const float>(),
+                static_cast<std::size_t>(batch_) * ov_.sample_widths().output * sizeof(float));
   }
   std::string runtime_version() const { return callbench::openvino_version(); }
+  callbench::SampleWidths sample_widths() const { return ov_.sample_widths(); }
   callbench::Notes notes() const {
     return ov_.notes("Tensor over the samples + set_input_tensor + infer each call");
   }

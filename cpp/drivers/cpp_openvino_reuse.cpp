@@ -16,6 +16,7 @@ class OpenVinoReuseModel {
 
   void call(const float* in, float* out) { tensors_.call(in, out); }
   std::string runtime_version() const { return callbench::openvino_version(); }
+  callbench::SampleWidths sample_widths() const { return tensors_.sample_widths(); }
   callbench::Notes notes() const {
     return tensors_.notes("input/output Tensors over fixed buffers set once, infer each call");
   }

@@ -1,5 +1,5 @@
 // cpp-openvino-static: as cpp-openvino-reuse, on the model reshaped to a
-// static [batch, 2] input before compiling (OpenVINO's guide: a static shape
+// static [batch, F] input before compiling (OpenVINO's guide: a static shape
 // spares each inference the shape work a dynamic batch costs).
 #include <string>
 
@@ -15,9 +15,10 @@ class OpenVinoStaticModel {
 
   void call(const float* in, float* out) { tensors_.call(in, out); }
   std::string runtime_version() const { return callbench::openvino_version(); }
+  callbench::SampleWidths sample_widths() const { return tensors_.sample_widths(); }
   callbench::Notes notes() const {
     return tensors_.notes(
-        "model reshaped to a static [batch, 2]; input/output Tensors over fixed buffers set "
+        "model reshaped to a static [batch, F]; input/output Tensors over fixed buffers set "
         "once, infer each call");
   }
 

@@ -20,7 +20,20 @@ const (
 // ReadInputs reads inputs.f32: a whole number of samples, none NaN or Inf.
 // Every problem is a DataError naming the file.
 func ReadInputs(path string) ([]float32, error) {
-	return ReadFiniteFloats(path, InputWidth, "sample")
+	return ReadSamples(path, InputWidth)
+}
+
+// ReadSamples reads inputs.f32 as samples of width floats (a model's own width).
+func ReadSamples(path string, width int) ([]float32, error) {
+	return ReadFiniteFloats(path, width, "sample")
+}
+
+// RequireFile is a DataError unless path exists (read once the model says its width).
+func RequireFile(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return MissingArtifact(path)
+	}
+	return nil
 }
 
 // ReadFiniteFloats reads a file of little-endian float32 records of width

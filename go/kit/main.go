@@ -48,11 +48,7 @@ func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr 
 
 func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io.Writer) error {
 	inputsPath := filepath.Join(o.Models, "inputs.f32")
-	inputs, err := ReadInputs(inputsPath)
-	if err != nil {
-		return err
-	}
-	if err := RequireSamples(inputsPath, len(inputs)/InputWidth, o); err != nil {
+	if err := RequireFile(inputsPath); err != nil {
 		return err
 	}
 
@@ -63,6 +59,16 @@ func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io
 		return err
 	}
 	loadNS := time.Since(start).Nanoseconds()
+
+	// Read after loading: how many floats make a sample is the model's to say.
+	width := WidthsOf(model).Input
+	inputs, err := ReadSamples(inputsPath, width)
+	if err != nil {
+		return err
+	}
+	if err := RequireSamples(inputsPath, len(inputs)/width, o); err != nil {
+		return err
+	}
 
 	fmt.Fprintln(stderr, "progress: warm-up")
 	rounds := NewRounds(model, inputs, o.Calls, o.Batch)

@@ -45,14 +45,15 @@ type Rounds struct {
 
 // NewRounds: inputs hold at least maxCalls*batch samples (RequireSamples).
 func NewRounds(model Model, inputs []float32, maxCalls, batch int) *Rounds {
+	widths := WidthsOf(model)
 	return &Rounds{
 		model:    model,
 		inputs:   inputs,
 		maxCalls: maxCalls,
-		inStep:   batch * InputWidth,
-		outStep:  batch * OutputWidth,
-		outputs:  make([]float32, maxCalls*batch*OutputWidth),
-		scratch:  make([]float32, batch*OutputWidth),
+		inStep:   batch * widths.Input,
+		outStep:  batch * widths.Output,
+		outputs:  make([]float32, maxCalls*batch*widths.Output),
+		scratch:  make([]float32, batch*widths.Output),
 	}
 }
 

@@ -6,23 +6,24 @@
 
 import { driverMain } from '../kit/main.js';
 import {
-  INPUT_NAME,
-  OUTPUT_NAME,
   checkOutput,
   commonNotes,
   loadSession,
   ort,
   runError,
   runtimeVersion,
+  signature,
 } from '../ortsupport/session.js';
 
 class ReuseModel {
-  constructor(path, session, options) {
+  constructor(path, session, options, io) {
     this.path = path;
     this.session = session;
     this.options = options;
-    this.x = new Float32Array(options.batch * 2); // the input tensor's data, refilled each call
-    this.feeds = { [INPUT_NAME]: new ort.Tensor('float32', this.x, [options.batch, 2]) };
+    this.io = io;
+    this.output = io.output;
+    this.x = new Float32Array(options.batch * io.features); // the input tensor's data, refilled each call
+    this.feeds = { [io.input]: new ort.Tensor('float32', this.x, [options.batch, io.features]) };
   }
 
   async call(input, output) {
@@ -33,11 +34,15 @@ class ReuseModel {
     } catch (error) {
       throw runError(this.path, error);
     }
-    output.set(result[OUTPUT_NAME].data);
+    output.set(result[this.output].data);
   }
 
   runtimeVersion() {
     return runtimeVersion();
+  }
+
+  sampleWidths() {
+    return this.io.widths;
   }
 
   notes() {
@@ -47,8 +52,9 @@ class ReuseModel {
 
 async function load(options) {
   const { path, session } = await loadSession(options);
-  const model = new ReuseModel(path, session, options);
-  checkOutput(path, (await session.run(model.feeds))[OUTPUT_NAME], options.batch);
+  const io = signature(path, session);
+  const model = new ReuseModel(path, session, options, io);
+  checkOutput(path, (await session.run(model.feeds))[io.output], options.batch, io.widths.output);
   return model;
 }
 

@@ -5,36 +5,42 @@
 
 import { driverMain } from '../kit/main.js';
 import {
-  INPUT_NAME,
-  OUTPUT_NAME,
   checkOutput,
   commonNotes,
   loadSession,
   ort,
   runError,
   runtimeVersion,
+  signature,
 } from '../ortsupport/session.js';
 
 class PlainModel {
-  constructor(path, session, options) {
+  constructor(path, session, options, io) {
     this.path = path;
     this.session = session;
     this.options = options;
-    this.dims = [options.batch, 2];
+    this.io = io;
+    this.input = io.input;
+    this.output = io.output;
+    this.dims = [options.batch, io.features];
   }
 
   async call(input, output) {
     let result;
     try {
-      result = await this.session.run({ [INPUT_NAME]: new ort.Tensor('float32', input, this.dims) });
+      result = await this.session.run({ [this.input]: new ort.Tensor('float32', input, this.dims) });
     } catch (error) {
       throw runError(this.path, error);
     }
-    output.set(result[OUTPUT_NAME].data);
+    output.set(result[this.output].data);
   }
 
   runtimeVersion() {
     return runtimeVersion();
+  }
+
+  sampleWidths() {
+    return this.io.widths;
   }
 
   notes() {
@@ -44,9 +50,11 @@ class PlainModel {
 
 async function load(options) {
   const { path, session } = await loadSession(options);
-  const zeros = new ort.Tensor('float32', new Float32Array(options.batch * 2), [options.batch, 2]);
-  checkOutput(path, (await session.run({ [INPUT_NAME]: zeros }))[OUTPUT_NAME], options.batch);
-  return new PlainModel(path, session, options);
+  const io = signature(path, session);
+  const dims = [options.batch, io.features];
+  const zeros = new ort.Tensor('float32', new Float32Array(options.batch * io.features), dims);
+  checkOutput(path, (await session.run({ [io.input]: zeros }))[io.output], options.batch, io.widths.output);
+  return new PlainModel(path, session, options, io);
 }
 
 await driverMain('node-onnxruntime', load);

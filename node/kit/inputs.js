@@ -9,8 +9,16 @@ export const INPUT_WIDTH = 2; // floats per sample in inputs.f32
 export const OUTPUT_WIDTH = 1; // floats per sample in the outputs
 
 /** inputs.f32: a whole number of samples, none NaN or Inf; problems are DataErrors naming the file. */
-export function readInputs(path) {
-  return readFiniteFloats(path, INPUT_WIDTH, 'sample');
+export function readInputs(path, width = INPUT_WIDTH) {
+  return readFiniteFloats(path, width, 'sample');
+}
+
+/**
+ * Floats per sample in and out: the model's own `sampleWidths` where it says
+ * them (a user's ONNX model, --onnx), else our MLP's 2 and 1.
+ */
+export function sampleWidths(model) {
+  return model.sampleWidths?.() ?? { input: INPUT_WIDTH, output: OUTPUT_WIDTH };
 }
 
 /** A file of little-endian float32 records of `width` floats, every value finite. */

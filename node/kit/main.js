@@ -6,11 +6,12 @@
 //
 //   await driverMain('node-x', async (options) => new XModel(...));
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { report } from './errors.js';
-import { INPUT_WIDTH, readInputs, requireSamples } from './inputs.js';
+import { missingArtifact, report } from './errors.js';
+import { readInputs, requireSamples, sampleWidths } from './inputs.js';
 import { checkModel } from './model.js';
 import { parseOptions } from './options.js';
 import { writeFloats } from './outputs.js';
@@ -50,13 +51,17 @@ export async function runDriver(id, args, load, io) {
 
 async function drive(id, options, load, io) {
   const inputsPath = join(options.models, 'inputs.f32');
-  const inputs = readInputs(inputsPath);
-  requireSamples(inputsPath, inputs.length / INPUT_WIDTH, options);
+  if (!existsSync(inputsPath)) throw missingArtifact(inputsPath);
 
   io.writeErr('progress: loading\n');
   const start = process.hrtime.bigint();
   const model = checkModel(await load(options));
   const loadNs = Number(process.hrtime.bigint() - start);
+
+  // Read after loading: how many floats make a sample is the model's to say.
+  const width = sampleWidths(model).input;
+  const inputs = readInputs(inputsPath, width);
+  requireSamples(inputsPath, inputs.length / width, options);
 
   io.writeErr('progress: warm-up\n');
   const rounds = new Rounds(model, inputs, options.calls, options.batch);

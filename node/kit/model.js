@@ -5,6 +5,9 @@
 //                         into; may return a promise (the kit awaits it)
 //   runtimeVersion()      the runtime's own version string
 //   notes()               {key: string | number}: how the runtime is called
+// and, where the model says its own sizes (a user's ONNX model, --onnx),
+//   sampleWidths()        {input, output}: floats per sample in and out
+//                         (else our MLP's 2 and 1)
 // The kit does everything else (options, inputs, rounds, serve, result).
 
 /** Throws a TypeError unless `model` has the three methods above. */

@@ -12,9 +12,38 @@ import { DataError, firstLine, missingArtifact } from '../kit/errors.js';
 
 export { ort };
 
-/** Names of the model's input and output, as the exporter writes them. */
-export const INPUT_NAME = 'x';
-export const OUTPUT_NAME = 'y';
+/**
+ * The model's one float32 input [batch, F] and one float32 output [batch, ...],
+ * as the session reads them (ours: x [batch, 2] and y [batch, 1]; a user's
+ * model, --onnx, its own): { input, output, features, outputShape, widths }.
+ */
+export function signature(path, session) {
+  const [inputs, outputs] = [session.inputMetadata, session.outputMetadata];
+  if (inputs.length !== 1 || outputs.length !== 1) {
+    throw new DataError(path, `has ${inputs.length} inputs and ${outputs.length} outputs, expected 1 and 1`);
+  }
+  const features = perSample(path, inputs[0]);
+  if (features.length !== 1) throw new DataError(path, `input '${inputs[0].name}' is not [batch, F]`);
+  const outputShape = perSample(path, outputs[0]);
+  const width = outputShape.reduce((a, b) => a * b, 1);
+  return {
+    input: inputs[0].name,
+    output: outputs[0].name,
+    features: features[0],
+    outputShape,
+    widths: { input: features[0], output: width },
+  };
+}
+
+/** A float32 tensor's dimensions after the batch one, each fixed. */
+function perSample(path, meta) {
+  if (!meta.isTensor || meta.type !== 'float32') throw new DataError(path, `'${meta.name}' is not a float32 tensor`);
+  const rest = meta.shape.slice(1);
+  if (meta.shape.length === 0 || rest.some((d) => typeof d !== 'number' || d < 1)) {
+    throw new DataError(path, `'${meta.name}' is [${meta.shape.join(', ')}]: only the batch size may be symbolic`);
+  }
+  return rest;
+}
 
 /** `threads` intra-op threads, one inter-op thread, sequential, all graph optimisations (as cpp-onnxruntime). */
 export function sessionOptions(threads) {
@@ -44,13 +73,14 @@ export async function loadSession(options) {
   }
 }
 
-/** A DataError unless `output` is a float32 tensor [batch, 1]. */
-export function checkOutput(path, output, batch) {
+/** A DataError unless `output` is a float32 tensor of `batch` rows of `width` floats. */
+export function checkOutput(path, output, batch, width = 1) {
   const dims = output?.dims ?? [];
-  if (output?.type !== 'float32' || dims.length !== 2 || dims[0] !== batch || dims[1] !== 1) {
+  const perSample = dims.slice(1).reduce((a, b) => a * b, 1);
+  if (output?.type !== 'float32' || dims.length < 1 || dims[0] !== batch || perSample !== width) {
     throw new DataError(
       path,
-      `model answers with [${dims.join(', ')}] of type ${output?.type}, expected [${batch}, 1] float32`,
+      `model answers with [${dims.join(', ')}] of type ${output?.type}, expected ${batch} rows of ${width} float32`,
     );
   }
 }

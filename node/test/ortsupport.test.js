@@ -34,7 +34,8 @@ test('a model that is not ONNX names the file, in one line', async (t) => {
 test('an output of the wrong shape or type', () => {
   const good = new ort.Tensor('float32', new Float32Array(2), [2, 1]);
   checkOutput('m.onnx', good, 2);
-  assert.throws(() => checkOutput('m.onnx', good, 1), { message: 'm.onnx: model answers with [2, 1] of type float32, expected [1, 1] float32' });
+  checkOutput('m.onnx', new ort.Tensor('float32', new Float32Array(12), [2, 2, 3]), 2, 6); // a user's [batch, 2, 3]
+  assert.throws(() => checkOutput('m.onnx', good, 1), { message: 'm.onnx: model answers with [2, 1] of type float32, expected 1 rows of 1 float32' });
   assert.throws(() => checkOutput('m.onnx', new ort.Tensor('int32', new Int32Array(2), [2, 1]), 2), DataError);
   assert.throws(() => checkOutput('m.onnx', undefined, 2), DataError);
 });

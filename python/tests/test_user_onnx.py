@@ -174,26 +174,59 @@ def test_a_rejected_model_leaves_no_run_folder(
 PYTHON_ONNX = ["python-onnxruntime", "python-onnxruntime-iobinding",
                "independent-python-onnxruntime", "python-openvino", "python-openvino-reuse",
                "python-openvino-static"]  # fmt: skip
+CPP_ONNX = ["cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobinding",
+            "cpp-openvino", "cpp-openvino-reuse", "cpp-openvino-static"]  # fmt: skip
+RUST_ONNX = ["rust-ort", "rust-ort-iobinding", "rust-tract", "rust-tract-state"]
+OTHER_ONNX = ["go-onnxruntime", "go-onnxruntime-iobinding", "java-onnxruntime",
+              "java-onnxruntime-reuse", "node-onnxruntime", "node-onnxruntime-reuse"]  # fmt: skip
+
+
+def run_users_model(
+    path: Path, drivers: list[str], run_harness: Callable[..., HarnessRun], *extra: str
+) -> HarnessRun:
+    """``callbench run --onnx path`` over ``drivers``, each of which must come out ok."""
+    from callbench.registry import lookup
+
+    for driver_id in drivers:
+        require_available(lookup(driver_id))
+    only = [a for d in drivers for a in ("--only", d)]
+    run = run_harness("--onnx", str(path), *only, "--rounds", "2", "--round-time", "0.01",
+                      "--warmup", "10", *extra)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    for driver_id in drivers:
+        record = run.records[driver_id]
+        assert record.status == "ok", (driver_id, record.error)
+        assert record.max_abs_error is not None and record.max_abs_error <= record.tolerance
+    return run
 
 
 @pytest.mark.parametrize("make", [tanh_mlp, residual], ids=["tanh_mlp", "residual"])
 def test_python_onnx_drivers_run_a_users_model_verified(
     make: Callable[[Path], Path], run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
-    from callbench.registry import lookup
-
-    for driver_id in PYTHON_ONNX:
-        require_available(lookup(driver_id))
     path = make(tmp_path / "theirs.onnx")
-    only = [a for d in PYTHON_ONNX for a in ("--only", d)]
-    run = run_harness("--onnx", str(path), *only, "--rounds", "2", "--round-time", "0.01",
-                      "--warmup", "10")  # fmt: skip
-    assert run.returncode == 0, run.stderr
+    run = run_users_model(path, PYTHON_ONNX, run_harness)
     assert run.run_dir is not None
     brought = run.env[user_onnx.ORIGIN]
     assert brought["file"] == "theirs.onnx" and brought["tolerance"] > 0
-    for driver_id in PYTHON_ONNX:
-        record = run.records[driver_id]
-        assert record.status == "ok", (driver_id, record.error)
-        assert record.max_abs_error is not None and record.max_abs_error <= record.tolerance
     assert (run.run_dir / user_onnx.FOLDER / art.ONNX).read_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("make", [tanh_mlp, residual], ids=["tanh_mlp", "residual"])
+@pytest.mark.parametrize(
+    "drivers", [CPP_ONNX, RUST_ONNX, OTHER_ONNX], ids=["cpp", "rust", "go_java_node"]
+)
+def test_compiled_onnx_drivers_run_a_users_model_verified(
+    make: Callable[[Path], Path], drivers: list[str], run_harness: Callable[..., HarnessRun],
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    """Names and sizes from the model: batch 3 of 4 features in, 3 (or 2) outputs each."""
+    run_users_model(make(tmp_path / "theirs.onnx"), drivers, run_harness, "--batch", "3")
+
+
+def test_every_onnx_driver_is_run_on_a_users_model_here() -> None:
+    """A new driver that loads ONNX joins one of the lists above, so it is checked too."""
+    from callbench.registry import DRIVERS
+
+    onnx_drivers = {s.id for s in DRIVERS if s.artifact == art.ONNX}
+    assert onnx_drivers == {*PYTHON_ONNX, *CPP_ONNX, *RUST_ONNX, *OTHER_ONNX}

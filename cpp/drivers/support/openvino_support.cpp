@@ -46,15 +46,30 @@ std::shared_ptr<ov::Model> read_onnx(const std::filesystem::path& path) {
   return model;
 }
 
+// The dimensions after the batch one, each fixed, or a DataError naming the port.
+ov::Shape per_sample(const std::filesystem::path& path, const ov::PartialShape& shape,
+                     const std::string& what) {
+  ov::Shape sizes;
+  for (std::size_t i = 1; shape.rank().is_static() && i < shape.size(); ++i) {
+    if (!shape[i].is_static()) {
+      throw DataError(path, what + " " + shape.to_string() + " has a non-batch size not fixed");
+    }
+    sizes.push_back(static_cast<std::size_t>(shape[i].get_length()));
+  }
+  if (shape.rank().is_dynamic()) throw DataError(path, what + " has no fixed rank");
+  return sizes;
+}
+
 ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
-                          std::int64_t threads, std::int64_t static_batch) {
-  const std::shared_ptr<ov::Model> model = read_onnx(path);
+                          const std::shared_ptr<ov::Model>& model, std::int64_t threads,
+                          std::int64_t static_batch, std::size_t features) {
   if (static_batch > 0) {
+    const auto width = static_cast<std::int64_t>(features);
     try {
-      model->reshape(ov::PartialShape{static_batch, 2});
+      model->reshape(ov::PartialShape{static_batch, width});
     } catch (const std::exception& e) {
-      throw DataError(path, "cannot take a [" + std::to_string(static_batch) + ", 2] input (" +
-                                last_line(e.what()) + ")");
+      throw DataError(path, "cannot take a [" + std::to_string(static_batch) + ", " +
+                                std::to_string(width) + "] input (" + last_line(e.what()) + ")");
     }
   }
   try {
@@ -81,12 +96,32 @@ std::string shape_text(const ov::Shape& shape) {
 
 OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t threads,
                              std::int64_t static_batch)
-    : path_(path),
-      compiled_(compile(core_, path, threads, static_batch)),
-      request_(compiled_.create_infer_request()) {}
+    : path_(path) {
+  const std::shared_ptr<ov::Model> model = read_onnx(path);
+  const ov::Shape in = per_sample(path, model->input().get_partial_shape(), "input");
+  if (in.size() != 1) {
+    throw DataError(path, "input " + model->input().get_partial_shape().to_string() +
+                              " is not [batch, features]");
+  }
+  output_shape_ = per_sample(path, model->output().get_partial_shape(), "output");
+  widths_ = {in[0], ov::shape_size(output_shape_)};
+  compiled_ = compile(core_, path, model, threads, static_batch, widths_.input);
+  request_ = compiled_.create_infer_request();
+}
+
+ov::Tensor OpenVinoModel::wrap_input(float* data, std::int64_t batch) const {
+  return ov::Tensor(ov::element::f32, ov::Shape{static_cast<std::size_t>(batch), widths_.input},
+                    data);
+}
+
+ov::Tensor OpenVinoModel::wrap_output(float* data, std::int64_t batch) const {
+  ov::Shape shape{static_cast<std::size_t>(batch)};
+  shape.insert(shape.end(), output_shape_.begin(), output_shape_.end());
+  return ov::Tensor(ov::element::f32, shape, data);
+}
 
 void OpenVinoModel::check(std::int64_t batch) {
-  const ov::Shape input_shape{static_cast<std::size_t>(batch), 2};
+  const ov::Shape input_shape{static_cast<std::size_t>(batch), widths_.input};
   ov::Tensor y;
   try {
     ov::Tensor x(ov::element::f32, input_shape);
@@ -98,7 +133,8 @@ void OpenVinoModel::check(std::int64_t batch) {
     throw DataError(path_, "fails on a " + shape_text(input_shape) + " f32 input (" +
                                last_line(e.what()) + ")");
   }
-  const ov::Shape expected{static_cast<std::size_t>(batch), 1};
+  ov::Shape expected{static_cast<std::size_t>(batch)};
+  expected.insert(expected.end(), output_shape_.begin(), output_shape_.end());
   if (y.get_element_type() != ov::element::f32 || y.get_shape() != expected) {
     throw DataError(path_, "model answers with " + shape_text(y.get_shape()) + " " +
                                y.get_element_type().get_type_name() + ", expected " +
@@ -120,21 +156,15 @@ Notes OpenVinoModel::notes(std::string call) const {
   };
 }
 
-ov::Tensor wrap(float* data, std::int64_t batch, std::int64_t width) {
-  return ov::Tensor(ov::element::f32,
-                    ov::Shape{static_cast<std::size_t>(batch), static_cast<std::size_t>(width)},
-                    data);
-}
-
 OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape)
     : ov_(options.models / "mlp.onnx", options.threads, static_shape ? options.batch : 0),
-      in_(static_cast<std::size_t>(options.batch) * 2, 0.0f),
-      out_(static_cast<std::size_t>(options.batch), 0.0f) {
+      in_(static_cast<std::size_t>(options.batch) * ov_.sample_widths().input, 0.0f),
+      out_(static_cast<std::size_t>(options.batch) * ov_.sample_widths().output, 0.0f) {
   // Checked through the request's own tensors first: a fixed output tensor of
   // the expected shape would make a model answering another fail less clearly.
   ov_.check(options.batch);
-  ov_.request().set_input_tensor(wrap(in_.data(), options.batch, 2));
-  ov_.request().set_output_tensor(wrap(out_.data(), options.batch, 1));
+  ov_.request().set_input_tensor(ov_.wrap_input(in_.data(), options.batch));
+  ov_.request().set_output_tensor(ov_.wrap_output(out_.data(), options.batch));
 }
 
 std::string openvino_version() { return ov::get_openvino_version().buildNumber; }

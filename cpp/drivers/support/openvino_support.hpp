@@ -20,7 +20,8 @@ namespace callbench {
 
 // The compiled model and one InferRequest on it, made once. The model must
 // have one input and one output; loading errors are one-line DataErrors.
-// A static_batch > 0 reshapes the input to [static_batch, 2] before compiling
+// Sizes come from the model (ours: [batch, 2] -> [batch, 1]; a user's, its own).
+// A static_batch > 0 reshapes the input to [static_batch, F] before compiling
 // (the ONNX file's batch is dynamic; static shapes skip per-call shape work).
 class OpenVinoModel {
  public:
@@ -30,8 +31,13 @@ class OpenVinoModel {
   ov::InferRequest& request() { return request_; }
   const std::filesystem::path& path() const { return path_; }
 
-  // One untimed inference on zeros of shape [batch, 2] through tensors the
-  // request owns; throws DataError unless it answers [batch, 1] f32.
+  // Floats per sample in and out, as the model declares them.
+  SampleWidths sample_widths() const { return widths_; }
+  // Tensors over caller memory (no copy): the input [batch, F], the output [batch, ...].
+  ov::Tensor wrap_input(float* data, std::int64_t batch) const;
+  ov::Tensor wrap_output(float* data, std::int64_t batch) const;
+  // One untimed inference on zeros of shape [batch, F] through tensors the
+  // request owns; throws DataError unless it answers [batch, ...] f32.
   void check(std::int64_t batch);
 
   // How the driver calls (call), the precision, threads, streams and input
@@ -43,12 +49,14 @@ class OpenVinoModel {
   ov::Core core_;
   ov::CompiledModel compiled_;
   ov::InferRequest request_;
+  SampleWidths widths_;
+  ov::Shape output_shape_;  // per sample
 };
 
 // The model of the -reuse and -static drivers: input and output ov::Tensors
 // over fixed buffers, set on the request once; each call copies its samples
 // in, runs infer() straight into the output buffer and copies the result out.
-// static_shape compiles for a static [batch, 2] input.
+// static_shape compiles for a static [batch, F] input.
 class OpenVinoFixedTensors {
  public:
   OpenVinoFixedTensors(const Options& options, bool static_shape);
@@ -59,6 +67,7 @@ class OpenVinoFixedTensors {
     std::memcpy(out, out_.data(), out_.size() * sizeof(float));
   }
   Notes notes(std::string call) const { return ov_.notes(std::move(call)); }
+  SampleWidths sample_widths() const { return ov_.sample_widths(); }
 
  private:
   OpenVinoModel ov_;
@@ -66,8 +75,6 @@ class OpenVinoFixedTensors {
   std::vector<float> out_;
 };
 
-// A tensor over caller memory (no copy) of shape [batch, width].
-ov::Tensor wrap(float* data, std::int64_t batch, std::int64_t width);
 
 // OpenVINO's own version string (of the library loaded).
 std::string openvino_version();

@@ -1,5 +1,6 @@
 // What the ONNX Runtime drivers share: the environment, a single-threaded
-// session made once with checked loading, and the output check.
+// session made once with checked loading, the model's names and sizes as
+// the session reads them, and the output check.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +11,13 @@
 
 #include <onnxruntime_cxx_api.h>
 
+#include "callbench/model.hpp"
+
 namespace callbench {
 
-// Env, session and CPU memory info, made once. Input "x" [batch, 2], output
-// "y" [batch, 1], as the exporter writes them.
+// Env, session and CPU memory info, made once. One float input [batch, F]
+// and one float output [batch, ...]: names and sizes come from the model
+// (ours: "x" [batch, 2] and "y" [batch, 1]; a user's, --onnx, its own).
 class OrtModel {
  public:
   OrtModel(const std::filesystem::path& path, std::int64_t threads);
@@ -22,18 +26,27 @@ class OrtModel {
   const Ort::MemoryInfo& memory() const { return memory_; }
   const std::filesystem::path& path() const { return path_; }
 
-  // Names as the C API wants them (created once, used by every call).
-  static constexpr const char* input_names[1] = {"x"};
-  static constexpr const char* output_names[1] = {"y"};
+  // Names as the C API wants them (read once, used by every call).
+  const char* const* input_names() const { return input_name_ptr_; }
+  const char* const* output_names() const { return output_name_ptr_; }
+  // Floats per sample in and out.
+  SampleWidths sample_widths() const { return widths_; }
 
-  // A tensor over caller memory (no copy) of shape [batch, width].
-  Ort::Value wrap(float* data, std::int64_t batch, std::int64_t width) const;
+  // Tensors over caller memory (no copy): the input [batch, F], the output [batch, ...].
+  Ort::Value wrap_input(float* data, std::int64_t batch) const;
+  Ort::Value wrap_output(float* data, std::int64_t batch) const;
 
  private:
   std::filesystem::path path_;
   Ort::Env env_;
   Ort::Session session_;
   Ort::MemoryInfo memory_;
+  std::string input_name_;
+  std::string output_name_;
+  const char* input_name_ptr_[1] = {nullptr};
+  const char* output_name_ptr_[1] = {nullptr};
+  std::vector<std::int64_t> output_shape_;  // per sample
+  SampleWidths widths_;
 };
 
 // Input and output OrtValues over buffers allocated once, for the variants
@@ -58,7 +71,9 @@ class OrtFixedBuffers {
 // ONNX Runtime's own version string (of the library actually loaded).
 std::string ort_version();
 
-// Throws DataError(path, ...) unless value is a float tensor of shape [batch, 1].
-void check_output(const std::filesystem::path& path, const Ort::Value& value, std::int64_t batch);
+// Throws DataError(path, ...) unless value is a float tensor of batch rows of
+// output_width floats each.
+void check_output(const std::filesystem::path& path, const Ort::Value& value, std::int64_t batch,
+                  std::size_t output_width);
 
 }  // namespace callbench

@@ -20,6 +20,7 @@ type model struct {
 	binding *ort.IoBinding
 	x, y    []float32 // the bound tensors' data
 	threads int
+	widths  kit.SampleWidths
 }
 
 func load(o kit.Options) (kit.Model, error) {
@@ -30,11 +31,15 @@ func load(o kit.Options) (kit.Model, error) {
 	if err := ortsupport.Initialize(); err != nil {
 		return nil, err
 	}
-	x, err := ort.NewEmptyTensor[float32](ort.NewShape(int64(o.Batch), kit.InputWidth))
+	sig, err := ortsupport.ReadSignature(path)
 	if err != nil {
 		return nil, err
 	}
-	y, err := ort.NewEmptyTensor[float32](ort.NewShape(int64(o.Batch), kit.OutputWidth))
+	x, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, int64(sig.Widths.Input)))
+	if err != nil {
+		return nil, err
+	}
+	y, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, sig.OutputShape...))
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +49,7 @@ func load(o kit.Options) (kit.Model, error) {
 	}
 	defer options.Destroy()
 	session, err := ort.NewDynamicAdvancedSession(path,
-		[]string{ortsupport.InputName}, []string{ortsupport.OutputName}, options)
+		[]string{sig.InputName}, []string{sig.OutputName}, options)
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
@@ -52,19 +57,19 @@ func load(o kit.Options) (kit.Model, error) {
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	if err := binding.BindInput(ortsupport.InputName, x); err != nil {
+	if err := binding.BindInput(sig.InputName, x); err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	if err := binding.BindOutput(ortsupport.OutputName, y); err != nil {
+	if err := binding.BindOutput(sig.OutputName, y); err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	// One run checks that the model maps x [B, 2] to y [B, 1]: ONNX Runtime
-	// refuses a bound output of another shape.
+	// One run checks that the model maps [B, F] to its output's shape: ONNX
+	// Runtime refuses a bound output of another shape.
 	if err := session.RunWithBinding(binding); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
 	return &model{path: path, session: session, binding: binding, x: x.GetData(), y: y.GetData(),
-		threads: o.Threads}, nil
+		threads: o.Threads, widths: sig.Widths}, nil
 }
 
 func (m *model) Call(in, out []float32) error {
@@ -75,6 +80,8 @@ func (m *model) Call(in, out []float32) error {
 	copy(out, m.y)
 	return nil
 }
+
+func (m *model) SampleWidths() kit.SampleWidths { return m.widths }
 
 func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
 

@@ -18,6 +18,7 @@ type model struct {
 	session *ort.AdvancedSession
 	x, y    []float32 // the tensors' data, fixed for the session's life
 	threads int
+	widths  kit.SampleWidths
 }
 
 func load(o kit.Options) (kit.Model, error) {
@@ -28,11 +29,15 @@ func load(o kit.Options) (kit.Model, error) {
 	if err := ortsupport.Initialize(); err != nil {
 		return nil, err
 	}
-	x, err := ort.NewEmptyTensor[float32](ort.NewShape(int64(o.Batch), kit.InputWidth))
+	sig, err := ortsupport.ReadSignature(path)
 	if err != nil {
 		return nil, err
 	}
-	y, err := ort.NewEmptyTensor[float32](ort.NewShape(int64(o.Batch), kit.OutputWidth))
+	x, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, int64(sig.Widths.Input)))
+	if err != nil {
+		return nil, err
+	}
+	y, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, sig.OutputShape...))
 	if err != nil {
 		return nil, err
 	}
@@ -42,17 +47,18 @@ func load(o kit.Options) (kit.Model, error) {
 	}
 	defer options.Destroy()
 	session, err := ort.NewAdvancedSession(path,
-		[]string{ortsupport.InputName}, []string{ortsupport.OutputName},
+		[]string{sig.InputName}, []string{sig.OutputName},
 		[]ort.Value{x}, []ort.Value{y}, options)
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	// One run checks that the model maps x [B, 2] to y [B, 1]: ONNX Runtime
-	// refuses a preallocated output of another shape.
+	// One run checks that the model maps [B, F] to its output's shape: ONNX
+	// Runtime refuses a preallocated output of another shape.
 	if err := session.Run(); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
-	return &model{path: path, session: session, x: x.GetData(), y: y.GetData(), threads: o.Threads}, nil
+	return &model{path: path, session: session, x: x.GetData(), y: y.GetData(), threads: o.Threads,
+		widths: sig.Widths}, nil
 }
 
 func (m *model) Call(in, out []float32) error {
@@ -63,6 +69,8 @@ func (m *model) Call(in, out []float32) error {
 	copy(out, m.y)
 	return nil
 }
+
+func (m *model) SampleWidths() kit.SampleWidths { return m.widths }
 
 func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use callbench_kit::inputs::require_file;
-use callbench_kit::{Error, Options, Result, ResultExt};
+use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths};
 use ort::environment::Environment;
 use ort::session::Session;
 use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
@@ -76,6 +76,53 @@ pub fn session(env: &Environment, path: &Path, threads: u64) -> Result<Session> 
         .data_err_while(path, "cannot configure the session")?
         .commit_from_file(path)
         .data_err_while(path, "does not load as ONNX")
+}
+
+/// The model's one float input `[batch, F]` and one float output `[batch, ...]`,
+/// as the session reads them (ours: 2 and 1; a user's model, `--onnx`, its own).
+pub struct Signature {
+    pub widths: SampleWidths,
+    /// The output's dimensions after the batch one.
+    pub output_shape: Vec<usize>,
+}
+
+/// The dimensions after the batch one, each fixed, or a data error naming `what`.
+fn per_sample(path: &Path, outlet: &ort::value::Outlet, what: &str) -> Result<Vec<usize>> {
+    let dtype = outlet.dtype();
+    let (Some(ort::value::TensorElementType::Float32), Some(shape)) =
+        (dtype.tensor_type(), dtype.tensor_shape())
+    else {
+        return Err(Error::data(
+            path,
+            format!("{what} {:?} is not a float32 tensor", outlet.name()),
+        ));
+    };
+    let dims: Vec<i64> = shape.iter().copied().collect();
+    if dims.is_empty() || dims[1..].iter().any(|&d| d < 1) {
+        return Err(Error::data(
+            path,
+            format!("{what} {:?} is {dims:?}: only the batch size may be symbolic", outlet.name()),
+        ));
+    }
+    Ok(dims[1..].iter().map(|&d| d as usize).collect())
+}
+
+/// The session's one input and one output, their sizes per sample.
+pub fn signature(session: &Session, path: &Path) -> Result<Signature> {
+    let (inputs, outputs) = (session.inputs(), session.outputs());
+    if inputs.len() != 1 || outputs.len() != 1 {
+        return Err(Error::data(
+            path,
+            format!("has {} inputs and {} outputs, expected 1 and 1", inputs.len(), outputs.len()),
+        ));
+    }
+    let features = per_sample(path, &inputs[0], "input")?;
+    if features.len() != 1 {
+        return Err(Error::data(path, format!("input is [batch, {features:?}], not [batch, F]")));
+    }
+    let output_shape = per_sample(path, &outputs[0], "output")?;
+    let widths = SampleWidths { input: features[0], output: output_shape.iter().product() };
+    Ok(Signature { widths, output_shape })
 }
 
 /// The `ort` crate's version, for the notes.

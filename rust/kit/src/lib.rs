@@ -39,7 +39,7 @@ use std::time::Instant;
 
 pub use errors::{Error, Result, ResultExt};
 pub use inputs::{Inputs, MlpWeights};
-pub use model::{Model, Notes, check_output_shape};
+pub use model::{Model, Notes, SampleWidths, check_output_shape, check_output_size};
 pub use options::Options;
 
 use options::Parsed;
@@ -68,12 +68,14 @@ pub fn run<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> Exit
                     .map_err(|e| Error::failure(format!("stdout: {e}")));
             }
         };
-        let inputs = Inputs::for_run(&options)?;
+        inputs::require_file(&Inputs::path(&options))?;
 
         progress("loading");
         let start = Instant::now();
         let mut model = load(&options)?;
         let load_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        // Read after loading: how many floats make a sample is the model's to say.
+        let inputs = Inputs::for_run(&options, model.sample_widths().input)?;
 
         progress("warm-up");
         let mut rounds = Rounds::new(&mut model, &inputs.values, options.calls, options.batch);

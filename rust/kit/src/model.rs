@@ -7,12 +7,27 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 use crate::errors::{Error, Result};
-use crate::inputs::OUTPUT_WIDTH;
+use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
+
+/// Floats per sample: in (inputs.f32) and out (the outputs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleWidths {
+    pub input: usize,
+    pub output: usize,
+}
+
+impl Default for SampleWidths {
+    /// Our MLP's: 2 in, 1 out.
+    fn default() -> Self {
+        Self { input: INPUT_WIDTH, output: OUTPUT_WIDTH }
+    }
+}
 
 /// A loaded model, ready to be called.
 pub trait Model {
-    /// One call: `input` holds B samples (2 floats each), `output` receives
-    /// B values. Store every output value: that is how the result is consumed.
+    /// One call: `input` holds B samples (`sample_widths().input` floats each),
+    /// `output` receives B times `sample_widths().output` values. Store every
+    /// output value: that is how the result is consumed.
     /// An error here is the runtime failing during a round (exit 1).
     fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()>;
 
@@ -22,6 +37,12 @@ pub trait Model {
     /// How the runtime is called, thread counts read back, ...
     fn notes(&self) -> Notes {
         Notes::default()
+    }
+
+    /// Floats per sample in and out, where the model says its own (a user's
+    /// ONNX model, `--onnx`); our MLP's 2 and 1 otherwise.
+    fn sample_widths(&self) -> SampleWidths {
+        SampleWidths::default()
     }
 }
 
@@ -65,6 +86,18 @@ pub fn check_output_shape(model: &Path, shape: &[usize], batch: u64) -> Result<(
     Err(Error::data(model, format!("gives output shape {shape:?}, expected {expected:?}")))
 }
 
+/// A data error about `model` unless the runtime answered one call with
+/// `batch` rows of `width` floats (`[batch, ...]`, checked once, at load).
+pub fn check_output_size(model: &Path, shape: &[usize], batch: u64, width: usize) -> Result<()> {
+    if shape.first() == Some(&(batch as usize)) && shape[1..].iter().product::<usize>() == width {
+        return Ok(());
+    }
+    Err(Error::data(
+        model,
+        format!("gives output shape {shape:?}, expected {batch} rows of {width} floats"),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +114,13 @@ mod tests {
         assert!(check_output_shape(Path::new("m"), &[4, 1], 4).is_ok());
         let e = check_output_shape(Path::new("m"), &[1, 4], 4).unwrap_err();
         assert_eq!(e.message, "m: gives output shape [1, 4], expected [4, 1]");
+    }
+
+    #[test]
+    fn output_size() {
+        assert!(check_output_size(Path::new("m"), &[4, 3], 4, 3).is_ok());
+        assert!(check_output_size(Path::new("m"), &[4, 1, 3], 4, 3).is_ok());
+        let e = check_output_size(Path::new("m"), &[4, 2], 4, 3).unwrap_err();
+        assert_eq!(e.message, "m: gives output shape [4, 2], expected 4 rows of 3 floats");
     }
 }

@@ -10,7 +10,6 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::errors::{Error, Result};
-use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
 use crate::model::Model;
 
 /// One timed round, as the result line lists it.
@@ -40,8 +39,10 @@ fn nanos_since(start: Instant) -> u64 {
 pub struct Rounds<'a, M: Model> {
     model: &'a mut M,
     inputs: &'a [f32],
-    batch: usize,
     max_calls: usize,
+    /// Floats a call reads and writes: B times the model's sample widths.
+    step_in: usize,
+    step_out: usize,
     /// max_calls * B floats; holds the last round's outputs in its first K * B.
     outputs: Vec<f32>,
     last_round_calls: usize,
@@ -51,13 +52,16 @@ impl<'a, M: Model> Rounds<'a, M> {
     /// `inputs` must hold `max_calls * batch` samples (checked by `Inputs::require`).
     pub fn new(model: &'a mut M, inputs: &'a [f32], max_calls: u64, batch: u64) -> Self {
         let (max_calls, batch) = (max_calls as usize, batch as usize);
-        assert!(inputs.len() >= max_calls * batch * INPUT_WIDTH, "inputs checked before");
+        let widths = model.sample_widths();
+        let (step_in, step_out) = (batch * widths.input, batch * widths.output);
+        assert!(inputs.len() >= max_calls * step_in, "inputs checked before");
         Self {
             model,
             inputs,
-            batch,
             max_calls,
-            outputs: vec![f32::NAN; max_calls * batch * OUTPUT_WIDTH],
+            step_in,
+            step_out,
+            outputs: vec![f32::NAN; max_calls * step_out],
             last_round_calls: 0,
         }
     }
@@ -73,13 +77,13 @@ impl<'a, M: Model> Rounds<'a, M> {
     /// The input samples of call `i`.
     #[inline(always)]
     fn input(&self, i: usize) -> &'a [f32] {
-        let step = self.batch * INPUT_WIDTH;
+        let step = self.step_in;
         &self.inputs[i * step..(i + 1) * step]
     }
 
     /// `warmup` untimed calls; call `j` takes the samples of call `j mod N`.
     pub fn warm_up(&mut self, warmup: u64) -> Result<()> {
-        let step = self.batch * OUTPUT_WIDTH;
+        let step = self.step_out;
         for j in 0..warmup {
             let i = (j % self.max_calls as u64) as usize;
             let input = self.input(i);
@@ -95,8 +99,7 @@ impl<'a, M: Model> Rounds<'a, M> {
     pub fn round(&mut self, calls: u64) -> Result<RoundTiming> {
         let k = self.check_calls(calls)?;
         self.outputs.fill(f32::NAN);
-        let step_in = self.batch * INPUT_WIDTH;
-        let step_out = self.batch * OUTPUT_WIDTH;
+        let (step_in, step_out) = (self.step_in, self.step_out);
         let inputs = &self.inputs[..k * step_in];
         let outputs = &mut self.outputs[..k * step_out];
         let model = &mut *self.model;
@@ -121,7 +124,7 @@ impl<'a, M: Model> Rounds<'a, M> {
     /// outputs keep the last round); returns each call's nanoseconds.
     pub fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
         let k = self.check_calls(calls)?;
-        let mut scratch = vec![f32::NAN; self.batch * OUTPUT_WIDTH];
+        let mut scratch = vec![f32::NAN; self.step_out];
         let mut durations = vec![0_i64; k];
         for (i, duration) in durations.iter_mut().enumerate() {
             let input = self.input(i);
@@ -135,7 +138,7 @@ impl<'a, M: Model> Rounds<'a, M> {
 
     /// The last round's outputs: K * B floats (none before the first round).
     pub fn last_outputs(&self) -> &[f32] {
-        &self.outputs[..self.last_round_calls * self.batch * OUTPUT_WIDTH]
+        &self.outputs[..self.last_round_calls * self.step_out]
     }
 
     fn check_calls(&self, calls: u64) -> Result<usize> {

@@ -33,21 +33,25 @@ void finish(std::string_view id, const Options& options, std::span<const float> 
 
 // load(options) returns the driver's model (see model.hpp). Loading, and any
 // check that the model answers with the right shape, is timed as load_ns;
-// the inputs are read and checked before it.
+// the inputs are read and checked after it, at the model's sample width.
 template <class Load>
 int driver_main(int argc, const char* const* argv, std::string_view id, Load&& load) {
   return guarded_main(argc, argv, id, [&](const Options& options) {
     const auto inputs_path = options.models / "inputs.f32";
-    const std::vector<float> inputs = read_inputs(inputs_path);
-    require_samples(inputs_path, inputs.size() / kInputWidth, options);
+    require_file(inputs_path);
 
     progress("loading");
     const auto start = Clock::now();
     Model auto model = load(options);
     const std::int64_t load_ns = nanoseconds_since(start);
 
+    // Read after loading: how many floats make a sample is the model's to say.
+    const SampleWidths widths = sample_widths_of(model);
+    const std::vector<float> inputs = read_inputs(inputs_path, widths.input);
+    require_samples(inputs_path, inputs.size() / widths.input, options);
+
     progress("warm-up");
-    Rounds rounds(model, inputs, options.calls, options.batch);
+    Rounds rounds(model, inputs, options.calls, options.batch, widths);
     rounds.warm_up(options.warmup);
     Result result;
     result.rounds = options.serve ? serve(options, rounds, load_ns, std::cin, std::cout)

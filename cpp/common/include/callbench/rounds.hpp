@@ -72,12 +72,13 @@ template <Model M>
 class Rounds final : public RoundRunner {
  public:
   // inputs: at least max_calls * batch samples (checked by require_samples).
-  Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch)
+  Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch,
+         SampleWidths widths = {})
       : model_(model),
         inputs_(inputs.data()),
         max_calls_(max_calls),
-        in_step_(static_cast<std::size_t>(batch) * kInputWidth),
-        out_step_(static_cast<std::size_t>(batch) * kOutputWidth),
+        in_step_(static_cast<std::size_t>(batch) * widths.input),
+        out_step_(static_cast<std::size_t>(batch) * widths.output),
         outputs_(static_cast<std::size_t>(max_calls) * out_step_),
         scratch_(out_step_) {}
 

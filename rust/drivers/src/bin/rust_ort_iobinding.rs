@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use callbench_drivers::ort_support;
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, check_output_shape};
+use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
 use ort::session::{IoBinding, Session};
 use ort::value::Tensor;
 
@@ -17,6 +17,7 @@ struct OrtBoundModel {
     x: Tensor<f32>,
     y: Tensor<f32>,
     path: PathBuf,
+    widths: SampleWidths,
     threads: u64,
     version: String,
 }
@@ -29,6 +30,10 @@ impl Model for OrtBoundModel {
         self.session.run_binding(&self.binding).data_err_while(&self.path, "run_binding")?;
         output.copy_from_slice(self.y.extract_tensor().1);
         Ok(())
+    }
+
+    fn sample_widths(&self) -> SampleWidths {
+        self.widths
     }
 
     fn runtime_version(&self) -> String {
@@ -47,10 +52,13 @@ fn load(options: &Options) -> Result<OrtBoundModel> {
     let runtime = ort_support::open()?;
     let path = ort_support::model_path(options);
     let session = ort_support::session(&runtime.env, &path, options.threads)?;
+    let signature = ort_support::signature(&session, &path)?;
+    let widths = signature.widths;
     let batch = options.batch as usize;
     let allocator = session.allocator();
-    let x = Tensor::<f32>::new(allocator, [batch, 2]).data_err(&path)?;
-    let mut y = Tensor::<f32>::new(allocator, [batch, 1]).data_err(&path)?;
+    let x = Tensor::<f32>::new(allocator, [batch, widths.input]).data_err(&path)?;
+    let y_shape: Vec<usize> = std::iter::once(batch).chain(signature.output_shape).collect();
+    let mut y = Tensor::<f32>::new(allocator, y_shape).data_err(&path)?;
     let mut binding = session.create_binding().data_err(&path)?;
     binding.bind_input(session.inputs()[0].name(), &x).data_err_while(&path, "bind_input")?;
     binding
@@ -62,16 +70,17 @@ fn load(options: &Options) -> Result<OrtBoundModel> {
         x,
         y,
         path,
+        widths,
         threads: options.threads,
         version: runtime.version,
     };
 
-    // One run with the bound tensors checks that the model answers [B, 1].
+    // One run with the bound tensors checks that the model answers [B, ...] of the right size.
     let outputs = model.session.run_binding(&model.binding).data_err(&model.path)?;
     let (shape, _) = outputs[0].try_extract_tensor::<f32>().data_err(&model.path)?;
     let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
     drop(outputs);
-    check_output_shape(&model.path, &shape, options.batch)?;
+    check_output_size(&model.path, &shape, options.batch, widths.output)?;
     Ok(model)
 }
 

@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use callbench_drivers::tract_support::{self, input_tensor, store_output};
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, check_output_shape};
+use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
 use tract_onnx::prelude::*;
 
 struct TractModel {
     plan: Arc<TypedSimplePlan>,
     path: PathBuf,
     batch: usize,
+    widths: SampleWidths,
 }
 
 impl TractModel {
@@ -26,6 +27,10 @@ impl TractModel {
 impl Model for TractModel {
     fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
         self.run(input, output).map(drop)
+    }
+
+    fn sample_widths(&self) -> SampleWidths {
+        self.widths
     }
 
     fn runtime_version(&self) -> String {
@@ -42,10 +47,11 @@ impl Model for TractModel {
 fn load(options: &Options) -> Result<TractModel> {
     let path = tract_support::model_path(options);
     let batch = options.batch as usize;
-    let plan = tract_support::load_plan(&path, batch)?;
-    let mut model = TractModel { plan, path, batch };
-    let shape = model.run(&vec![0.0; 2 * batch], &mut vec![0.0; batch])?;
-    check_output_shape(&model.path, &shape, options.batch)?;
+    let (plan, widths) = tract_support::load_plan(&path, batch)?;
+    let mut model = TractModel { plan, path, batch, widths };
+    let shape =
+        model.run(&vec![0.0; widths.input * batch], &mut vec![0.0; widths.output * batch])?;
+    check_output_size(&model.path, &shape, options.batch, widths.output)?;
     Ok(model)
 }
 

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use callbench_drivers::tract_support::{self, input_tensor, store_output};
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, check_output_shape};
+use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
 use tract_onnx::prelude::*;
 
 struct TractStateModel {
     state: TypedSimpleState,
     path: PathBuf,
     batch: usize,
+    widths: SampleWidths,
 }
 
 impl TractStateModel {
@@ -26,6 +27,10 @@ impl TractStateModel {
 impl Model for TractStateModel {
     fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
         self.run(input, output).map(drop)
+    }
+
+    fn sample_widths(&self) -> SampleWidths {
+        self.widths
     }
 
     fn runtime_version(&self) -> String {
@@ -42,11 +47,12 @@ impl Model for TractStateModel {
 fn load(options: &Options) -> Result<TractStateModel> {
     let path = tract_support::model_path(options);
     let batch = options.batch as usize;
-    let plan = tract_support::load_plan(&path, batch)?;
+    let (plan, widths) = tract_support::load_plan(&path, batch)?;
     let state = plan.spawn().data_err_while(&path, "cannot make a state")?;
-    let mut model = TractStateModel { state, path, batch };
-    let shape = model.run(&vec![0.0; 2 * batch], &mut vec![0.0; batch])?;
-    check_output_shape(&model.path, &shape, options.batch)?;
+    let mut model = TractStateModel { state, path, batch, widths };
+    let shape =
+        model.run(&vec![0.0; widths.input * batch], &mut vec![0.0; widths.output * batch])?;
+    check_output_size(&model.path, &shape, options.batch, widths.output)?;
     Ok(model)
 }
 

@@ -36,7 +36,7 @@ public final class DriverMain {
 
     private static void serve(Driver driver, Options options, InputStream in, PrintStream out)
             throws CallbenchException {
-        float[] inputs = Inputs.forRun(driver.id(), options);
+        Inputs.require(options);
         Path modelPath = options.models.resolve(driver.artifact());
         if (!Files.isRegularFile(modelPath)) {
             throw new DataException(modelPath, "missing; run `nox -s export` first");
@@ -45,6 +45,8 @@ public final class DriverMain {
         Model model = load(driver, modelPath, options);
         long loadNs = System.nanoTime() - loadStart;
         try (model) {
+            // Read after loading: how many floats make a sample is the model's to say.
+            float[] inputs = Inputs.forRun(driver.id(), options, model.inputWidth());
             Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
             rounds.warmup(options.warmup);
             BufferedReader commands = options.serve

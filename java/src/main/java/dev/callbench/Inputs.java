@@ -24,19 +24,34 @@ public final class Inputs {
      * for {@code N*B} is a usage error (the options ask too much); a broken
      * file is a {@link DataException} naming it.
      */
-    public static float[] forRun(String driverId, Options options) throws CallbenchException {
+    public static float[] forRun(String driverId, Options options, int width)
+            throws CallbenchException {
         Path path = options.models.resolve(NAME);
         int needed = options.samplesNeeded();
-        long available = countSamples(path);
+        long available = countSamples(path, width);
         if (available < needed) {
             throw new UsageException(driverId, "--calls " + options.calls + " x --batch "
                     + options.batch + " needs " + needed + " samples, " + path + " holds " + available);
         }
-        return read(path, needed);
+        return read(path, needed, width);
+    }
+
+    /** A {@link DataException} unless {@code --models}/inputs.f32 exists (read once the model is loaded). */
+    public static void require(Options options) throws DataException {
+        Path path = options.models.resolve(NAME);
+        if (!Files.isRegularFile(path)) {
+            throw new DataException(path, "missing; run `nox -s export` first");
+        }
     }
 
     /** How many whole samples {@code path} holds; a size that is not a whole number is an error. */
     public static long countSamples(Path path) throws DataException {
+        return countSamples(path, WIDTH);
+    }
+
+    /** How many whole samples of {@code width} floats {@code path} holds. */
+    public static long countSamples(Path path, int width) throws DataException {
+        long sampleBytes = 4L * width;
         long size;
         try {
             size = Files.size(path);
@@ -45,11 +60,11 @@ public final class Inputs {
         } catch (IOException e) {
             throw new DataException(path, "cannot be read (" + e.getMessage() + ")");
         }
-        if (size == 0 || size % SAMPLE_BYTES != 0) {
+        if (size == 0 || size % sampleBytes != 0) {
             throw new DataException(path, size + " bytes is not a whole number of samples ("
-                    + SAMPLE_BYTES + " bytes each)");
+                    + sampleBytes + " bytes each)");
         }
-        return size / SAMPLE_BYTES;
+        return size / sampleBytes;
     }
 
     /**
@@ -58,11 +73,16 @@ public final class Inputs {
      * or any value read is NaN or Inf.
      */
     public static float[] read(Path path, int needed) throws DataException {
-        long available = countSamples(path);
+        return read(path, needed, WIDTH);
+    }
+
+    /** The first {@code needed} samples of {@code width} floats each. */
+    public static float[] read(Path path, int needed, int width) throws DataException {
+        long available = countSamples(path, width);
         if (available < needed) {
             throw new DataException(path, "holds " + available + " samples, the run needs " + needed);
         }
-        float[] values = new float[needed * WIDTH];
+        float[] values = new float[needed * width];
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             while (bytes.hasRemaining()) {
@@ -77,7 +97,7 @@ public final class Inputs {
         bytes.asFloatBuffer().get(values);
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
-                throw new DataException(path, "sample " + (i / WIDTH) + " is NaN or Inf");
+                throw new DataException(path, "sample " + (i / width) + " is NaN or Inf");
             }
         }
         return values;

@@ -43,16 +43,17 @@ public final class Rounds {
      * call becomes a {@link DataException} naming {@code modelPath}.
      */
     public Rounds(Model model, Path modelPath, float[] inputs, int maxCalls, int batch) {
-        if ((long) maxCalls * batch * Inputs.WIDTH > inputs.length) {
+        int width = model.inputWidth();
+        if ((long) maxCalls * batch * width > inputs.length) {
             throw new IllegalArgumentException(maxCalls + " calls of " + batch
-                    + " samples need more inputs than " + inputs.length / Inputs.WIDTH + " samples");
+                    + " samples need more inputs than " + inputs.length / width + " samples");
         }
         this.model = model;
         this.modelPath = modelPath;
         this.inputs = inputs;
         this.maxCalls = maxCalls;
         this.batch = batch;
-        this.outputs = new float[maxCalls * batch];
+        this.outputs = new float[maxCalls * batch * model.outputWidth()];
     }
 
     public int maxCalls() {
@@ -120,9 +121,9 @@ public final class Rounds {
         return outputs;
     }
 
-    /** K*B for the last round of K calls, 0 before any round. */
+    /** K*B*O for the last round of K calls, 0 before any round. */
     public int lastOutputCount() {
-        return lastCalls * batch;
+        return lastCalls * batch * model.outputWidth();
     }
 
     private void callRange(int calls, float[] into) throws DataException {

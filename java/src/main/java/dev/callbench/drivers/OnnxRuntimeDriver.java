@@ -26,8 +26,8 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch) {
-        return new Plain(env, session, batch);
+    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io) {
+        return new Plain(env, session, batch, io);
     }
 
     private static final class Plain implements Model {
@@ -35,24 +35,53 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
         private final OrtSession session;
         private final int batch;
         private final long[] shape;
+        private final String input;
+        private final int features;
+        private final int outputWidth;
+        private final boolean matrix;
 
-        Plain(OrtEnvironment env, OrtSession session, int batch) {
+        Plain(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io) {
             this.env = env;
             this.session = session;
             this.batch = batch;
-            this.shape = new long[] {batch, 2};
+            this.input = io.input();
+            this.features = io.features();
+            this.outputWidth = io.outputWidth();
+            this.shape = new long[] {batch, features};
+            this.matrix = io.outputShape().length == 1;
         }
 
         @Override
         public void call(float[] inputs, int first, float[] outputs) throws OrtException {
-            FloatBuffer slice = FloatBuffer.wrap(inputs, 2 * first, 2 * batch);
+            FloatBuffer slice = FloatBuffer.wrap(inputs, features * first, features * batch);
             try (OnnxTensor x = OnnxTensor.createTensor(env, slice, shape);
-                    OrtSession.Result result = session.run(Map.of(OnnxRuntimeSessions.INPUT, x))) {
-                float[][] y = (float[][]) result.get(0).getValue();
-                for (int i = 0; i < batch; i++) {
-                    outputs[first + i] = y[i][0];
+                    OrtSession.Result result = session.run(Map.of(input, x))) {
+                if (matrix) {
+                    // [batch, O]: the Java array the documented getValue() gives.
+                    float[][] y = (float[][]) result.get(0).getValue();
+                    for (int i = 0; i < batch; i++) {
+                        if (outputWidth == 1) {
+                            outputs[first + i] = y[i][0];
+                        } else {
+                            System.arraycopy(y[i], 0, outputs, outputWidth * (first + i), outputWidth);
+                        }
+                    }
+                } else {
+                    // [batch, ...] of higher rank: read the tensor's buffer as it lies.
+                    ((OnnxTensor) result.get(0)).getFloatBuffer()
+                            .get(outputs, outputWidth * first, outputWidth * batch);
                 }
             }
+        }
+
+        @Override
+        public int inputWidth() {
+            return features;
+        }
+
+        @Override
+        public int outputWidth() {
+            return outputWidth;
         }
 
         @Override

@@ -29,7 +29,8 @@ abstract class OnnxRuntimeFamily implements Driver {
      * The driver's call over an open session whose output is {@code [batch, 1]};
      * closing it closes the session.
      */
-    abstract Model bind(OrtEnvironment env, OrtSession session, int batch) throws OrtException;
+    abstract Model bind(OrtEnvironment env, OrtSession session, int batch,
+            OnnxRuntimeSessions.Signature io) throws OrtException;
 
     @Override
     public final String id() {
@@ -46,8 +47,9 @@ abstract class OnnxRuntimeFamily implements Driver {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
         try {
-            OnnxRuntimeSessions.requireOutputShape(env, session, model, options.batch);
-            return bind(env, session, options.batch);
+            OnnxRuntimeSessions.Signature io = OnnxRuntimeSessions.signature(session, model);
+            OnnxRuntimeSessions.requireOutputShape(env, session, model, options.batch, io);
+            return bind(env, session, options.batch, io);
         } catch (OrtException | DataException | RuntimeException e) {
             OnnxRuntimeSessions.close(session);
             throw e;

@@ -31,8 +31,9 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch) throws OrtException {
-        return new Reuse(env, session, batch);
+    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io)
+            throws OrtException {
+        return new Reuse(env, session, batch, io);
     }
 
     private static FloatBuffer direct(int floats) {
@@ -41,7 +42,10 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
 
     private static final class Reuse implements Model {
         private final OrtSession session;
-        private final int batch;
+        private final int inFloats;
+        private final int outFloats;
+        private final int features;
+        private final int outputWidth;
         private final FloatBuffer inBuffer;
         private final FloatBuffer outBuffer;
         private final OnnxTensor input;
@@ -49,28 +53,42 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         private final Map<String, OnnxTensor> inputs;
         private final Map<String, OnnxTensor> pinned;
 
-        Reuse(OrtEnvironment env, OrtSession session, int batch) throws OrtException {
+        Reuse(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io)
+                throws OrtException {
             this.session = session;
-            this.batch = batch;
-            this.inBuffer = direct(2 * batch);
-            this.outBuffer = direct(batch);
-            this.input = OnnxTensor.createTensor(env, inBuffer, new long[] {batch, 2});
+            this.features = io.features();
+            this.outputWidth = io.outputWidth();
+            this.inFloats = features * batch;
+            this.outFloats = outputWidth * batch;
+            this.inBuffer = direct(inFloats);
+            this.outBuffer = direct(outFloats);
+            this.input = OnnxTensor.createTensor(env, inBuffer, new long[] {batch, features});
             try {
-                this.output = OnnxTensor.createTensor(env, outBuffer, new long[] {batch, 1});
+                this.output = OnnxTensor.createTensor(env, outBuffer, io.outputShape(batch));
             } catch (OrtException e) {
                 input.close();
                 throw e;
             }
-            this.inputs = Map.of(OnnxRuntimeSessions.INPUT, input);
-            this.pinned = Map.of(OnnxRuntimeSessions.OUTPUT, output);
+            this.inputs = Map.of(io.input(), input);
+            this.pinned = Map.of(io.output(), output);
         }
 
         @Override
         public void call(float[] values, int first, float[] outputs) throws OrtException {
-            inBuffer.put(0, values, 2 * first, 2 * batch);
+            inBuffer.put(0, values, features * first, inFloats);
             // The result does not own the pinned output: closing it frees nothing of ours.
             session.run(inputs, pinned).close();
-            outBuffer.get(0, outputs, first, batch);
+            outBuffer.get(0, outputs, outputWidth * first, outFloats);
+        }
+
+        @Override
+        public int inputWidth() {
+            return features;
+        }
+
+        @Override
+        public int outputWidth() {
+            return outputWidth;
         }
 
         @Override
