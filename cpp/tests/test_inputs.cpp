@@ -68,5 +68,17 @@ TEST(Inputs, RequireSamplesIsAUsageError) {
   EXPECT_THROW(require_samples("inputs.f32", 5, o), UsageError);
 }
 
+TEST(Inputs, SampleWidthsAreCheckedAgainstTheArtifactSet) {
+  TempDir dir;
+  testing::write_values<float>(dir / "inputs.f32", std::vector<float>(12, 0.0f));  // 3 x 4
+  testing::write_values<float>(dir / "reference.f32", std::vector<float>(6, 0.0f));  // 3 x 2
+  check_sample_widths(dir / "m.onnx", dir.path(), {4, 2});
+  const std::string wrong_output = message_of([&] { check_sample_widths(dir / "m.onnx", dir.path(), {4, 1}); });
+  EXPECT_EQ(wrong_output.rfind((dir / "m.onnx").string() + ": answers 1 floats a sample", 0), 0u)
+      << wrong_output;
+  const std::string wrong_input = message_of([&] { check_sample_widths(dir / "m.onnx", dir.path(), {5, 2}); });
+  EXPECT_NE(wrong_input.find("takes 5 floats a sample"), std::string::npos) << wrong_input;
+}
+
 }  // namespace
 }  // namespace callbench

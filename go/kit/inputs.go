@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 )
 
 // InputWidth and OutputWidth are the floats of one sample in inputs.f32 and
@@ -26,6 +27,30 @@ func ReadInputs(path string) ([]float32, error) {
 // ReadSamples reads inputs.f32 as samples of width floats (a model's own width).
 func ReadSamples(path string, width int) ([]float32, error) {
 	return ReadFiniteFloats(path, width, "sample")
+}
+
+// CheckSampleWidths is a DataError about model unless the artifact set in
+// models fits its sample widths: inputs.f32 a whole number of samples of
+// w.Input floats, and reference.f32 (when there) w.Output floats for each. A
+// driver of a model that says its own sizes calls it once loaded.
+func CheckSampleWidths(model, models string, w SampleWidths) error {
+	inputsPath, referencePath := filepath.Join(models, "inputs.f32"), filepath.Join(models, "reference.f32")
+	in, err := os.Stat(inputsPath)
+	if err != nil || w.Input < 1 {
+		return nil // a missing file is named when it is read
+	}
+	sample := int64(4 * w.Input)
+	if in.Size()%sample != 0 {
+		return Dataf(model, "takes %d floats a sample; %s (%d bytes) is not a whole number of them",
+			w.Input, inputsPath, in.Size())
+	}
+	samples := in.Size() / sample
+	ref, err := os.Stat(referencePath)
+	if err != nil || samples == 0 || ref.Size() == samples*int64(4*w.Output) {
+		return nil
+	}
+	return Dataf(model, "answers %d floats a sample; %s (%d bytes) does not hold that many for each of the %d samples",
+		w.Output, referencePath, ref.Size(), samples)
 }
 
 // RequireFile is a DataError unless path exists (read once the model says its width).

@@ -70,3 +70,25 @@ func TestTooFewSamples(t *testing.T) {
 		t.Fatalf("got %q", usage.Problem)
 	}
 }
+
+func TestCheckSampleWidthsAgainstTheArtifactSet(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "inputs.f32"), make([]byte, 48), 0o644); err != nil { // 3 x 4
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "reference.f32"), make([]byte, 24), 0o644); err != nil { // 3 x 2
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.onnx")
+	if err := CheckSampleWidths(model, dir, SampleWidths{Input: 4, Output: 2}); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckSampleWidths(model, dir, SampleWidths{Input: 4, Output: 1})
+	if err == nil || !strings.HasPrefix(err.Error(), model+": answers 1 floats a sample") {
+		t.Fatalf("got %v", err)
+	}
+	err = CheckSampleWidths(model, dir, SampleWidths{Input: 5, Output: 2})
+	if err == nil || !strings.Contains(err.Error(), "takes 5 floats a sample") {
+		t.Fatalf("got %v", err)
+	}
+}

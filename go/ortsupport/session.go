@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	ort "github.com/yalue/onnxruntime_go"
 
@@ -49,8 +50,12 @@ func ReadSignature(path string) (Signature, error) {
 	for _, d := range out {
 		width *= d
 	}
-	return Signature{InputName: inputs[0].Name, OutputName: outputs[0].Name,
-		Widths: kit.SampleWidths{Input: int(in[0]), Output: int(width)}, OutputShape: out}, nil
+	widths := kit.SampleWidths{Input: int(in[0]), Output: int(width)}
+	if err := kit.CheckSampleWidths(path, filepath.Dir(path), widths); err != nil {
+		return Signature{}, err
+	}
+	return Signature{InputName: inputs[0].Name, OutputName: outputs[0].Name, Widths: widths,
+		OutputShape: out}, nil
 }
 
 // perSample is a float tensor's dimensions after the batch one, each fixed.

@@ -1,6 +1,7 @@
 // inputs: reading and checking inputs.f32 ([N, 2] float32 little-endian).
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { endianness } from 'node:os';
 
 import { DataError, UsageError, firstLine, missingArtifact } from './errors.js';
@@ -11,6 +12,31 @@ export const OUTPUT_WIDTH = 1; // floats per sample in the outputs
 /** inputs.f32: a whole number of samples, none NaN or Inf; problems are DataErrors naming the file. */
 export function readInputs(path, width = INPUT_WIDTH) {
   return readFiniteFloats(path, width, 'sample');
+}
+
+/**
+ * A DataError about `model` unless the artifact set in `models` fits its sample
+ * widths: inputs.f32 a whole number of samples of `widths.input` floats, and
+ * reference.f32 (when there) `widths.output` floats for each. A driver of a
+ * model that says its own sizes calls it once loaded.
+ */
+export function checkSampleWidths(model, models, widths) {
+  const [inputsPath, referencePath] = [join(models, 'inputs.f32'), join(models, 'reference.f32')];
+  if (!existsSync(inputsPath) || widths.input < 1) return; // a missing file is named when it is read
+  const size = statSync(inputsPath).size;
+  const sample = 4 * widths.input;
+  if (size % sample !== 0) {
+    throw new DataError(model, `takes ${widths.input} floats a sample; ${inputsPath} (${size} bytes) is not a whole number of them`);
+  }
+  const samples = size / sample;
+  if (!existsSync(referencePath) || samples === 0) return;
+  const reference = statSync(referencePath).size;
+  if (reference !== samples * 4 * widths.output) {
+    throw new DataError(
+      model,
+      `answers ${widths.output} floats a sample; ${referencePath} (${reference} bytes) does not hold that many for each of the ${samples} samples`,
+    );
+  }
 }
 
 /**

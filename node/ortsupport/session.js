@@ -4,11 +4,12 @@
 // (node_modules/onnxruntime-node/bin/napi-v6/linux/x64/); nothing to point at.
 
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import ort from 'onnxruntime-node';
 
 import { DataError, firstLine, missingArtifact } from '../kit/errors.js';
+import { checkSampleWidths } from '../kit/inputs.js';
 
 export { ort };
 
@@ -26,6 +27,7 @@ export function signature(path, session) {
   if (features.length !== 1) throw new DataError(path, `input '${inputs[0].name}' is not [batch, F]`);
   const outputShape = perSample(path, outputs[0]);
   const width = outputShape.reduce((a, b) => a * b, 1);
+  checkSampleWidths(path, dirname(path), { input: features[0], output: width });
   return {
     input: inputs[0].name,
     output: outputs[0].name,

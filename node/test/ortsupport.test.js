@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { DataError } from '../kit/errors.js';
+import { checkSampleWidths } from '../kit/inputs.js';
 import { checkOutput, loadSession, ort, runtimeVersion, sessionOptions } from '../ortsupport/session.js';
 import { tempDir } from './helpers.js';
 
@@ -45,4 +46,16 @@ test('the exported model loads and answers [B, 1]', { skip: !existsSync(join(MOD
   const x = new ort.Tensor('float32', new Float32Array(6), [3, 2]);
   checkOutput('mlp.onnx', (await session.run({ x })).y, 3);
   assert.match(runtimeVersion(), /^\d+\.\d+\.\d+$/);
+});
+
+test('a model whose sample widths the artifact set does not fit', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'inputs.f32'), Buffer.alloc(48)); // 3 samples of 4
+  writeFileSync(join(dir, 'reference.f32'), Buffer.alloc(24)); // 3 of 2
+  const model = join(dir, 'm.onnx');
+  checkSampleWidths(model, dir, { input: 4, output: 2 });
+  assert.throws(() => checkSampleWidths(model, dir, { input: 4, output: 1 }), (error) =>
+    error instanceof DataError && error.message.startsWith(`${model}: answers 1 floats a sample`));
+  assert.throws(() => checkSampleWidths(model, dir, { input: 5, output: 2 }), (error) =>
+    error instanceof DataError && error.message.includes('takes 5 floats a sample'));
 });

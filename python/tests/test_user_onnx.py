@@ -116,6 +116,13 @@ def _graph_rejected_by_checker(path: Path) -> Path:
     return _save(path, graph)
 
 
+def _external_data(path: Path) -> Path:
+    model = onnx.load(tanh_mlp(path))
+    onnx.save_model(model, path, save_as_external_data=True, location=f"{path.name}.data",
+                    size_threshold=0)  # fmt: skip
+    return path
+
+
 BAD_MODELS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "not_onnx": (lambda p: (p.write_bytes(b"\x00\xffnot a model at all" * 9), p)[1],
                  "not an ONNX model"),
@@ -129,6 +136,7 @@ BAD_MODELS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "symbolic_features": (lambda p: tanh_mlp(p, x_dims=["batch", "width"]),
                           "dimension 1 of input 'features' is 'width', not a fixed size"),
     "missing": (lambda p: p, "no such file"),
+    "external_data": (_external_data, "keeps its weights in an external data file"),
 }  # fmt: skip
 
 
@@ -210,6 +218,14 @@ def test_python_onnx_drivers_run_a_users_model_verified(
     brought = run.env[user_onnx.ORIGIN]
     assert brought["file"] == "theirs.onnx" and brought["tolerance"] > 0
     assert (run.run_dir / user_onnx.FOLDER / art.ONNX).read_bytes() == path.read_bytes()
+    from callbench.records.store import load_run
+    from callbench.report.document import render
+
+    text = render([load_run(run.run_dir)], tmp_path / "report")
+    assert text.startswith(f"# callbench report: `theirs.onnx` (sha256 `{brought['sha256'][:16]}")
+    assert "## The model" in text and "## Each language's cheapest call" in text
+    assert f"`{brought['input']['name']}` [batch" in text or "[n, " in text
+    assert "seed's table" not in text and "Calling a PyTorch model today" not in text
 
 
 @pytest.mark.parametrize("make", [tanh_mlp, residual], ids=["tanh_mlp", "residual"])
@@ -230,3 +246,35 @@ def test_every_onnx_driver_is_run_on_a_users_model_here() -> None:
 
     onnx_drivers = {s.id for s in DRIVERS if s.artifact == art.ONNX}
     assert onnx_drivers == {*PYTHON_ONNX, *CPP_ONNX, *RUST_ONNX, *OTHER_ONNX}
+
+
+def determinant(path: Path) -> Path:
+    """x [batch, 4] -> 2x2 matrices -> Det -> y [batch, 1]: ONNX Runtime runs Det, OpenVINO
+    and tract do not."""
+    nodes = [
+        helper.make_node("Reshape", ["x", "shape"], ["m"]),
+        helper.make_node("Det", ["m"], ["d"]),
+        helper.make_node("Unsqueeze", ["d", "axes"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "det", [_input("x", ["batch", 4])], [_input("y", ["batch", 1])],
+        [numpy_helper.from_array(np.array([-1, 2, 2], dtype=np.int64), "shape"),
+         numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")],
+    )  # fmt: skip
+    return _save(path, graph)
+
+
+def test_an_operator_one_runtime_lacks_fails_that_driver_only(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    from callbench.registry import lookup
+
+    for driver_id in ("python-onnxruntime", "python-openvino"):
+        require_available(lookup(driver_id))
+    run = run_harness("--onnx", str(determinant(tmp_path / "det.onnx")), "--only",
+                      "python-onnxruntime", "--only", "python-openvino", "--rounds", "1",
+                      "--round-time", "0.01", "--warmup", "10")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.records["python-onnxruntime"].status == "ok"
+    lacking = run.records["python-openvino"]
+    assert lacking.status == "failed" and "Det" in (lacking.error or "")

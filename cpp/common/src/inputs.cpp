@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <system_error>
 #include <string>
 
 #include "callbench/errors.hpp"
@@ -41,6 +42,28 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
 
 std::vector<float> read_inputs(const std::filesystem::path& path, std::size_t width) {
   return read_finite_floats(path, width, "sample");
+}
+
+void check_sample_widths(const std::filesystem::path& model,
+                         const std::filesystem::path& models, SampleWidths widths) {
+  std::error_code error;
+  const auto inputs = std::filesystem::file_size(models / "inputs.f32", error);
+  if (error || widths.input == 0) return;  // a missing file is named when it is read
+  const std::size_t sample = sizeof(float) * widths.input;
+  if (inputs % sample != 0) {
+    throw DataError(model, "takes " + std::to_string(widths.input) + " floats a sample; " +
+                               (models / "inputs.f32").string() + " (" + std::to_string(inputs) +
+                               " bytes) is not a whole number of them");
+  }
+  const auto reference = std::filesystem::file_size(models / "reference.f32", error);
+  const std::size_t samples = inputs / sample;
+  if (error || samples == 0) return;
+  if (reference != samples * sizeof(float) * widths.output) {
+    throw DataError(model, "answers " + std::to_string(widths.output) + " floats a sample; " +
+                               (models / "reference.f32").string() + " (" +
+                               std::to_string(reference) + " bytes) does not hold that many for " +
+                               "each of the " + std::to_string(samples) + " samples");
+  }
 }
 
 void require_samples(const std::filesystem::path& path, std::size_t samples,

@@ -10,6 +10,7 @@
 #include <openvino/frontend/manager.hpp>
 
 #include "callbench/errors.hpp"
+#include "callbench/inputs.hpp"
 
 namespace callbench {
 namespace {
@@ -105,6 +106,7 @@ OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t thr
   }
   output_shape_ = per_sample(path, model->output().get_partial_shape(), "output");
   widths_ = {in[0], ov::shape_size(output_shape_)};
+  check_sample_widths(path, path.parent_path(), widths_);
   compiled_ = compile(core_, path, model, threads, static_batch, widths_.input);
   request_ = compiled_.create_infer_request();
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "callbench/errors.hpp"
+#include "callbench/inputs.hpp"
 
 namespace callbench {
 namespace {
@@ -84,6 +85,7 @@ OrtModel::OrtModel(const std::filesystem::path& path, std::int64_t threads)
   output_shape_.assign(out.begin() + (out.empty() ? 0 : 1), out.end());
   widths_ = {per_sample(path, in, "input " + input_name_),
              per_sample(path, out, "output " + output_name_)};
+  check_sample_widths(path, path.parent_path(), widths_);
 }
 
 Ort::Value OrtModel::wrap_input(float* data, std::int64_t batch) const {

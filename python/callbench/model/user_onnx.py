@@ -142,7 +142,11 @@ def load(path: Path, limit: int = SIZE_LIMIT) -> tuple[Any, bytes]:
     if not model.graph.node and not model.graph.output:
         raise reject(path, "not an ONNX model (no graph in it)")
     if any(t.data_location == onnx.TensorProto.EXTERNAL for t in model.graph.initializer):
-        raise reject(path, "keeps weights in external data files; save it as one file")
+        raise reject(
+            path,
+            "keeps its weights in an external data file; save it as one file "
+            "(torch.onnx.export(..., external_data=False))",
+        )
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as exc:

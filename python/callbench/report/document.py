@@ -7,7 +7,17 @@ from pathlib import Path
 
 from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
-from callbench.report import charts, model_size, puzzles, sections, seed, sweeps, tables, today
+from callbench.report import (
+    charts,
+    model_size,
+    puzzles,
+    sections,
+    seed,
+    sweeps,
+    tables,
+    today,
+    user_model,
+)
 from callbench.report.counts import count_section, trend, trend_text
 from callbench.report.ladder import ladder_section
 
@@ -50,10 +60,22 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
                 "No driver records in this run."]  # fmt: skip
     by_id = {r.id: r for r in run.drivers}
     chart = charts.per_call(run.drivers, run.host, chart_dir / f"{run.name}-per-call.png")
-    return [
+    timed = [
         "", f"## Cost per call, one sample a call{title}", "", sections.timing(run), "",
         f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
         tables.driver_table(run.drivers),
+    ]  # fmt: skip
+    model = user_model.brought(run)
+    if model is not None:  # a user's model: the ONNX drivers only, none of our MLP's sections
+        return [
+            "", f"## {user_model.TITLE}{title}", "", user_model.description(model),
+            "", f"## Each language's cheapest call{title}", "",
+            user_model.fastest_per_language(run.drivers), *timed,
+            "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
+            today.bindings(run.drivers),
+        ]  # fmt: skip
+    return [
+        *timed,
         "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
         "", f"### The seed's puzzles{title}", "", puzzles.seed_findings(by_id),
         "", f"## Calling a PyTorch model today{title}", "",
@@ -106,7 +128,9 @@ def render(runs: Sequence[Run], out: Path) -> str:
     for run in runs:  # this report's own charts only: other runs' stay
         for old in chart_dir.glob(f"{run.name}-*.png"):
             old.unlink()
-    parts = ["# callbench report", "", _intro(runs)]
+    model = user_model.brought(runs[0]) if len(runs) == 1 else None
+    title = user_model.heading(model) if model is not None else "# callbench report"
+    parts = [title, "", _intro(runs)]
     if len(runs) > 1:
         parts += ["", "## Hosts side by side", "",
                   "median µs per call (× each run's base driver)", "",

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use callbench_kit::inputs::require_file;
-use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths};
+use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths, check_sample_widths};
 use ort::environment::Environment;
 use ort::session::Session;
 use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
@@ -122,6 +122,7 @@ pub fn signature(session: &Session, path: &Path) -> Result<Signature> {
     }
     let output_shape = per_sample(path, &outputs[0], "output")?;
     let widths = SampleWidths { input: features[0], output: output_shape.iter().product() };
+    check_sample_widths(path, path.parent().unwrap_or(Path::new(".")), widths)?;
     Ok(Signature { widths, output_shape })
 }
 

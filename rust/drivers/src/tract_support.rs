@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use callbench_kit::inputs::require_file;
-use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths};
+use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths, check_sample_widths};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::infer::Factoid;
 use tract_onnx::tract_hir::internal::DimLike;
@@ -40,6 +40,7 @@ pub fn load_plan(path: &Path, batch: usize) -> Result<(Arc<TypedSimplePlan>, Sam
     let Some(features) = features else {
         return Err(Error::data(path, "its input is not [batch, F] with a fixed F"));
     };
+    let models = path.parent().unwrap_or(Path::new("."));
     let plan = model
         .with_input_fact(0, f32::fact([batch, features]).into())
         .and_then(|model| model.into_optimized())
@@ -50,6 +51,7 @@ pub fn load_plan(path: &Path, batch: usize) -> Result<(Arc<TypedSimplePlan>, Sam
         return Err(Error::data(path, "its output's shape is not fixed once the batch is"));
     };
     let widths = SampleWidths { input: features, output: output[1..].iter().product() };
+    check_sample_widths(path, models, widths)?;
     Ok((plan, widths))
 }
 

@@ -39,7 +39,9 @@ use std::time::Instant;
 
 pub use errors::{Error, Result, ResultExt};
 pub use inputs::{Inputs, MlpWeights};
-pub use model::{Model, Notes, SampleWidths, check_output_shape, check_output_size};
+pub use model::{
+    Model, Notes, SampleWidths, check_output_shape, check_output_size, check_sample_widths,
+};
 pub use options::Options;
 
 use options::Parsed;

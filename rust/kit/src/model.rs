@@ -86,6 +86,41 @@ pub fn check_output_shape(model: &Path, shape: &[usize], batch: u64) -> Result<(
     Err(Error::data(model, format!("gives output shape {shape:?}, expected {expected:?}")))
 }
 
+/// A data error about `model` unless the artifact set in `models` fits its
+/// sample widths: inputs.f32 a whole number of samples of `widths.input`
+/// floats, and reference.f32 (when there) `widths.output` floats for each. A
+/// driver of a model that says its own sizes calls it once loaded.
+pub fn check_sample_widths(model: &Path, models: &Path, widths: SampleWidths) -> Result<()> {
+    let size = |name: &str| std::fs::metadata(models.join(name)).ok().map(|m| m.len() as usize);
+    let Some(inputs) = size("inputs.f32") else { return Ok(()) };
+    let sample = 4 * widths.input;
+    if sample == 0 || inputs % sample != 0 {
+        return Err(Error::data(
+            model,
+            format!(
+                "takes {} floats a sample; {} ({inputs} bytes) is not a whole number of them",
+                widths.input,
+                models.join("inputs.f32").display()
+            ),
+        ));
+    }
+    let samples = inputs / sample;
+    match size("reference.f32") {
+        Some(reference) if samples > 0 && reference != samples * 4 * widths.output => {
+            Err(Error::data(
+                model,
+                format!(
+                    "answers {} floats a sample; {} ({reference} bytes) does not hold that many \
+                     for each of the {samples} samples",
+                    widths.output,
+                    models.join("reference.f32").display()
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// A data error about `model` unless the runtime answered one call with
 /// `batch` rows of `width` floats (`[batch, ...]`, checked once, at load).
 pub fn check_output_size(model: &Path, shape: &[usize], batch: u64, width: usize) -> Result<()> {
@@ -114,6 +149,23 @@ mod tests {
         assert!(check_output_shape(Path::new("m"), &[4, 1], 4).is_ok());
         let e = check_output_shape(Path::new("m"), &[1, 4], 4).unwrap_err();
         assert_eq!(e.message, "m: gives output shape [1, 4], expected [4, 1]");
+    }
+
+    #[test]
+    fn sample_widths_against_the_artifact_set() {
+        let dir = std::env::temp_dir().join(format!("callbench-widths-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("inputs.f32"), [0u8; 48]).unwrap(); // 3 samples of 4
+        std::fs::write(dir.join("reference.f32"), [0u8; 24]).unwrap(); // 3 of 2
+        let model = dir.join("m.onnx");
+        assert!(check_sample_widths(&model, &dir, SampleWidths { input: 4, output: 2 }).is_ok());
+        let e =
+            check_sample_widths(&model, &dir, SampleWidths { input: 4, output: 1 }).unwrap_err();
+        assert!(e.message.starts_with(&format!("{}: answers 1 floats", model.display())));
+        let e =
+            check_sample_widths(&model, &dir, SampleWidths { input: 5, output: 2 }).unwrap_err();
+        assert!(e.message.contains("takes 5 floats a sample"), "{}", e.message);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

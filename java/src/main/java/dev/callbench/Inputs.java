@@ -44,6 +44,38 @@ public final class Inputs {
         }
     }
 
+    /**
+     * A {@link DataException} about {@code model} unless the artifact set in {@code models}
+     * fits its sample widths: inputs.f32 a whole number of samples of {@code inputWidth}
+     * floats, and reference.f32 (when there) {@code outputWidth} floats for each. A driver
+     * of a model that says its own sizes calls it once loaded.
+     */
+    public static void checkSampleWidths(Path model, Path models, int inputWidth, int outputWidth)
+            throws DataException {
+        Path inputs = models.resolve(NAME);
+        Path reference = models.resolve("reference.f32");
+        if (!Files.isRegularFile(inputs) || inputWidth < 1) {
+            return; // a missing file is named when it is read
+        }
+        try {
+            long size = Files.size(inputs);
+            long sample = 4L * inputWidth;
+            if (size % sample != 0) {
+                throw new DataException(model, "takes " + inputWidth + " floats a sample; " + inputs
+                        + " (" + size + " bytes) is not a whole number of them");
+            }
+            long samples = size / sample;
+            if (Files.isRegularFile(reference) && samples > 0
+                    && Files.size(reference) != samples * 4L * outputWidth) {
+                throw new DataException(model, "answers " + outputWidth + " floats a sample; "
+                        + reference + " (" + Files.size(reference) + " bytes) does not hold that many"
+                        + " for each of the " + samples + " samples");
+            }
+        } catch (IOException e) {
+            throw new DataException(inputs, "cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
     /** How many whole samples {@code path} holds; a size that is not a whole number is an error. */
     public static long countSamples(Path path) throws DataException {
         return countSamples(path, WIDTH);

@@ -67,4 +67,19 @@ class InputsTest {
         DataException e = new DataException(Path.of("m/x.onnx"), "broken").withDriver("java-y");
         assertEquals("java-y: error: m/x.onnx: broken", e.getMessage());
     }
+
+    @Test
+    void checksAModelsSampleWidthsAgainstTheArtifactSet() throws Exception {
+        Files.write(dir.resolve("inputs.f32"), new byte[48]); // 3 samples of 4
+        Files.write(dir.resolve("reference.f32"), new byte[24]); // 3 of 2
+        Path model = dir.resolve("m.onnx");
+        Inputs.checkSampleWidths(model, dir, 4, 2);
+        DataException output = assertThrows(DataException.class,
+                () -> Inputs.checkSampleWidths(model, dir, 4, 1));
+        assertTrue(output.getMessage().startsWith(model + ": answers 1 floats a sample"),
+                output.getMessage());
+        DataException input = assertThrows(DataException.class,
+                () -> Inputs.checkSampleWidths(model, dir, 5, 2));
+        assertTrue(input.getMessage().contains("takes 5 floats a sample"), input.getMessage());
+    }
 }

@@ -7,6 +7,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.callbench.DataException;
+import dev.callbench.Inputs;
 import dev.callbench.OutputShape;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
@@ -70,8 +71,11 @@ final class OnnxRuntimeSessions {
         if (features.length != 1) {
             throw new DataException(model, "input '" + input.getName() + "' is not [batch, F]");
         }
-        return new Signature(input.getName(), output.getName(), (int) features[0],
+        Signature io = new Signature(input.getName(), output.getName(), (int) features[0],
                 perSample(model, "output", output));
+        Path models = model.toAbsolutePath().getParent();
+        Inputs.checkSampleWidths(model, models, io.features(), io.outputWidth());
+        return io;
     }
 
     /** A float tensor's dimensions after the batch one, each fixed. */
