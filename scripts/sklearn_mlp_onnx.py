@@ -20,6 +20,7 @@ Its own environment (the pins above), so the suite's stays as it is.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 from skl2onnx import to_onnx
@@ -31,8 +32,7 @@ def main(out: str) -> int:
     x, y = load_diabetes(return_X_y=True)
     model = MLPRegressor(hidden_layer_sizes=(64, 64), max_iter=2000, random_state=0).fit(x, y)
     onnx_model = to_onnx(model, x[:1].astype(np.float32), target_opset=17)
-    with open(out, "wb") as f:
-        f.write(onnx_model.SerializeToString())
+    Path(out).write_bytes(onnx_model.SerializeToString())
     print(f"wrote {out}: {x.shape[1]} features -> 1 output, R^2 {model.score(x, y):.3f} (train)")
     return 0
 
