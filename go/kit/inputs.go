@@ -30,27 +30,24 @@ func ReadSamples(path string, width int) ([]float32, error) {
 }
 
 // CheckSampleWidths is a DataError about model unless the artifact set in
-// models fits its sample widths: inputs.f32 a whole number of samples of
-// w.Input floats, and reference.f32 (when there) w.Output floats for each. A
-// driver of a model that says its own sizes calls it once loaded.
+// models fits its sample widths: reference.f32 (when there) w.Output floats
+// for each of the samples of w.Input floats in inputs.f32. A driver of a
+// model that says its own sizes calls it once loaded.
 func CheckSampleWidths(model, models string, w SampleWidths) error {
 	inputsPath, referencePath := filepath.Join(models, "inputs.f32"), filepath.Join(models, "reference.f32")
 	in, err := os.Stat(inputsPath)
 	if err != nil || w.Input < 1 {
 		return nil // a missing file is named when it is read
 	}
+	// Not a whole number of samples: reading inputs.f32 names that file.
 	sample := int64(4 * w.Input)
-	if in.Size()%sample != 0 {
-		return Dataf(model, "takes %d floats a sample; %s (%d bytes) is not a whole number of them",
-			w.Input, inputsPath, in.Size())
-	}
 	samples := in.Size() / sample
 	ref, err := os.Stat(referencePath)
-	if err != nil || samples == 0 || ref.Size() == samples*int64(4*w.Output) {
+	if err != nil || in.Size()%sample != 0 || samples == 0 || ref.Size() == samples*int64(4*w.Output) {
 		return nil
 	}
-	return Dataf(model, "answers %d floats a sample; %s (%d bytes) does not hold that many for each of the %d samples",
-		w.Output, referencePath, ref.Size(), samples)
+	return Dataf(model, "takes %d floats a sample and answers %d; %s (%d bytes) does not hold %d for each of the %d samples of inputs.f32",
+		w.Input, w.Output, referencePath, ref.Size(), w.Output, samples)
 }
 
 // RequireFile is a DataError unless path exists (read once the model says its width).

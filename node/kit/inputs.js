@@ -16,25 +16,24 @@ export function readInputs(path, width = INPUT_WIDTH) {
 
 /**
  * A DataError about `model` unless the artifact set in `models` fits its sample
- * widths: inputs.f32 a whole number of samples of `widths.input` floats, and
- * reference.f32 (when there) `widths.output` floats for each. A driver of a
- * model that says its own sizes calls it once loaded.
+ * widths: reference.f32 (when there) `widths.output` floats for each of the
+ * samples of `widths.input` floats in inputs.f32. A driver of a model that says
+ * its own sizes calls it once loaded.
  */
 export function checkSampleWidths(model, models, widths) {
   const [inputsPath, referencePath] = [join(models, 'inputs.f32'), join(models, 'reference.f32')];
   if (!existsSync(inputsPath) || widths.input < 1) return; // a missing file is named when it is read
   const size = statSync(inputsPath).size;
   const sample = 4 * widths.input;
-  if (size % sample !== 0) {
-    throw new DataError(model, `takes ${widths.input} floats a sample; ${inputsPath} (${size} bytes) is not a whole number of them`);
-  }
+  // Not a whole number of samples: reading inputs.f32 names that file.
+  if (size % sample !== 0 || size === 0 || !existsSync(referencePath)) return;
   const samples = size / sample;
-  if (!existsSync(referencePath) || samples === 0) return;
   const reference = statSync(referencePath).size;
   if (reference !== samples * 4 * widths.output) {
     throw new DataError(
       model,
-      `answers ${widths.output} floats a sample; ${referencePath} (${reference} bytes) does not hold that many for each of the ${samples} samples`,
+      `takes ${widths.input} floats a sample and answers ${widths.output}; ${referencePath} (${reference} bytes) ` +
+        `does not hold ${widths.output} for each of the ${samples} samples of inputs.f32`,
     );
   }
 }

@@ -49,20 +49,18 @@ void check_sample_widths(const std::filesystem::path& model,
   std::error_code error;
   const auto inputs = std::filesystem::file_size(models / "inputs.f32", error);
   if (error || widths.input == 0) return;  // a missing file is named when it is read
+  // Not a whole number of samples: reading inputs.f32 names that file.
   const std::size_t sample = sizeof(float) * widths.input;
-  if (inputs % sample != 0) {
-    throw DataError(model, "takes " + std::to_string(widths.input) + " floats a sample; " +
-                               (models / "inputs.f32").string() + " (" + std::to_string(inputs) +
-                               " bytes) is not a whole number of them");
-  }
   const auto reference = std::filesystem::file_size(models / "reference.f32", error);
   const std::size_t samples = inputs / sample;
-  if (error || samples == 0) return;
+  if (error || inputs % sample != 0 || samples == 0) return;
   if (reference != samples * sizeof(float) * widths.output) {
-    throw DataError(model, "answers " + std::to_string(widths.output) + " floats a sample; " +
+    throw DataError(model, "takes " + std::to_string(widths.input) + " floats a sample and answers " +
+                               std::to_string(widths.output) + "; " +
                                (models / "reference.f32").string() + " (" +
-                               std::to_string(reference) + " bytes) does not hold that many for " +
-                               "each of the " + std::to_string(samples) + " samples");
+                               std::to_string(reference) + " bytes) does not hold " +
+                               std::to_string(widths.output) + " for each of the " +
+                               std::to_string(samples) + " samples of inputs.f32");
   }
 }
 

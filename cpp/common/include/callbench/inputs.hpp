@@ -25,9 +25,9 @@ std::vector<float> read_inputs(const std::filesystem::path& path,
                                std::size_t width = kInputWidth);
 
 // Throws DataError(model, ...) unless the artifact set in `models` fits the
-// model's sample widths: inputs.f32 a whole number of samples of widths.input
-// floats, and reference.f32 (when there) widths.output floats for each. A
-// driver of a model that says its own sizes calls it once loaded.
+// model's sample widths: reference.f32 (when there) widths.output floats for
+// each of the samples of widths.input floats in inputs.f32. A driver of a
+// model that says its own sizes calls it once loaded.
 void check_sample_widths(const std::filesystem::path& model,
                          const std::filesystem::path& models, SampleWidths widths);
 

@@ -46,9 +46,9 @@ public final class Inputs {
 
     /**
      * A {@link DataException} about {@code model} unless the artifact set in {@code models}
-     * fits its sample widths: inputs.f32 a whole number of samples of {@code inputWidth}
-     * floats, and reference.f32 (when there) {@code outputWidth} floats for each. A driver
-     * of a model that says its own sizes calls it once loaded.
+     * fits its sample widths: reference.f32 (when there) {@code outputWidth} floats for
+     * each of the samples of {@code inputWidth} floats in inputs.f32. A driver of a model
+     * that says its own sizes calls it once loaded.
      */
     public static void checkSampleWidths(Path model, Path models, int inputWidth, int outputWidth)
             throws DataException {
@@ -60,16 +60,14 @@ public final class Inputs {
         try {
             long size = Files.size(inputs);
             long sample = 4L * inputWidth;
-            if (size % sample != 0) {
-                throw new DataException(model, "takes " + inputWidth + " floats a sample; " + inputs
-                        + " (" + size + " bytes) is not a whole number of them");
-            }
             long samples = size / sample;
-            if (Files.isRegularFile(reference) && samples > 0
+            // Not a whole number of samples: reading inputs.f32 names that file.
+            if (size % sample == 0 && Files.isRegularFile(reference) && samples > 0
                     && Files.size(reference) != samples * 4L * outputWidth) {
-                throw new DataException(model, "answers " + outputWidth + " floats a sample; "
-                        + reference + " (" + Files.size(reference) + " bytes) does not hold that many"
-                        + " for each of the " + samples + " samples");
+                throw new DataException(model, "takes " + inputWidth + " floats a sample and answers "
+                        + outputWidth + "; " + reference + " (" + Files.size(reference)
+                        + " bytes) does not hold " + outputWidth + " for each of the " + samples
+                        + " samples of inputs.f32");
             }
         } catch (IOException e) {
             throw new DataException(inputs, "cannot be read (" + e.getMessage() + ")");
