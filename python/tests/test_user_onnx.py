@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
@@ -35,7 +36,7 @@ def _save(path: Path, graph: onnx.GraphProto) -> Path:
     return path
 
 
-def _input(name: str, dims: list[object], elem: int = TensorProto.FLOAT) -> onnx.ValueInfoProto:
+def _input(name: str, dims: list[Any], elem: int = TensorProto.FLOAT) -> onnx.ValueInfoProto:
     return helper.make_tensor_value_info(name, elem, dims)
 
 
@@ -58,7 +59,8 @@ def tanh_mlp(path: Path, x_dims: list[object] | None = None, elem: int = TensorP
 
 
 def residual(path: Path) -> Path:
-    """x [batch, 5] -> relu(x W + b) + x -> MatMul -> out [batch, 2]."""
+    """x [?, 5] -> relu(x W + b) + x -> MatMul -> out [?, 2], the batch left unnamed (as
+    skl2onnx writes it)."""
     nodes = [
         helper.make_node("MatMul", ["x", "w"], ["xw"]),
         helper.make_node("Add", ["xw", "b"], ["z"]),
@@ -67,7 +69,7 @@ def residual(path: Path) -> Path:
         helper.make_node("MatMul", ["skip", "head"], ["out"]),
     ]
     graph = helper.make_graph(
-        nodes, "residual", [_input("x", ["n", 5])], [_input("out", ["n", 2])],
+        nodes, "residual", [_input("x", [None, 5])], [_input("out", [None, 2])],
         [_weights("w", 5, 5), _weights("b", 5), _weights("head", 5, 2)],
     )  # fmt: skip
     return _save(path, graph)
@@ -224,7 +226,7 @@ def test_python_onnx_drivers_run_a_users_model_verified(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     assert text.startswith(f"# callbench report: `theirs.onnx` (sha256 `{brought['sha256'][:16]}")
     assert "## The model" in text and "## Each language's cheapest call" in text
-    assert f"`{brought['input']['name']}` [batch" in text or "[n, " in text
+    assert f"`{brought['input']['name']}` [{brought['input']['shape'][0]}, " in text
     assert "seed's table" not in text and "Calling a PyTorch model today" not in text
 
 
@@ -278,3 +280,19 @@ def test_an_operator_one_runtime_lacks_fails_that_driver_only(
     assert run.records["python-onnxruntime"].status == "ok"
     lacking = run.records["python-openvino"]
     assert lacking.status == "failed" and "Det" in (lacking.error or "")
+
+
+def test_options_that_do_not_go_with_a_users_model_are_usage_errors(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    model = str(tanh_mlp(tmp_path / "m.onnx"))
+    np.save(tmp_path / "x.npy", np.zeros((10, 4), dtype=np.float32))
+    cases = {
+        ("--inputs", str(tmp_path / "x.npy")): "--inputs goes with --onnx",
+        ("--onnx", model, "--widths", "8"): "no --widths or --sweep with it",
+        ("--onnx", model, "--only", "python-numpy"): "none of the chosen drivers loads ONNX",
+    }
+    for args, problem in cases.items():
+        run = run_harness(*args)
+        assert run.returncode == 2 and problem in run.stderr, (args, run.stderr)
+        assert run.run_dir is None

@@ -32,11 +32,14 @@ pub fn load_plan(path: &Path, batch: usize) -> Result<(Arc<TypedSimplePlan>, Sam
         .with_ignore_value_info(true)
         .model_for_path(path)
         .data_err_while(path, "does not load as ONNX")?;
-    let dims = model.input_fact(0).ok().and_then(|fact| fact.shape.concretize());
-    let features = match dims.as_deref() {
-        Some([_, features]) => features.to_usize().ok(),
-        _ => None,
-    };
+    // [batch, F]: the batch may be symbolic or left unnamed, F must be a number.
+    let features = model.input_fact(0).ok().and_then(|fact| {
+        let dims: Vec<_> = fact.shape.dims().collect();
+        match (fact.shape.is_open(), dims.as_slice()) {
+            (false, [_, features]) => features.concretize().and_then(|d| d.to_usize().ok()),
+            _ => None,
+        }
+    });
     let Some(features) = features else {
         return Err(Error::data(path, "its input is not [batch, F] with a fixed F"));
     };
