@@ -63,12 +63,17 @@ def fastest_per_language(records: Sequence[Record]) -> str:
     rows = []
     for language in sorted({r.language for r in ok}):
         fastest = min((r for r in ok if r.language == language), key=lambda r: r.median_ns)
-        rows.append([language, f"`{fastest.id}`", us_interval(fastest.interval_ns),
+        rows.append([language, f"`{fastest.id}`",
+                     f"{us(fastest.median_ns)} ({us_interval(fastest.interval_ns)})",
                      f"{fastest.median_ns / best.median_ns:.2f}×"])  # fmt: skip
     rows.sort(key=lambda row: float(row[3].rstrip("×")))
+    text_after = (
+        "\n\nRatios of medians; the ranked table below says which differences are significant "
+        "and above the noise threshold (rows marked ≈ are ties)."
+    )
     failed = [r for r in records if not r.ok]
     text = table(["language", "fastest driver", "µs per call (95% interval)",
-                  f"× `{best.id}` ({us(best.median_ns)} µs)"], rows)  # fmt: skip
+                  f"× `{best.id}` ({us(best.median_ns)} µs)"], rows) + text_after  # fmt: skip
     if failed:
         text += "\n\nNot timed: " + "; ".join(
             f"`{r.id}` {r.status} ({(r.error or '').splitlines()[0] if r.error else 'no reason'})"
