@@ -30,23 +30,18 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
         return new Plain(env, session, batch, io);
     }
 
-    private static final class Plain implements Model {
+    private static final class Plain extends Bound {
         private final OrtEnvironment env;
-        private final OrtSession session;
         private final int batch;
         private final long[] shape;
         private final String input;
-        private final int features;
-        private final int outputWidth;
         private final boolean matrix;
 
         Plain(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io) {
+            super(session, io);
             this.env = env;
-            this.session = session;
             this.batch = batch;
             this.input = io.input();
-            this.features = io.features();
-            this.outputWidth = io.outputWidth();
             this.shape = new long[] {batch, features};
             this.matrix = io.outputShape().length == 1;
         }
@@ -72,21 +67,6 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
                             .get(outputs, outputWidth * first, outputWidth * batch);
                 }
             }
-        }
-
-        @Override
-        public int inputWidth() {
-            return features;
-        }
-
-        @Override
-        public int outputWidth() {
-            return outputWidth;
-        }
-
-        @Override
-        public void close() {
-            OnnxRuntimeSessions.close(session);
         }
     }
 }

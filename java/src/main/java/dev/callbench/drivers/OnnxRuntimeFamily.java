@@ -26,8 +26,39 @@ abstract class OnnxRuntimeFamily implements Driver {
     }
 
     /**
-     * The driver's call over an open session whose output is {@code [batch, 1]};
-     * closing it closes the session.
+     * A driver's model over an open session: its sample widths are the model's
+     * signature's, and closing it closes the session.
+     */
+    abstract static class Bound implements Model {
+        final OrtSession session;
+        final int features;
+        final int outputWidth;
+
+        Bound(OrtSession session, OnnxRuntimeSessions.Signature io) {
+            this.session = session;
+            this.features = io.features();
+            this.outputWidth = io.outputWidth();
+        }
+
+        @Override
+        public final int inputWidth() {
+            return features;
+        }
+
+        @Override
+        public final int outputWidth() {
+            return outputWidth;
+        }
+
+        @Override
+        public void close() {
+            OnnxRuntimeSessions.close(session);
+        }
+    }
+
+    /**
+     * The driver's call over an open session whose output the signature
+     * describes (checked by one run); closing it closes the session.
      */
     abstract Model bind(OrtEnvironment env, OrtSession session, int batch,
             OnnxRuntimeSessions.Signature io) throws OrtException;

@@ -40,12 +40,9 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         return ByteBuffer.allocateDirect(4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
     }
 
-    private static final class Reuse implements Model {
-        private final OrtSession session;
+    private static final class Reuse extends Bound {
         private final int inFloats;
         private final int outFloats;
-        private final int features;
-        private final int outputWidth;
         private final FloatBuffer inBuffer;
         private final FloatBuffer outBuffer;
         private final OnnxTensor input;
@@ -55,9 +52,7 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
 
         Reuse(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io)
                 throws OrtException {
-            this.session = session;
-            this.features = io.features();
-            this.outputWidth = io.outputWidth();
+            super(session, io);
             this.inFloats = features * batch;
             this.outFloats = outputWidth * batch;
             this.inBuffer = direct(inFloats);
@@ -82,20 +77,10 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         }
 
         @Override
-        public int inputWidth() {
-            return features;
-        }
-
-        @Override
-        public int outputWidth() {
-            return outputWidth;
-        }
-
-        @Override
         public void close() {
             input.close();
             output.close();
-            OnnxRuntimeSessions.close(session);
+            super.close();
         }
     }
 }
