@@ -25,10 +25,8 @@ def check_output(path: Path, y: _Shaped, batch: int, shape: tuple[int, ...] = (1
 
 def per_sample(dims: Sequence[object]) -> tuple[int, ...] | None:
     """A declared shape without its batch dimension; None where a size is not declared."""
-    rest = tuple(dims[1:])
-    if not rest:
-        return ()
-    return tuple(int(d) for d in rest) if all(type(d) is int for d in rest) else None  # type: ignore[call-overload]
+    sizes = tuple(d for d in dims[1:] if isinstance(d, int) and not isinstance(d, bool))
+    return sizes if len(sizes) == len(dims[1:]) else None
 
 
 @dataclass(frozen=True)

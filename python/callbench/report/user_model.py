@@ -13,7 +13,7 @@ from typing import Any
 from callbench.model.user_onnx import ORIGIN
 from callbench.records.record import Record
 from callbench.records.store import Run
-from callbench.report.format import table, us, us_interval
+from callbench.report.format import one_line, table, us, us_interval
 
 TITLE = "The model"
 
@@ -76,7 +76,7 @@ def fastest_per_language(records: Sequence[Record]) -> str:
                   f"× `{best.id}` ({us(best.median_ns)} µs)"], rows) + text_after  # fmt: skip
     if failed:
         text += "\n\nNot timed: " + "; ".join(
-            f"`{r.id}` {r.status} ({(r.error or '').splitlines()[0] if r.error else 'no reason'})"
+            f"`{r.id}` {r.status} ({one_line(r.error) or 'no reason'})"
             for r in failed
         ) + "."  # fmt: skip
     return text
