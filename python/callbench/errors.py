@@ -22,3 +22,16 @@ class ArtifactError(Exception):
 
 class RunError(Exception):
     """A run cannot go on (results folder unwritable, a record unreadable): one line, exit 1."""
+
+
+def first_line(exc: BaseException) -> str:
+    """The first non-blank line of an exception's message, or its class name when it has none."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def named_first_line(exc: BaseException) -> str:
+    """``Class: first line`` for an unexpected exception (a runtime's own failure)."""
+    name = type(exc).__name__
+    first = first_line(exc)
+    return first if first.startswith(name) else f"{name}: {first}"

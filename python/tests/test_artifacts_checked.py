@@ -83,9 +83,13 @@ def test_a_state_dict_of_another_architecture_is_named(tmp_path: Path) -> None:
         art.load_state_dict(other)
 
 
-def test_the_python_kit_names_unknown_ids() -> None:
+def test_the_python_kit_names_a_bad_entry() -> None:
     done = run_module("callbench.driverkit", "python-nope")
-    assert done.returncode == 2 and "python-eager" in done.stderr
+    assert done.returncode == 2 and "<module:function>" in done.stderr
+    done = run_module("callbench.driverkit", "python-nope", "nope:setup")
+    assert done.returncode == 2 and "no module callbench.drivers.nope" in done.stderr
+    done = run_module("callbench.driverkit", "python-nope", "numpy_forward:nope")
+    assert done.returncode == 2 and "has no function nope" in done.stderr
 
 
 def test_a_width_that_was_not_exported_is_a_usage_error(

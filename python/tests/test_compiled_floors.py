@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from callbench.driver_options import Options
 from callbench.driverkit.inputs import load_inputs
-from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
 from callbench.model import artifacts as art
 from callbench.registry import lookup

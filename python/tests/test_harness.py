@@ -155,7 +155,7 @@ def test_a_round_on_a_contended_core_is_re_run(
     # the 3rd round's are the 26th and 27th.
     slow = 25 if side == "before" else 26
     probes = iter([1000] * slow + [5000] + [1000] * 20)
-    session.probe = lambda: next(probes)
+    session.rounds.probe = lambda: next(probes)
     [record] = session.run()
     assert record.status == "ok", record.error
     flagged = [r for r in record.rounds if r.flagged]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from callbench.driverkit.errors import count
+from callbench.command_line import count, positive
 from callbench.errors import UsageError
 from callbench.harness.options import FIXED_ROUNDS, RunOptions
 from callbench.languages.spec import DriverSpec
@@ -13,16 +13,6 @@ from callbench.model import family
 from callbench.model.family import Width
 from callbench.paths import RUNS
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, select
-
-
-def positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{value} must be above 0")
-    return value
 
 
 def add_selection(p: argparse.ArgumentParser) -> None:

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.driverkit.errors import count
+from callbench.command_line import count
 from callbench.paths import RUNS
 
 

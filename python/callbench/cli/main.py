@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from callbench.cli import common
-from callbench.driverkit.errors import Parser, report_errors
+from callbench.command_line import Parser, report_errors
 from callbench.errors import UsageError
 
 PROG = "callbench"

@@ -1,28 +1,36 @@
-"""``python -m callbench.driverkit <driver-id> [contract options]``: run one Python driver.
+"""``python -m callbench.driverkit <driver-id> <module:function> [contract options]``.
 
-The driver's setup function comes from its registry line; only its module is
+Runs one Python driver: the harness passes the id and the entry from its
+registry line, so the kit needs no registry; only the entry's module is
 imported, so the NumPy driver's load time and memory do not include torch.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 
+from callbench.command_line import report_errors
+from callbench.driverkit.entry import load_setup
+from callbench.driverkit.model import Setup
 from callbench.driverkit.serve import main
-from callbench.languages.python import entry_point
-from callbench.registry import DRIVERS
+
+USAGE = "the arguments are <driver-id> <module:function> [contract options]"
 
 
 def run(argv: list[str]) -> int:
-    entries = {d.id: d.entry for d in DRIVERS if d.entry is not None}
-    if not argv or argv[0] not in entries:
-        known = ", ".join(entries)
-        print(f"callbench.driverkit: usage: the first argument is one of: {known}", file=sys.stderr)
+    if len(argv) < 2 or argv[1].startswith("-"):
+        print(f"callbench.driverkit: usage: {USAGE}", file=sys.stderr)
         return 2
-    module_name, function = entry_point(str(entries[argv[0]]))
-    setup = getattr(importlib.import_module(module_name), function)
-    return main(argv[0], setup, argv[1:])
+    driver_id, entry = argv[0], argv[1]
+    found: list[Setup] = []
+
+    def find() -> int:
+        found.append(load_setup(entry))
+        return 0
+
+    # A bad entry is one line like any other error; a driver whose runtime is missing fails.
+    status = report_errors(driver_id, find, "--debug" in argv, catch_all=True)
+    return status if status else main(driver_id, found[0], argv[2:])
 
 
 if __name__ == "__main__":

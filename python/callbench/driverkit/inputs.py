@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.errors import ArtifactError, UsageError
 from callbench.model.artifacts import read_inputs
 

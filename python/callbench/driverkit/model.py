@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from callbench.driverkit.options import Options
-from callbench.errors import ArtifactError
+from callbench.driver_options import Options
+from callbench.errors import ArtifactError, first_line
 
 Loop = Callable[[int, int], None]
 
@@ -38,5 +38,4 @@ Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
 
 def model_error(path: Path, exc: BaseException) -> ArtifactError:
     """Wrap a runtime's load failure so the user sees the file and the first line."""
-    text = str(exc).strip().splitlines()
-    return ArtifactError(path, f"cannot be loaded ({text[0] if text else type(exc).__name__})")
+    return ArtifactError(path, f"cannot be loaded ({first_line(exc)})")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.driverkit.rounds import RoundTime
 
 

@@ -16,17 +16,15 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from callbench.command_line import report_errors
+from callbench.driver_options import LATENCY_CALLS, Options, parse_options
 from callbench.driverkit import rounds
-from callbench.driverkit.errors import report_errors
 from callbench.driverkit.inputs import load_inputs
 from callbench.driverkit.model import Setup
-from callbench.driverkit.options import Options, parse_options
 from callbench.driverkit.outputs import write_latencies, write_outputs
 from callbench.driverkit.result import result_line
 from callbench.errors import UsageError
 from callbench.model.artifacts import sample_widths
-
-LATENCY_CALLS = 100_000
 
 
 @dataclass(frozen=True)

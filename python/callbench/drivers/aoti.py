@@ -29,8 +29,8 @@ import numpy as np
 import torch
 import torch._inductor.package  # imported here, not in the load time: see above
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared, model_error
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import per_call_inputs, set_threads, storer
 from callbench.model.artifacts import require

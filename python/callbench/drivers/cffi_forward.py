@@ -12,8 +12,8 @@ from importlib.metadata import version
 
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
 
 

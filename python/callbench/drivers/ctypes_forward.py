@@ -13,8 +13,8 @@ import platform
 
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers import native_modules as native
 from callbench.errors import ArtifactError
 

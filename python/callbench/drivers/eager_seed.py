@@ -13,8 +13,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import set_threads
 from callbench.errors import UsageError

@@ -35,8 +35,8 @@ from executorch.extension.pybindings import portable_lib  # noqa: E402
 from executorch.runtime import Runtime  # noqa: E402
 from executorch.version import __version__ as executorch_version  # noqa: E402
 
+from callbench.driver_options import Options  # noqa: E402
 from callbench.driverkit.model import Prepared  # noqa: E402
-from callbench.driverkit.options import Options  # noqa: E402
 from callbench.drivers.checks import check_output  # noqa: E402
 from callbench.drivers.torch_common import per_call_inputs, storer  # noqa: E402
 from callbench.errors import ArtifactError, UsageError  # noqa: E402

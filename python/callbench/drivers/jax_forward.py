@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
 from callbench.drivers.raw_weights import read_raw
 from callbench.model.architecture import layers

@@ -22,7 +22,7 @@ from types import ModuleType
 
 import numpy as np
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.drivers.raw_weights import read_raw
 from callbench.errors import ArtifactError
 from callbench.model.artifacts import WEIGHTS

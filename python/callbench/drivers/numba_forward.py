@@ -14,8 +14,8 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.raw_weights import read_raw
 
 IN = 2

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.raw_weights import read_raw
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import onnxruntime as ort
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared, model_error
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import Signature, check_output, signature
 from callbench.model.artifacts import ONNX
 

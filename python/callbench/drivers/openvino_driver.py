@@ -28,8 +28,8 @@ import openvino.properties as props
 import openvino.properties.hint as hints
 from openvino.frontend import FrontEndManager
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import Signature, check_output, signature
 from callbench.errors import ArtifactError
 from callbench.model.artifacts import ONNX, require

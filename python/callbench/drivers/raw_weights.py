@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.errors import ArtifactError
 from callbench.model.architecture import WEIGHT_COUNT, hidden_of_count, layers
 from callbench.model.artifacts import WEIGHTS, require

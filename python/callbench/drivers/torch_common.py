@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared, model_error
-from callbench.driverkit.options import Options
 from callbench.drivers.checks import check_output
 from callbench.model.artifacts import require
 

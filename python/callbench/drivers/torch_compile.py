@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.torch_common import models_path, module_loop, set_threads
 from callbench.model.artifacts import STATE_DICT, load_state_dict
 from callbench.model.wide_mlp import mlp_of_width

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
-from callbench.driverkit.options import Options
 from callbench.drivers.torch_common import (
     load_torchscript,
     models_path,

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
+from callbench.harness.launch import base_record, driver_env
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, DriverProcess, DriverTimeoutError, kill_all
-from callbench.harness.session import base_record, driver_env
 from callbench.harness.verification import compare, echo_problem
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art

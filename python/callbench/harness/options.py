@@ -11,7 +11,6 @@ from typing import Any
 ATOL = 1e-4
 # A calibrated round never takes more calls than this (the seed's million).
 MAX_CALLS = 1_000_000
-LATENCY_CALLS = 100_000
 # Rounds of the fixed protocol (--calls N) unless --rounds says otherwise.
 FIXED_ROUNDS = 3
 

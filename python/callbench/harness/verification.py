@@ -9,6 +9,7 @@ import numpy as np
 
 from callbench.harness.options import ATOL
 from callbench.model.artifacts import REFERENCE
+from callbench.records.record import Record
 
 
 def compare(
@@ -45,3 +46,27 @@ def echo_problem(result: dict[str, Any], asked: dict[str, Any], rounds: int) -> 
         count = len(reported) if isinstance(reported, list) else "no"
         return f"result line lists {count} rounds, the driver was asked for {rounds}"
     return None
+
+
+def settle(
+    record: Record,
+    result: dict[str, Any],
+    asked: dict[str, Any],
+    rounds: int,
+    outputs: Path,
+    want: np.ndarray,
+    tolerance: float,
+) -> str | None:
+    """Fill ``record`` from a driver's result line; what keeps its time from counting, if any."""
+    problem = echo_problem(result, asked, rounds)
+    if problem is None:
+        record.max_abs_error, problem = compare(outputs, want, tolerance)
+    record.runtime_version = str(result.get("runtime_version") or "") or None
+    record.peak_rss_bytes = _int_or_none(result.get("peak_rss_bytes"))
+    notes = result.get("notes")
+    record.notes = notes if isinstance(notes, dict) else {}
+    return problem
+
+
+def _int_or_none(value: object) -> int | None:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

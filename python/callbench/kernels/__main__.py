@@ -16,18 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Nothing here may import NumPy before ``thread_env`` has run.
-from callbench.driverkit.errors import count
+from callbench.command_line import count, number
 from callbench.kernels.threads import thread_env
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{value} must be between 0 and 60 seconds")
-    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,7 +31,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=count(1), default=1, help="threads per library (default 1)")
     p.add_argument(
         "--min-repeat-time",
-        type=_seconds,
+        type=number(at_least=0, at_most=60),
         default=0.2,
         metavar="SECONDS",
         help="calls per repeat are chosen so a repeat lasts at least this long (default 0.2)",

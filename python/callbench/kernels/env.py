@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from callbench.harness.environment import cpu_model
-from callbench.kernels.threads import THREAD_VARIABLES
+from callbench.threads import THREAD_VARIABLES
 
 
 def kernel_env(threads: int) -> dict[str, Any]:

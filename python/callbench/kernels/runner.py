@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from callbench.errors import named_first_line
 from callbench.kernels.kernel import Item, Kernel, NotRun
 from callbench.kernels.record import make_record
 from callbench.kernels.timing import measure
 from callbench.records.record import Record
 from callbench.records.store import write_record
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 def run_kernel(item: Item, *, threads: int, repeats: int, min_repeat_s: float) -> Record:
@@ -32,7 +28,9 @@ def run_kernel(item: Item, *, threads: int, repeats: int, min_repeat_s: float) -
         )
         error = item.error_of(m.last)
     except Exception as exc:  # a kernel that raises is a failed record, not a crash
-        return make_record(item.labels, threads=threads, status="failed", error=_one_line(exc))
+        return make_record(
+            item.labels, threads=threads, status="failed", error=named_first_line(exc)
+        )
     ok = error <= item.tolerance
     return make_record(
         item.labels,

@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import os
 
-THREAD_VARIABLES = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-)
+from callbench.threads import THREAD_VARIABLES
 
 
 def thread_env(threads: int) -> None:

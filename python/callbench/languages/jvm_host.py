@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from callbench.errors import named_first_line
 from callbench.paths import REPO_ROOT
 
 JAVA_TARGET = REPO_ROOT / "java" / "target"
@@ -126,20 +127,12 @@ def run(main_class: str, driver_args: list[str], native_lib_dir: Path | None, de
         if isinstance(exc, failure_class):
             print(str(exc.getMessage()), file=sys.stderr)
             return int(exc.exitStatus())
-        print(f"{main_class}: error: {one_line(exc)}", file=sys.stderr)
+        print(f"{main_class}: error: {named_first_line(exc)}", file=sys.stderr)
         return 1
     finally:
         # Java's System.out is the same fd 1; flush it before Python exits.
         jpype.JClass("java.lang.System").out.flush()
     return 0
-
-
-def one_line(exc: BaseException) -> str:
-    """``Class: first line of message`` for an unexpected Java exception."""
-    text = str(exc).strip()
-    first = text.splitlines()[0] if text else ""
-    name = type(exc).__name__
-    return f"{name}: {first}" if first and not first.startswith(name) else (first or name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

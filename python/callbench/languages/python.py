@@ -1,7 +1,7 @@
 """Python drivers: a function in ``callbench.drivers``, run by the Python driver kit.
 
 The registry names the function as ``module:function``; the harness starts
-``python -m callbench.driverkit <driver-id>``, which imports only that module,
+``python -m callbench.driverkit <driver-id> <module:function>``, which imports only that module,
 so the NumPy driver's load time and memory do not include torch.
 """
 
@@ -13,11 +13,13 @@ import sys
 from functools import partial
 from pathlib import Path
 
+from callbench.driverkit.entry import PACKAGE
 from callbench.languages.spec import DriverSpec, always_available, built_by
 from callbench.paths import REPO_ROOT
 
 LANGUAGE = "Python"
-PACKAGE = "callbench.drivers"
+# -W ignore: torch.jit's deprecation warning is the report's to say, once.
+KIT = ("-W", "ignore", "-m", "callbench.driverkit")
 
 
 def _source(module: str) -> Path:
@@ -42,8 +44,7 @@ def driver(
         runtime=runtime,
         artifact=artifact,
         source=_source(module),
-        # -W ignore: torch.jit's deprecation warning is the report's to say, once.
-        command=lambda: [sys.executable, "-W", "ignore", "-m", "callbench.driverkit", driver_id],
+        command=lambda: [sys.executable, *KIT, driver_id, entry],
         entry=entry,
         available=partial(_native, native) if native else always_available,
     )
@@ -65,9 +66,3 @@ def independent(driver_id: str, runtime: str, artifact: str, module: str) -> Dri
         source=_source(full),
         command=lambda: [sys.executable, "-W", "ignore", "-m", full],
     )
-
-
-def entry_point(entry: str) -> tuple[str, str]:
-    """(module, function) of a registry entry ``module:function``."""
-    module, _, function = entry.partition(":")
-    return f"{PACKAGE}.{module}", function

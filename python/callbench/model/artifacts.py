@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.errors import EXPORT_HINT, ArtifactError
+from callbench.errors import EXPORT_HINT, ArtifactError, first_line
 from callbench.files import write_atomic
 from callbench.model.architecture import HIDDEN
 
@@ -167,8 +167,8 @@ def load_state_dict(path: Path, hidden: int | None = HIDDEN) -> dict[str, Any]:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, zipfile.BadZipFile, EOFError, IndexError,
             ValueError) as exc:  # fmt: skip
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ArtifactError(path, f"not a loadable weights-only state_dict ({first})") from None
+        problem = f"not a loadable weights-only state_dict ({first_line(exc)})"
+        raise ArtifactError(path, problem) from None
     if not isinstance(state, dict):
         raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
     if hidden is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.errors import UsageError
+from callbench.errors import UsageError, first_line
 from callbench.model import artifacts as art
 
 # A model over this size is refused (the README says so): every driver loads its own
@@ -138,7 +138,7 @@ def load(path: Path, limit: int = SIZE_LIMIT) -> tuple[Any, bytes]:
     try:
         model = onnx.load_from_string(data)
     except Exception as exc:  # protobuf's DecodeError, or onnx's own on odd bytes
-        raise reject(path, f"not an ONNX model ({_first_line(exc)})") from None
+        raise reject(path, f"not an ONNX model ({first_line(exc)})") from None
     if not model.graph.node and not model.graph.output:
         raise reject(path, "not an ONNX model (no graph in it)")
     if any(t.data_location == onnx.TensorProto.EXTERNAL for t in model.graph.initializer):
@@ -150,13 +150,8 @@ def load(path: Path, limit: int = SIZE_LIMIT) -> tuple[Any, bytes]:
     try:
         onnx.checker.check_model(model)
     except onnx.checker.ValidationError as exc:
-        raise reject(path, f"rejected by onnx.checker ({_first_line(exc)})") from None
+        raise reject(path, f"rejected by onnx.checker ({first_line(exc)})") from None
     return model, data
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
-    return lines[0] if lines else type(exc).__name__
 
 
 def read_inputs(path: Path, features: int) -> np.ndarray:
@@ -166,7 +161,7 @@ def read_inputs(path: Path, features: int) -> np.ndarray:
     try:
         data = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError) as exc:
-        raise reject(path, f"not a .npy array ({_first_line(exc)})") from None
+        raise reject(path, f"not a .npy array ({first_line(exc)})") from None
     if not isinstance(data, np.ndarray) or data.ndim != 2 or data.shape[1] != features:
         shape = getattr(data, "shape", None)
         raise reject(path, f"has shape {shape}; the model takes [N, {features}]")
@@ -200,7 +195,7 @@ def reference_outputs(path: Path, data: bytes, sig: Signature, inputs: np.ndarra
             for i in range(0, len(inputs), step)
         ]
     except Exception as exc:  # ORT raises its own Fail/InvalidGraph/NotImplemented types
-        raise reject(path, f"ONNX Runtime cannot run it ({_first_line(exc)})") from None
+        raise reject(path, f"ONNX Runtime cannot run it ({first_line(exc)})") from None
     out = np.concatenate(parts).astype(np.float32)
     if out.shape != (len(inputs), *sig.output_shape):
         raise reject(
@@ -227,7 +222,7 @@ def cross_check(path: Path, model: Any, sig: Signature, inputs: np.ndarray, want
             rows.append(np.asarray(answer[0], dtype=np.float32).reshape(sig.output_width))
         got = np.stack(rows)
     except Exception as exc:  # an operator the evaluator lacks: say so, the run goes on
-        return f"skipped: the onnx reference evaluator cannot run it ({_first_line(exc)})"
+        return f"skipped: the onnx reference evaluator cannot run it ({first_line(exc)})"
     diff = np.abs(got.astype(np.float64) - want[: len(got)].astype(np.float64))
     if not (diff <= tolerance).all():
         raise reject(

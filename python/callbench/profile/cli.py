@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from callbench.driverkit.errors import Parser, count, report_errors
-from callbench.driverkit.options import Options
+from callbench.command_line import Parser, count, positive, report_errors
+from callbench.driver_options import Options
 from callbench.errors import UsageError
 from callbench.profile import native_frames, python_frames
 from callbench.profile.frames import render
@@ -31,16 +31,6 @@ from callbench.profile.target import loaded
 
 PROG = "callbench profile"
 PROFILE_CALLS = 20_000
-
-
-def seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{value} must be above 0")
-    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -54,7 +44,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=count(1), default=1)
     p.add_argument("--top", type=count(1), default=12, help="frames shown per table")
     p.add_argument("--no-native", action="store_true", help="cProfile only, no py-spy")
-    p.add_argument("--seconds", type=seconds, default=3.0, help="py-spy's sampling time")
+    p.add_argument("--seconds", type=positive, default=3.0, help="py-spy's sampling time")
     p.add_argument("--rate", type=count(1), default=250, help="py-spy's samples a second")
     p.add_argument("--flame", type=Path, help="write py-spy's flame graph (SVG) here")
     p.add_argument("--run-dir", type=Path, help="the run folder ladder.json goes to")

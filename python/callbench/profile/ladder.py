@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from callbench.driver_options import Options
 from callbench.driverkit.inputs import load_inputs
-from callbench.driverkit.options import Options
 from callbench.profile.ladder_record import Ladder, Loop, RuntimeLadder, Step
 from callbench.profile.target import loaded, python_drivers
 

@@ -19,7 +19,7 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.drivers.onnxruntime_driver import session
 from callbench.profile.ladder import LadderPath, TimedLoop
 from callbench.profile.ladder_record import Step

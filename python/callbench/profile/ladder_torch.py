@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.drivers.torch_common import set_threads, storer
 from callbench.model.artifacts import STATE_DICT, load_state_dict, require
 from callbench.model.mlp import MLP

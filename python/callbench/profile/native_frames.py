@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from callbench.driverkit.options import Options
+from callbench.driver_options import Options
 from callbench.profile.frames import Frame, Profile, grouped
 from callbench.profile.target import SPIN
 

@@ -8,7 +8,6 @@ S seconds (the profiler keeps only the samples under ``spin``).
 
 from __future__ import annotations
 
-import importlib
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -17,13 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from callbench.command_line import Parser, report_errors
+from callbench.driver_options import Options, parse_options
 from callbench.driverkit import rounds
-from callbench.driverkit.errors import Parser, report_errors
+from callbench.driverkit.entry import load_setup
 from callbench.driverkit.inputs import load_inputs
 from callbench.driverkit.model import Prepared, Setup
-from callbench.driverkit.options import Options, parse_options
 from callbench.errors import UsageError
-from callbench.languages.python import entry_point
 from callbench.registry import DRIVERS
 
 SPIN = "spin"  # the function whose samples count; see pyspy.py
@@ -40,9 +39,7 @@ def setup_function(driver_id: str) -> Setup:
         raise UsageError(
             f"{driver_id!r} is not a Python driver; profile takes one of: {', '.join(entries)}"
         )
-    module_name, function = entry_point(entries[driver_id])
-    setup: Setup = getattr(importlib.import_module(module_name), function)
-    return setup
+    return load_setup(entries[driver_id])
 
 
 @dataclass

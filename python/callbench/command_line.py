@@ -1,14 +1,18 @@
-"""Errors as the contract wants them: one line naming the file, exit 2 for usage, 1 for data."""
+"""What every callbench command line shares: a parser that raises, number types, one-line errors.
+
+Errors as the contract wants them: one line naming the file, exit 2 for usage, 1 for data.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from callbench.errors import ArtifactError, RunError, UsageError
+from callbench.errors import ArtifactError, RunError, UsageError, named_first_line
 
 
 class Parser(argparse.ArgumentParser):
@@ -31,6 +35,30 @@ def count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def number(
+    *, above: float = -math.inf, at_least: float = -math.inf, at_most: float = math.inf
+) -> Callable[[str], float]:
+    """A real number greater than ``above``, at least ``at_least``, at most ``at_most``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > above:
+            raise argparse.ArgumentTypeError(f"{value} must be above {above:g}")
+        if not value >= at_least:
+            raise argparse.ArgumentTypeError(f"{value} must be at least {at_least:g}")
+        if not value <= at_most:
+            raise argparse.ArgumentTypeError(f"{value} must be at most {at_most:g}")
+        return value
+
+    return parse
+
+
+positive = number(above=0)
 
 
 def report_errors(prog: str, body: Callable[[], int], debug: bool, *, catch_all: bool) -> int:
@@ -58,7 +86,5 @@ def report_errors(prog: str, body: Callable[[], int], debug: bool, *, catch_all:
             raise
         if debug:
             traceback.print_exc()
-        text = str(exc).strip()
-        first = text.splitlines()[0] if text else ""
-        print(f"{prog}: error: {type(exc).__name__}: {first}", file=sys.stderr)
+        print(f"{prog}: error: {named_first_line(exc)}", file=sys.stderr)
         return 1

@@ -1,4 +1,6 @@
-"""The contract's options, declared once for Python (the harness writes them from Options too)."""
+"""The contract's driver options, declared once for Python: the kit parses them, the harness and
+the profiler write them.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from callbench.driverkit.errors import Parser, count
+from callbench.command_line import Parser, count
 
 DEFAULT_CALLS = 1_000_000
+# Calls a latency sample takes at most (the harness asks for min(calls, this)).
+LATENCY_CALLS = 100_000
 
 
 @dataclass(frozen=True)

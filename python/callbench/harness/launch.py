@@ -1,0 +1,117 @@
+"""Starting a driver process: its contract options, environment and CPUs; ready within a limit.
+
+Drivers load on every usable CPU (a few at once) and are pinned to the timed
+CPUs once ready; a runtime that holds its threads to the CPUs it loaded on
+loads pinned.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.driver_options import Options
+from callbench.harness import console, machine
+from callbench.harness.options import ATOL, RunOptions
+from callbench.harness.processes import DriverProcess
+from callbench.languages.spec import DriverSpec
+from callbench.records.record import Record
+from callbench.threads import THREAD_VARIABLES
+
+LOAD_LIMIT = 300.0
+# Runtimes that hold their threads to the CPUs they had at load, so load on the
+# core they are timed on: OpenVINO's CPU pinning (its default, and 1.45x faster
+# a call here than with it off) moves the calling thread back on every call.
+HOLDS_LOAD_CPUS = frozenset({"openvino"})
+
+
+@dataclass
+class Live:
+    """A driver of the group and what the harness knows of it so far."""
+
+    spec: DriverSpec
+    record: Record
+    workdir: Path
+    process: DriverProcess | None = None
+    calls: int = 0  # per round, once calibrated
+    sent_rounds: int = 0  # every round command, calibration included
+    expected_ns: float | None = None
+    started: float = 0.0
+    latencies: np.ndarray | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def base_record(
+    spec: DriverSpec, options: RunOptions, sweep: dict[str, Any] | None, tolerance: float = ATOL
+) -> Record:
+    return Record(
+        kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
+        status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
+        warmup=options.warmup, tolerance=tolerance, sweep=sweep,
+    )  # fmt: skip
+
+
+def driver_env(spec: DriverSpec, threads: int) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in THREAD_VARIABLES:
+        env[name] = str(threads)
+    env.update(spec.env())
+    return env
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The CPUs drivers are timed on (None: not pinned) and those they load on."""
+
+    cpus: set[int] | None
+    load_cpus: set[int] | None
+
+    @classmethod
+    def of(cls, options: RunOptions) -> Placement:
+        cpus = machine.driver_cpus(options.threads, options.pin)
+        return cls(cpus, set(machine.usable_cpus()) if cpus else None)
+
+    def pin_back(self, live: Live) -> int:
+        """Threads of the driver found off its pinned CPUs, pinned back for the next round."""
+        if not self.cpus or live.process is None:
+            return 0
+        pid = live.process.proc.pid
+        off = machine.threads_off(pid, self.cpus)
+        if off:
+            machine.pin_process(pid, self.cpus)
+        return off
+
+
+def start(live: Live, options: RunOptions, max_calls: int, place: Placement, label: str) -> None:
+    """Start the driver in serve mode (OSError when it cannot be started)."""
+    spec = live.spec
+    driver_options = Options(
+        models=options.models, calls=max_calls, warmup=options.warmup,
+        batch=options.batch, threads=options.threads,
+        outputs=live.workdir / "outputs.f32", latencies=live.workdir / "latencies.i64",
+        serve=True, debug=options.debug,
+    )  # fmt: skip
+    console.note(f"{label} {spec.id}: loading")
+    live.started = time.monotonic()
+    live.process = DriverProcess(
+        [*spec.command(), *driver_options.arguments()],
+        driver_env(spec, options.threads),
+        live.workdir,
+        place.cpus if spec.runtime in HOLDS_LOAD_CPUS else place.load_cpus,
+    )
+
+
+def wait_ready(live: Live, place: Placement, label: str) -> None:
+    """Wait for the driver's ready line, then pin it (DriverError, OSError)."""
+    assert live.process is not None
+    ready = live.process.event("ready", LOAD_LIMIT)
+    if place.cpus:
+        machine.pin_process(live.process.proc.pid, place.cpus)
+    live.record.load_ns = int(ready.get("load_ns", 0))
+    console.clear()
+    console.say(f"{label} {live.spec.id}: ready in {time.monotonic() - live.started:.1f} s")
