@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness.counting import MAX_CALLS, CountOptions, count_drivers
+from callbench.harness.count_options import MAX_CALLS, CountOptions
+from callbench.harness.counting import count_drivers
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive
@@ -155,7 +156,8 @@ def test_without_valgrind_every_row_says_why(
 CTRL_C_CHILD = """
 import sys
 from pathlib import Path
-from callbench.harness.counting import CountOptions, count_drivers
+from callbench.harness.count_options import CountOptions
+from callbench.harness.counting import count_drivers
 from callbench.languages.spec import DriverSpec
 
 binary, models, run_dir = sys.argv[1:4]
@@ -208,7 +210,7 @@ def test_ctrl_c_keeps_finished_records_and_leaves_no_process(
 
 
 def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> None:
-    from callbench.harness.counting import jit_verdict
+    from callbench.harness.count_options import jit_verdict
 
     pairs = [{"single": [10_000_000], "double": [20_000_000 + d]} for d in (0, 500_000, 9_000_000)]
     block = {"status": "ok", "error": None, "calls": 1000, "events": ["Ir"], "pairs": pairs,

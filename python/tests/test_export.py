@@ -12,7 +12,7 @@ import torch
 
 from callbench.model import artifacts as art
 from callbench.model.architecture import flops_per_sample, hidden_of_count, weight_count
-from callbench.model.export import parse_widths
+from callbench.model.export_family import parse_widths
 from callbench.model.mlp import MLP
 from callbench.model.wide_mlp import WideMLP
 from tests.conftest import SMALL_SAMPLES, SMALL_WIDTH, run_module

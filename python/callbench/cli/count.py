@@ -88,7 +88,8 @@ def main(args: argparse.Namespace) -> int:
     from callbench.cli.bench import stopped
     from callbench.cli.builds import build
     from callbench.harness import signals
-    from callbench.harness.counting import CountOptions, count_drivers
+    from callbench.harness.count_options import CountOptions
+    from callbench.harness.counting import count_drivers
     from callbench.registry import language_key
 
     signals.install()

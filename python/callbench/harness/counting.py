@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,16 @@ from callbench.driver_options import Options
 from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
+from callbench.harness.count_options import (
+    JIT_LANGUAGES,
+    MAX_CALLS,
+    MIN_CALLS,
+    CountOptions,
+    block,
+    calls_for,
+    jit_verdict,
+    warmup_of,
+)
 from callbench.harness.launch import base_record, driver_env
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, DriverProcess, DriverTimeoutError, kill_all
@@ -36,82 +45,6 @@ from callbench.records import count as derive
 from callbench.records.record import Record
 from callbench.records.store import read_record, write_record
 from callbench.registry import language_key
-
-# A driver that has not loaded within this under Valgrind is skipped. The slowest
-# here, python-torch-compile and python-executorch, loaded in 190-210 s (torch's
-# import alone takes ~30 s under callgrind, instrumentation off); counting them
-# then costs about 30 s more than waiting out a 3-minute limit to skip them.
-LOAD_LIMIT = 300.0
-ROUND_LIMIT = 300.0
-# K is calibrated so a round of K calls counts about this many instructions:
-# a round's own cost (the command, the answer, the toggles) varies by a few
-# thousand instructions, under 0.01% of that, while a slow call's K stays small
-# enough for the whole count to fit its budget.
-TARGET_INSTRUCTIONS = 50_000_000
-MIN_CALLS, MAX_CALLS = 100, 10_000
-# Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile
-# the call path; an interpreter or compiled code needs only its caches warm.
-WARMUP = {"java": 10_000, "node": 10_000}
-DEFAULT_WARMUP = 1000
-# Under Valgrind a JIT may still compile during counted rounds, or crash: such a
-# row is skipped with what was seen (its raw pairs kept), not failed.
-JIT_LANGUAGES = frozenset(WARMUP)
-
-
-@dataclass(frozen=True)
-class CountOptions:
-    models: Path = Path("models")
-    # K: each pair counts a round of K and one of 2K calls (None: calibrated per driver).
-    calls: int | None = None
-    pairs: int = 3
-    warmup: int | None = None  # None: the language's (WARMUP)
-    cache_sim: bool = False
-    jobs: int = 2  # drivers counted at once: counts do not interfere, times would
-    load_limit: float = LOAD_LIMIT
-    round_limit: float = ROUND_LIMIT
-    debug: bool = False
-
-
-def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
-    if options.warmup is not None:
-        return options.warmup
-    return WARMUP.get(language_key(spec), DEFAULT_WARMUP)
-
-
-def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
-    """A JIT-compiled driver's count: unstable pairs or a crash under Valgrind skip it."""
-    if counted["status"] == "ok" and counted["varying"]:
-        figures = derive.pair_figures(counted)
-        return {
-            **counted, "status": "skipped", "instructions_per_call": None,
-            "est_cycles_per_call": None,
-            "error": (
-                f"unstable under Valgrind: pairs gave {min(figures):,.0f} to {max(figures):,.0f} "
-                f"instructions/call ({counted['spread']:.0%} apart), the JIT still compiling "
-                f"after {counted['warmup']:,} warm-up calls"
-            ),
-        }  # fmt: skip
-    if counted["status"] == "failed" and "crashed" in str(counted["error"]):
-        return {**counted, "status": "skipped", "error": f"under Valgrind: {counted['error']}"}
-    return counted
-
-
-def calls_for(instructions_per_call: float) -> int:
-    """K for a driver whose calls cost about this many instructions each."""
-    return max(
-        MIN_CALLS, min(MAX_CALLS, round(TARGET_INSTRUCTIONS / max(instructions_per_call, 1)))
-    )
-
-
-def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:
-    """A record's ``count`` block; ``pairs`` empty unless counted."""
-    data: dict[str, Any] = {
-        "status": status, "error": error, "tool": "callgrind", "valgrind": callgrind.version(),
-        "calls": options.calls or MAX_CALLS, "warmup": options.warmup or 0,
-        "cache_sim": options.cache_sim, "isa": callgrind.host_isa(), "events": [], "pairs": [],
-    }  # fmt: skip
-    data.update(more)
-    return data
 
 
 class Counter:

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from callbench.kernels import batchdot, elementwise
+from callbench.kernels.elementwise_ops import OPS
 from callbench.kernels.kernel import Item, Kernel, Labels, NotRun, Wanted, kernel_id, want_all
 from callbench.kernels.verify import FloatArray, max_abs_error, relative_tolerance
 
@@ -95,7 +96,7 @@ def _ref(op: str) -> str:
     """What a torch-on-CUDA row is checked against (and compared with in the report)."""
     if op == "h2d":
         return "the input array"
-    return kernel_id(op, elementwise.OPS[op].reference_impl)
+    return kernel_id(op, OPS[op].reference_impl)
 
 
 def _torch_items(size: int, wanted: Wanted) -> Iterator[Item]:
@@ -118,7 +119,7 @@ def _torch_items(size: int, wanted: Wanted) -> Iterator[Item]:
             labels = _labels(op, impl, shape, "float64", notes=note, reference=_ref(op))
             yield Kernel(labels, lambda: torch.as_tensor(x).to("cuda"), _error(x), 0.0, sync)
             continue
-        spec = elementwise.OPS[op]
+        spec = OPS[op]
         ref = spec.reference(x)
         tol = relative_tolerance(ref, elementwise.rtol_for(spec, size))
         fn = getattr(torch, op)

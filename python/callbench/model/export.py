@@ -15,11 +15,10 @@ import json
 import logging
 import os
 import platform
-import shutil
 import sys
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,22 +30,13 @@ from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model.architecture import (
     FAMILY_WIDTHS,
-    HIDDEN,
-    flops_per_sample,
     layers,
     weight_count,
 )
-from callbench.model.family import parse_widths as parse_any_widths
 from callbench.model.mlp import MLP
-from callbench.model.training import HIGH, LOW, TrainConfig, family_training, train
+from callbench.model.training import HIGH, LOW, TrainConfig, train
 
 SAMPLES = 1_000_000
-# A width of the family gets the samples a calibrated round could take at its size:
-# 0.05 s at 100 GFLOP/s (above one core's peak here), at least 10,000.
-ROUND_FLOPS = 0.05 * 100e9
-FAMILY_MIN_SAMPLES = 10_000
-# A brief fit still learns the target: its RMSE is a small part of |x1| + x2's spread (about 6).
-FAMILY_FIT_LIMIT = 0.5
 INPUT_SEED = 1_000_003
 ONNX_OPSET = 18
 
@@ -225,68 +215,6 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     return manifest
 
 
-def family_samples(hidden: int, cap: int) -> int:
-    """The samples written for a width: what one calibrated round could take, within the cap."""
-    fits = int(ROUND_FLOPS / flops_per_sample(hidden))
-    return min(cap, max(FAMILY_MIN_SAMPLES, fits))
-
-
-def export_width(out: Path, hidden: int, cap: int) -> dict[str, Any]:
-    """One width of the family into ``out``/widths/<hidden>/: the portable formats, the
-    inputs and reference, and a manifest like the reference model's; its family entry."""
-    torch.set_num_threads(1)
-    start = time.perf_counter()
-    config = family_training(hidden)
-    model, fit_rmse = train(config, hidden)
-    samples = family_samples(hidden, cap)
-    folder = out / art.family_folder(hidden)
-    seconds: dict[str, float] = {}
-    files = write_blobs(folder, portable_blobs(model, make_inputs(samples, INPUT_SEED), seconds))
-    manifest = {**describe(model, samples, config, fit_rmse), "files": files}
-    art.write_atomic(folder / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
-    art.write_atomic(folder / art.EXPORT_SECONDS, (json.dumps(seconds, indent=2) + "\n").encode())
-    print(f"width {hidden}: fit RMSE {fit_rmse:.4f}, {samples:,} samples, "
-          f"{time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
-    return {
-        "hidden": hidden,
-        "folder": art.family_folder(hidden),
-        "parameters": weight_count(hidden),
-        "flops_per_sample": flops_per_sample(hidden),
-        "fit_rmse": fit_rmse,
-        "samples": samples,
-        "files": {name: entry["sha256"] for name, entry in files.items()},
-    }
-
-
-def export_family(out: Path, widths: Sequence[int], cap: int) -> dict[str, Any]:
-    """``out``/family.json: the reference model and each width written, largest last.
-
-    The reference's own files and manifest are untouched, so runs made before
-    the family existed still compare with runs made after.
-    """
-    quiet_exporters()
-    for stale in art.family_folders(out):
-        if int(stale.name) not in widths:
-            shutil.rmtree(stale)
-    family = {
-        "architecture": "2 -> H -> H -> 1, ReLU between layers",
-        "reference": {
-            "hidden": HIDDEN,
-            "folder": ".",
-            "parameters": weight_count(),
-            "flops_per_sample": flops_per_sample(),
-        },
-        "widths": [export_width(out, hidden, cap) for hidden in sorted(widths)],
-    }
-    art.write_atomic(out / art.FAMILY, (json.dumps(family, indent=2) + "\n").encode())
-    return family
-
-
-def parse_widths(text: str) -> tuple[int, ...]:
-    """ "64,512,2048" -> (64, 512, 2048); "" -> (); the reference's 8 is always written."""
-    return tuple(w for w in parse_any_widths(text) if w != HIDDEN)
-
-
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
     if os.environ.get("PYTHONHASHSEED") != "0":
@@ -294,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         # Python's randomised string hashing; a fixed seed fixes the bytes.
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         os.execve(sys.executable, [sys.executable, "-m", "callbench.model.export", *args_in], env)
+    from callbench.model.export_family import FAMILY_FIT_LIMIT, export_family, parse_widths
+
     parser = argparse.ArgumentParser(prog="callbench export", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("models"), help="artifact folder")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="inputs to write")
