@@ -10,13 +10,13 @@ rebuild. A second run with nothing changed takes seconds (CMake + Ninja).
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError, point, run
+
+REPO_ROOT = _build.REPO_ROOT
 SOURCE = REPO_ROOT / "cpp"
 BUILD = REPO_ROOT / "build" / "cpp"
 DEPS = BUILD / "deps"
@@ -26,27 +26,6 @@ TOOLS = {
     "ninja": "Ninja (apt-get install ninja-build)",
     "g++": "a C++20 compiler (apt-get install g++)",
 }
-
-
-class BuildError(Exception):
-    """A one-line reason the build cannot go on."""
-
-
-def require_tools() -> None:
-    for tool, what in TOOLS.items():
-        if shutil.which(tool) is None:
-            raise BuildError(f"{tool} not found: install {what}")
-
-
-def point(link: Path, target: Path) -> None:
-    """Make ``link`` a symlink to ``target``, touching nothing if it already is one."""
-    if link.is_symlink() and link.readlink() == target:
-        return
-    link.parent.mkdir(parents=True, exist_ok=True)
-    tmp = link.with_name(link.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    tmp.symlink_to(target)
-    tmp.replace(link)
 
 
 def torch_site() -> tuple[Path, bool]:
@@ -109,39 +88,30 @@ def lay_out_deps() -> bool:
     return cxx11_abi
 
 
-def run(*command: str | Path) -> None:
-    print("+", " ".join(str(c) for c in command), flush=True)
-    result = subprocess.run([str(c) for c in command], check=False)
-    if result.returncode != 0:
-        raise BuildError(f"{Path(str(command[0])).name} failed (exit {result.returncode})")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="run the C++ unit tests (ctest) too")
-    # The build is the lint (-Wall -Wextra in every compile); accepted so `callbench build --lint`
-    # treats every language alike.
-    parser.add_argument("--lint", action="store_true", help="the build itself (-Wall -Wextra)")
-    parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
-    args = parser.parse_args(argv)
-    try:
-        require_tools()
-        cxx11_abi = lay_out_deps()
-        run(
-            "cmake", "-S", SOURCE, "-B", BUILD, "-G", "Ninja",
-            "-DCMAKE_BUILD_TYPE=Release",
-            f"-DCALLBENCH_DEPS={DEPS}",
-            f"-DCALLBENCH_TORCH_CXX11_ABI={int(cxx11_abi)}",
-        )  # fmt: skip
-        run("cmake", "--build", BUILD, "--parallel", str(args.jobs))
-        if args.test:
-            run("ctest", "--test-dir", BUILD, "--output-on-failure")
-    except BuildError as exc:
-        print(f"build_cpp: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"build_cpp: drivers in {BUILD / 'bin'}")
-    return 0
+def build(args: argparse.Namespace) -> str:
+    _build.require(TOOLS)
+    cxx11_abi = lay_out_deps()
+    run(
+        "cmake", "-S", SOURCE, "-B", BUILD, "-G", "Ninja",
+        "-DCMAKE_BUILD_TYPE=Release",
+        f"-DCALLBENCH_DEPS={DEPS}",
+        f"-DCALLBENCH_TORCH_CXX11_ABI={int(cxx11_abi)}",
+    )  # fmt: skip
+    run("cmake", "--build", BUILD, "--parallel", str(args.jobs))
+    if args.test:
+        run("ctest", "--test-dir", BUILD, "--output-on-failure")
+    return f"drivers in {BUILD / 'bin'}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # --lint is the build itself (-Wall -Wextra in every compile); accepted so
+    # `callbench build --lint` treats every language alike.
+    sys.exit(
+        _build.main(
+            "build_cpp",
+            __doc__,
+            build,
+            test_help="run the C++ unit tests (ctest) too",
+            lint_help="the build itself",
+        )
+    )

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
-from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError
+
+REPO_ROOT = _build.REPO_ROOT
 SOURCE = REPO_ROOT / "go"
 BIN = REPO_ROOT / "build" / "go" / "bin"
 
@@ -26,29 +26,16 @@ TOOLS = {
 }
 
 
-class BuildError(Exception):
-    """A one-line reason the build cannot go on."""
-
-
 def require_tools() -> None:
-    for tool, what in TOOLS.items():
-        if tool == "gcc" and os.environ.get("CC"):
-            tool = os.environ["CC"].split()[0]
-        if shutil.which(tool) is None:
-            raise BuildError(f"{tool} not found: install {what}")
+    tools = dict(TOOLS)
+    if os.environ.get("CC"):  # cgo compiles with $CC
+        tools[os.environ["CC"].split()[0]] = tools.pop("gcc")
+    _build.require(tools)
 
 
-def run(*command: str | Path, capture: bool = False) -> str:
-    print("+", " ".join(str(c) for c in command), flush=True)
+def run(*words: str, capture: bool = False) -> str:
     env = {**os.environ, "CGO_ENABLED": "1"}
-    result = subprocess.run(
-        [str(c) for c in command], cwd=SOURCE, env=env, check=False,
-        stdout=subprocess.PIPE if capture else None, text=True,
-    )  # fmt: skip
-    if result.returncode != 0:
-        what = " ".join(str(c) for c in command[:2])
-        raise BuildError(f"{what} failed (exit {result.returncode})")
-    return result.stdout or ""
+    return _build.run(*words, cwd=SOURCE, env=env, capture=capture, what=" ".join(words[:2]))
 
 
 def lint() -> None:
@@ -58,25 +45,24 @@ def lint() -> None:
     run("go", "vet", "./...")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="run go test ./... too")
-    parser.add_argument("--lint", action="store_true", help="run gofmt -l and go vet too")
-    args = parser.parse_args(argv)
-    try:
-        require_tools()
-        BIN.mkdir(parents=True, exist_ok=True)
-        run("go", "build", "-o", BIN, "./cmd/...")
-        if args.test:
-            run("go", "test", "./...")
-        if args.lint:
-            lint()
-    except BuildError as exc:
-        print(f"build_go: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"build_go: drivers in {BIN}")
-    return 0
+def build(args: argparse.Namespace) -> str:
+    require_tools()
+    BIN.mkdir(parents=True, exist_ok=True)
+    run("go", "build", "-o", str(BIN), "./cmd/...")
+    if args.test:
+        run("go", "test", "./...")
+    if args.lint:
+        lint()
+    return f"drivers in {BIN}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        _build.main(
+            "build_go",
+            __doc__,
+            build,
+            test_help="run go test ./... too",
+            lint_help="run gofmt -l and go vet too",
+        )
+    )

@@ -18,9 +18,11 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError
+
+ROOT = _build.REPO_ROOT
 JAVA = ROOT / "java"
 TARGET = JAVA / "target"
 STAMP = TARGET / ".callbench-build-stamp"
@@ -32,28 +34,25 @@ JDK_HINT = "install a JDK >= 17, e.g. `apt-get install openjdk-17-jdk-headless`"
 MAVEN_HINT = "install Maven, e.g. `apt-get install maven`"
 
 
-def fail(message: str) -> None:
-    print(f"build_java: error: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def require_tools() -> str:
     """The mvn executable, after checking java, javac (JDK >= 17) and mvn exist."""
     for tool in ("java", "javac"):
         if shutil.which(tool) is None:
-            fail(f"`{tool}` not found on PATH: {JDK_HINT}")
+            raise BuildError(f"`{tool}` not found on PATH: {JDK_HINT}")
     mvn = shutil.which("mvn")
     if mvn is None:
-        fail(f"`mvn` not found on PATH: {MAVEN_HINT}")
-    assert mvn is not None
+        raise BuildError(f"`mvn` not found on PATH: {MAVEN_HINT}")
     out = subprocess.run(["javac", "-version"], capture_output=True, text=True, check=False)
     text = (out.stdout + out.stderr).strip()
     match = re.search(r"javac (\d+)", text)
     if match is None:
-        fail(f"cannot tell the JDK version from `javac -version` ({text!r}): {JDK_HINT}")
-    assert match is not None
+        raise BuildError(
+            f"cannot tell the JDK version from `javac -version` ({text!r}): {JDK_HINT}"
+        )
     if int(match.group(1)) < MIN_JDK:
-        fail(f"javac is JDK {match.group(1)}, the drivers need >= {MIN_JDK}: {JDK_HINT}")
+        raise BuildError(
+            f"javac is JDK {match.group(1)}, the drivers need >= {MIN_JDK}: {JDK_HINT}"
+        )
     return mvn
 
 
@@ -81,35 +80,36 @@ def maven(mvn: str, *goals: str, quiet: bool) -> None:
         )
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
-            fail(f"`{' '.join(command)}` failed in {JAVA} (output above)")
+            raise BuildError(f"`{' '.join(command)}` failed in {JAVA} (output above)")
     elif subprocess.run(command, cwd=JAVA, check=False).returncode != 0:
-        fail(f"`{' '.join(command)}` failed in {JAVA} (output above)")
+        raise BuildError(f"`{' '.join(command)}` failed in {JAVA} (output above)")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="also run the JUnit tests")
-    # The build is the lint (javac -Xlint in every compile); accepted so `callbench build --lint`
-    # treats every language alike.
-    parser.add_argument("--lint", action="store_true", help="the build itself (javac -Xlint)")
-    args = parser.parse_args()
-
+def build(args: argparse.Namespace) -> str:
     mvn = require_tools()
     fingerprint = source_fingerprint()
     if not up_to_date(fingerprint):
         STAMP.unlink(missing_ok=True)
         maven(mvn, "package", "-DskipTests", quiet=True)
         STAMP.write_text(fingerprint + "\n")
-
-    # The JNI native peer (issue 5) builds with its own script when present.
-    native = NATIVE_CMAKE.is_file() and NATIVE_SCRIPT.is_file()
-    if native and subprocess.run([sys.executable, str(NATIVE_SCRIPT)], check=False).returncode:
-        fail(f"{NATIVE_SCRIPT.name} failed (output above)")
-
+    # The JNI native peer builds with its own script when present.
+    if NATIVE_CMAKE.is_file() and NATIVE_SCRIPT.is_file():
+        _build.run(sys.executable, NATIVE_SCRIPT, what=f"{NATIVE_SCRIPT.name} (output above)")
     if args.test:
         # Surefire prints its own summary ("Tests run: ..."), so not quiet.
         maven(mvn, "test", quiet=False)
+    return f"drivers in {TARGET / 'classes'}"
 
 
 if __name__ == "__main__":
-    main()
+    # --lint is the build itself (javac -Xlint in every compile); accepted so
+    # `callbench build --lint` treats every language alike.
+    sys.exit(
+        _build.main(
+            "build_java",
+            __doc__,
+            build,
+            test_help="also run the JUnit tests",
+            lint_help="the build itself (javac -Xlint)",
+        )
+    )

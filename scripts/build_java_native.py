@@ -9,7 +9,7 @@ build/java-native/torch (also the RPATH), which is retargeted when another venv
 runs the script. Incremental: CMake is configured only when the build folder
 is new.
 
-Usage: python scripts/build_java_native.py [--build-dir DIR] [--print-lib-dir]
+Usage: python scripts/build_java_native.py (run by scripts/build_java.py)
 """
 
 from __future__ import annotations
@@ -22,35 +22,31 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError, point, run
+
+REPO = _build.REPO_ROOT
 SOURCE = REPO / "java" / "native"
 DEFAULT_BUILD = REPO / "build" / "java-native"
 LIBRARIES = ("libpytorch_jni.so", "libfbjni.so")
 TEST_MODULES_SCRIPT = REPO / "java" / "src" / "test" / "python" / "export_testmodules.py"
 
 
-def fail(message: str) -> None:
-    print(f"build_java_native: {message}", file=sys.stderr)
-    sys.exit(1)
-
-
 def require_tool(name: str, install_hint: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        fail(f"{name} not found on PATH: install {install_hint}")
-    assert path is not None
-    return path
+    _build.require({name: install_hint})
+    return str(shutil.which(name))
 
 
 def torch_root() -> Path:
     """The torch package folder of this Python, found without importing torch (slow)."""
     spec = importlib.util.find_spec("torch")
     if spec is None or spec.origin is None:
-        fail(f"torch is not installed in {sys.executable}: pip install the project first")
-    assert spec is not None and spec.origin is not None
+        raise BuildError(
+            f"torch is not installed in {sys.executable}: pip install the project first"
+        )
     root = Path(spec.origin).parent
     if not (root / "lib" / "libtorch_cpu.so").is_file():
-        fail(f"{root}/lib/libtorch_cpu.so missing: this torch wheel ships no LibTorch")
+        raise BuildError(f"{root}/lib/libtorch_cpu.so missing: this torch wheel ships no LibTorch")
     return root
 
 
@@ -70,7 +66,9 @@ def java_home() -> Path:
     javac = require_tool("javac", "a JDK 17 (apt-get install openjdk-17-jdk-headless)")
     home = Path(javac).resolve().parents[1]
     if not (home / "include" / "jni.h").is_file():
-        fail(f"{home}/include/jni.h missing: install a full JDK (openjdk-17-jdk-headless)")
+        raise BuildError(
+            f"{home}/include/jni.h missing: install a full JDK (openjdk-17-jdk-headless)"
+        )
     return home
 
 
@@ -90,15 +88,8 @@ def stable_torch_link(build: Path, torch: Path) -> Path:
     linking through one stable path (also the RPATH) keeps the CMake cache
     valid across them, so switching sessions does not reconfigure.
     """
-    build.mkdir(parents=True, exist_ok=True)
-    link = build / "torch"
-    if link.is_symlink() and link.readlink() == torch:
-        return link
-    fresh = build / "torch.new"
-    fresh.unlink(missing_ok=True)
-    fresh.symlink_to(torch, target_is_directory=True)
-    fresh.replace(link)
-    return link
+    point(build / "torch", torch)
+    return build / "torch"
 
 
 def configure(build: Path, torch: Path) -> None:
@@ -106,21 +97,11 @@ def configure(build: Path, torch: Path) -> None:
     if cached_value(cache, "TORCH_ROOT") == str(torch):
         return  # cmake --build re-runs CMake itself when CMakeLists.txt changes
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    subprocess.run(
-        [
-            "cmake",
-            "-S",
-            str(SOURCE),
-            "-B",
-            str(build),
-            *generator,
-            "-DCMAKE_BUILD_TYPE=Release",
-            f"-DTORCH_ROOT={torch}",
-            f"-DTORCH_CXX11_ABI={torch_cxx11_abi()}",
-            f"-DJAVA_HOME={java_home()}",
-        ],
-        check=True,
-    )
+    run(
+        "cmake", "-S", SOURCE, "-B", build, *generator, "-DCMAKE_BUILD_TYPE=Release",
+        f"-DTORCH_ROOT={torch}", f"-DTORCH_CXX11_ABI={torch_cxx11_abi()}",
+        f"-DJAVA_HOME={java_home()}",
+    )  # fmt: skip
 
 
 def export_test_modules(build: Path) -> None:
@@ -139,34 +120,24 @@ def export_test_modules(build: Path) -> None:
     )
     if result.returncode != 0:
         sys.stderr.write(result.stderr)
-        fail(f"{TEST_MODULES_SCRIPT.name} failed (output above)")
+        raise BuildError(f"{TEST_MODULES_SCRIPT.name} failed (output above)")
     stamp.write_text(fingerprint)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build-dir", type=Path, default=DEFAULT_BUILD)
-    parser.add_argument(
-        "--print-lib-dir", action="store_true", help="print the library folder when done"
-    )
-    args = parser.parse_args()
+def build(args: argparse.Namespace) -> str:
     require_tool("cmake", "cmake (apt-get install cmake)")
     require_tool("g++", "a C++ compiler (apt-get install g++)")
-    build = args.build_dir.resolve()
+    build = DEFAULT_BUILD
     configure(build, stable_torch_link(build, torch_root()))
     # Two jobs at most: the LibTorch headers are heavy and the machine is shared.
-    try:
-        subprocess.run(["cmake", "--build", str(build), "-j", "2"], check=True)
-    except subprocess.CalledProcessError as error:
-        fail(f"building {SOURCE} failed (exit {error.returncode}); see the compiler output above")
+    run("cmake", "--build", build, "-j", str(min(args.jobs, 2)), what=f"building {SOURCE}")
     lib_dir = build / "lib"
     missing = [name for name in LIBRARIES if not (lib_dir / name).is_file()]
     if missing:
-        fail(f"{lib_dir}: {', '.join(missing)} not built")
+        raise BuildError(f"{lib_dir}: {', '.join(missing)} not built")
     export_test_modules(build)
-    if args.print_lib_dir:
-        print(lib_dir)
+    return f"libraries in {lib_dir}"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(_build.main("build_java_native", __doc__, build))

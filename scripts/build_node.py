@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError
+
+REPO_ROOT = _build.REPO_ROOT
 SOURCE = REPO_ROOT / "node"
 LOCK = SOURCE / "package-lock.json"
 STAMP = SOURCE / "node_modules" / ".callbench-lock-sha256"
@@ -31,14 +33,8 @@ TOOLS = {
 }
 
 
-class BuildError(Exception):
-    """A one-line reason the build cannot go on."""
-
-
 def require_tools() -> None:
-    for tool, what in TOOLS.items():
-        if shutil.which(tool) is None:
-            raise BuildError(f"{tool} not found: install {what}")
+    _build.require(TOOLS)
     version = subprocess.run(["node", "--version"], capture_output=True, text=True, check=False)
     major = version.stdout.strip().lstrip("v").split(".")[0]
     if not major.isdigit() or int(major) < NODE_MAJOR:
@@ -46,11 +42,7 @@ def require_tools() -> None:
 
 
 def run(*command: str | Path) -> None:
-    print("+", " ".join(str(c) for c in command), flush=True)
-    result = subprocess.run([str(c) for c in command], cwd=SOURCE, check=False)
-    if result.returncode != 0:
-        what = " ".join(str(c) for c in command[:2])
-        raise BuildError(f"{what} failed (exit {result.returncode})")
+    _build.run(*command, cwd=SOURCE, what=" ".join(str(c) for c in command[:2]))
 
 
 def install() -> None:
@@ -67,25 +59,24 @@ def sources() -> list[Path]:
     return sorted(p for folder in SOURCE_FOLDERS for p in (SOURCE / folder).rglob("*.js"))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="run node --test too")
-    parser.add_argument("--lint", action="store_true", help="run node --check on every file too")
-    args = parser.parse_args(argv)
-    try:
-        require_tools()
-        install()
-        if args.lint:
-            for path in sources():
-                run("node", "--check", path.relative_to(SOURCE))
-        if args.test:
-            run("node", "--test")
-    except BuildError as exc:
-        print(f"build_node: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"build_node: drivers in {SOURCE / 'drivers'}")
-    return 0
+def build(args: argparse.Namespace) -> str:
+    require_tools()
+    install()
+    if args.lint:
+        for path in sources():
+            run("node", "--check", path.relative_to(SOURCE))
+    if args.test:
+        run("node", "--test")
+    return f"drivers in {SOURCE / 'drivers'}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        _build.main(
+            "build_node",
+            __doc__,
+            build,
+            test_help="run node --test too",
+            lint_help="run node --check on every file too",
+        )
+    )

@@ -19,12 +19,14 @@ import hashlib
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+
+import _build
+from _build import BuildError, run
 
 try:
     import numpy as np
@@ -44,10 +46,6 @@ CFLAGS = ["-O3", "-ffinite-math-only", "-fno-signed-zeros", "-fPIC", "-shared", 
           "-DNDEBUG"]  # fmt: skip
 LINT_FLAGS = ["-Wall", "-Wextra", "-Werror"]
 STAMP = native.BUILD_DIR / ".build-stamp"
-
-
-class BuildError(Exception):
-    """A one-line reason the build cannot go on."""
 
 
 def compiler() -> list[str]:
@@ -80,13 +78,6 @@ def tool_versions() -> str:
     return ", ".join(found)
 
 
-def run(*command: str | Path) -> None:
-    print("+", " ".join(str(c) for c in command), flush=True)
-    done = subprocess.run([str(c) for c in command], check=False)
-    if done.returncode != 0:
-        raise BuildError(f"{Path(str(command[0])).name} failed (exit {done.returncode})")
-
-
 def stamp_of(cc: list[str], flags: list[str]) -> str:
     digest = hashlib.sha256()
     for path in (native.C_SOURCE, native.C_HEADER, native.CYTHON_SOURCE, Path(__file__)):
@@ -113,7 +104,9 @@ def cffi_to_c(generated: Path) -> Path:
     return out
 
 
-def build(cc: list[str], flags: list[str], generated: Path, cython_flags: list[str]) -> None:
+def compile_pieces(
+    cc: list[str], flags: list[str], generated: Path, cython_flags: list[str]
+) -> None:
     include = python_include()
     out = native.BUILD_DIR
     out.mkdir(parents=True, exist_ok=True)
@@ -190,38 +183,33 @@ def lint(cc: list[str]) -> None:
         cython_to_c(Path(scratch), ["-Wextra", "--warning-errors"])
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="check each built forward too")
-    parser.add_argument("--lint", action="store_true", help="compile with warnings as errors too")
-    args = parser.parse_args(argv)
-    try:
-        cc = compiler()
-        python_include()
-        stamp = stamp_of(cc, CFLAGS)
-        built = [native.library_path(), native.extension_path(native.CFFI_MODULE),
-                 native.extension_path(native.CYTHON_MODULE)]  # fmt: skip
-        if (
-            STAMP.is_file()
-            and STAMP.read_text().strip() == stamp
-            and all(p.is_file() for p in built)
-        ):
-            print(f"{PROG}: {native.BUILD_DIR} is up to date", flush=True)
-        else:
-            STAMP.unlink(missing_ok=True)
-            with tempfile.TemporaryDirectory(prefix="callbench-build-") as generated:
-                build(cc, CFLAGS, Path(generated), [])
-            STAMP.write_text(stamp + "\n")
-        if args.test:
-            self_test()
-        if args.lint:
-            lint(cc)
-    except BuildError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"{PROG}: built in {native.BUILD_DIR}")
-    return 0
+def build(args: argparse.Namespace) -> str:
+    cc = compiler()
+    python_include()
+    stamp = stamp_of(cc, CFLAGS)
+    built = [native.library_path(), native.extension_path(native.CFFI_MODULE),
+             native.extension_path(native.CYTHON_MODULE)]  # fmt: skip
+    if STAMP.is_file() and STAMP.read_text().strip() == stamp and all(p.is_file() for p in built):
+        print(f"{PROG}: {native.BUILD_DIR} is up to date", flush=True)
+    else:
+        STAMP.unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory(prefix="callbench-build-") as generated:
+            compile_pieces(cc, CFLAGS, Path(generated), [])
+        STAMP.write_text(stamp + "\n")
+    if args.test:
+        self_test()
+    if args.lint:
+        lint(cc)
+    return f"built in {native.BUILD_DIR}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        _build.main(
+            PROG,
+            __doc__,
+            build,
+            test_help="check each built forward too",
+            lint_help="compile with warnings as errors too",
+        )
+    )

@@ -31,7 +31,10 @@ import sys
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+import _build
+from _build import BuildError, point
+
+REPO_ROOT = _build.REPO_ROOT
 SOURCE = REPO_ROOT / "rust"
 TARGET = REPO_ROOT / "build" / "rust"
 BIN_DIR = TARGET / "release"
@@ -73,10 +76,6 @@ else:
 """
 
 
-class BuildError(Exception):
-    """A one-line reason the build cannot go on."""
-
-
 def find_cargo() -> str:
     cargo = shutil.which("cargo")
     if cargo is None:
@@ -92,17 +91,6 @@ def find_cargo() -> str:
     if (int(match[1]), int(match[2])) < MIN_RUST:
         raise BuildError(f"{out.stdout.strip()} is too old: {INSTALL_HINT}")
     return cargo
-
-
-def point(link: Path, target: Path) -> None:
-    """Make ``link`` a symlink to ``target``, touching nothing if it already is one."""
-    if link.is_symlink() and link.readlink() == target:
-        return
-    link.parent.mkdir(parents=True, exist_ok=True)
-    tmp = link.with_name(link.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    tmp.symlink_to(target)
-    tmp.replace(link)
 
 
 def find_uv() -> list[str]:
@@ -211,58 +199,53 @@ def copy_binaries(features: list[str]) -> None:
 
 
 def run(command: list[str], env: dict[str, str]) -> None:
-    print("+", " ".join(command), flush=True)
-    result = subprocess.run(command, cwd=SOURCE, env=env, check=False)
-    if result.returncode != 0:
-        raise BuildError(f"{' '.join(command[1:3])} failed (exit {result.returncode})")
+    _build.run(*command, cwd=SOURCE, env=env, what=" ".join(command[1:3]))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="store_true", help="run cargo test too")
-    parser.add_argument("--lint", action="store_true", help="run cargo fmt --check and clippy")
-    parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
-    args = parser.parse_args(argv)
-    try:
-        cargo = find_cargo()
-        env = {name: value for name, value in os.environ.items() if name not in TORCH_SYS_VARS}
-        env.update(CARGO_TARGET_DIR=str(CARGO_TARGET), CARGO_BUILD_JOBS=str(args.jobs))
-        tch_env, why_not = tch_setup()
-        features = ["ort", "tract", "candle"]
-        if tch_env is None:
-            record_skipped({driver_id: why_not for driver_id in TCH_DRIVERS})
-            print(f"build_rust: tch drivers skipped: {why_not}", file=sys.stderr)
-        else:
-            env.update(tch_env)
-            features.append("tch")
-            record_skipped({})
-        selected = [
-            "--workspace", "--locked", "--no-default-features",
-            "--features", ",".join(f"callbench-drivers/{feature}" for feature in features),
-        ]  # fmt: skip
-        if args.lint:
-            run([cargo, "fmt", "--all", "--check"], env)
-            clippy = [cargo, "clippy", "--release", "--all-targets", *selected]
-            run([*clippy, "--", "-D", "warnings"], env)
-        # The tch binaries apart: built with the others, every binary of the crate
-        # would need LibTorch's libraries to start, the ONNX Runtime ones included.
-        untied = ",".join(f"callbench-drivers/{f}" for f in features if f != "tch")
-        plain = ["--workspace", "--locked", "--no-default-features", "--features", untied]
-        run([cargo, "build", "--release", "--bins", *plain], env)
-        if "tch" in features:
-            bins = [arg for driver_id in TCH_DRIVERS for arg in ("--bin", driver_id)]
-            tch = ["-p", "callbench-drivers", "--locked", "--no-default-features",
-                   "--features", "callbench-drivers/tch", *bins]  # fmt: skip
-            run([cargo, "build", "--release", *tch], env)
-        copy_binaries(features)
-        if args.test:
-            run([cargo, "test", "--release", *selected], env)
-    except BuildError as exc:
-        print(f"build_rust: error: {exc}", file=sys.stderr)
-        return 1
-    print(f"build_rust: drivers in {BIN_DIR}")
-    return 0
+def build(args: argparse.Namespace) -> str:
+    cargo = find_cargo()
+    env = {name: value for name, value in os.environ.items() if name not in TORCH_SYS_VARS}
+    env.update(CARGO_TARGET_DIR=str(CARGO_TARGET), CARGO_BUILD_JOBS=str(args.jobs))
+    tch_env, why_not = tch_setup()
+    features = ["ort", "tract", "candle"]
+    if tch_env is None:
+        record_skipped({driver_id: why_not for driver_id in TCH_DRIVERS})
+        print(f"build_rust: tch drivers skipped: {why_not}", file=sys.stderr)
+    else:
+        env.update(tch_env)
+        features.append("tch")
+        record_skipped({})
+    selected = [
+        "--workspace", "--locked", "--no-default-features",
+        "--features", ",".join(f"callbench-drivers/{feature}" for feature in features),
+    ]  # fmt: skip
+    if args.lint:
+        run([cargo, "fmt", "--all", "--check"], env)
+        clippy = [cargo, "clippy", "--release", "--all-targets", *selected]
+        run([*clippy, "--", "-D", "warnings"], env)
+    # The tch binaries apart: built with the others, every binary of the crate
+    # would need LibTorch's libraries to start, the ONNX Runtime ones included.
+    untied = ",".join(f"callbench-drivers/{f}" for f in features if f != "tch")
+    plain = ["--workspace", "--locked", "--no-default-features", "--features", untied]
+    run([cargo, "build", "--release", "--bins", *plain], env)
+    if "tch" in features:
+        bins = [arg for driver_id in TCH_DRIVERS for arg in ("--bin", driver_id)]
+        tch = ["-p", "callbench-drivers", "--locked", "--no-default-features",
+               "--features", "callbench-drivers/tch", *bins]  # fmt: skip
+        run([cargo, "build", "--release", *tch], env)
+    copy_binaries(features)
+    if args.test:
+        run([cargo, "test", "--release", *selected], env)
+    return f"drivers in {BIN_DIR}"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        _build.main(
+            "build_rust",
+            __doc__,
+            build,
+            test_help="run cargo test too",
+            lint_help="run cargo fmt --check and clippy",
+        )
+    )

@@ -1,14 +1,14 @@
 """Fetch and cache the ONNX Runtime C/C++ headers for the C++ drivers.
 
 The onnxruntime wheel ships libonnxruntime.so but no headers, so they come
-from a package registry, checked, and are cached under .cache/ (git-ignored):
+from Debian's libonnxruntime-dev, a pinned version and sha256, taken with
+Debian's own client, ``apt-get download``, and cached under .cache/ (git-ignored):
 
-1. Maven Central: the onnxruntime-android AAR of the wheel's exact version
-   (it ships headers/), verified against the .sha256 (or .sha1) published
-   beside it.
-2. If Maven Central has no AAR of that version: Debian's libonnxruntime-dev,
-   a pinned version, downloaded with apt-get from a private apt state under
-   the cache (apt checks the .deb against the signed archive index).
+1. through the system's apt, where its suites carry the package (trixie and later);
+2. else (bookworm has no such package) through a private apt state under the
+   cache that lists the pinned suite on the Debian mirror the system's apt
+   already uses (``apt-get indextargets``). apt checks the .deb against the
+   signed archive index either way, and the pinned sha256 is checked after.
 
 Headers older than the library are fine: the C API is versioned (the headers
 ask OrtGetApiBase()->GetApi(ORT_API_VERSION)) and a newer libonnxruntime
@@ -27,20 +27,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.error
-import urllib.request
-import zipfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = REPO_ROOT / ".cache" / "onnxruntime-headers"
-MAVEN_BASE = "https://repo1.maven.org/maven2/com/microsoft/onnxruntime/onnxruntime-android"
 # Debian's package, pinned; its headers are API version 21 (ORT 1.21).
 DEBIAN_SUITE = "trixie"
 DEBIAN_PACKAGE = "libonnxruntime-dev"
 DEBIAN_VERSION = "1.21.0+dfsg-1"
 DEBIAN_SHA256 = "14f7d959d5deacbcf1504830d4189f91fc67382b399ed9ae9d3aa9c4050ced08"
-DEBIAN_MIRROR = "http://deb.debian.org/debian"
 REQUIRED_HEADER = "onnxruntime_cxx_api.h"
 
 
@@ -56,82 +51,60 @@ def installed_onnxruntime_version() -> str:
     return str(onnxruntime.__version__)
 
 
-def http_get(url: str) -> bytes | None:
-    """The body, or None if the registry says the file does not exist."""
-    try:
-        with urllib.request.urlopen(url, timeout=120) as response:
-            data: bytes = response.read()
-            return data
-    except urllib.error.HTTPError as exc:
-        if exc.code == 404:
-            return None
-        raise FetchError(f"{url}: HTTP {exc.code}") from None
-    except urllib.error.URLError as exc:
-        raise FetchError(f"{url}: {exc.reason}") from None
+def system_mirror() -> str:
+    """The Debian archive the system's apt fetches from (its own mirror choice)."""
+    result = subprocess.run(
+        ["apt-get", "indextargets", "--format", "$(REPO_URI) $(RELEASE)"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    for line in result.stdout.splitlines():
+        uri, _, release = line.partition(" ")
+        if uri and "security" not in release and "security" not in uri:
+            return uri.rstrip("/")
+    raise FetchError("apt-get indextargets names no Debian archive (is apt configured?)")
 
 
-def from_maven(version: str, dest: Path) -> str:
-    """Headers from the onnxruntime-android AAR of ``version``, checksum-verified."""
-    url = f"{MAVEN_BASE}/{version}/onnxruntime-android-{version}.aar"
-    for algorithm in ("sha256", "sha1"):
-        expected = http_get(f"{url}.{algorithm}")
-        if expected is not None:
-            break
-    else:
-        raise FetchError(f"Maven Central has no onnxruntime-android {version} ({url})")
-    aar = http_get(url)
-    if aar is None:
-        raise FetchError(f"{url}: not found although its checksum is")
-    digest = hashlib.new(algorithm, aar).hexdigest()
-    wanted = expected.decode().split()[0].strip().lower()
-    if digest != wanted:
-        raise FetchError(f"{url}: {algorithm} {digest} does not match the published {wanted}")
-    with tempfile.TemporaryDirectory() as tmp:
-        aar_path = Path(tmp) / "onnxruntime-android.aar"
-        aar_path.write_bytes(aar)
-        with zipfile.ZipFile(aar_path) as archive:
-            members = [
-                m for m in archive.namelist() if m.startswith("headers/") and m.endswith(".h")
-            ]
-            if not members:
-                raise FetchError(f"{url}: the AAR has no headers/ folder")
-            for member in members:
-                target = dest / member.removeprefix("headers/")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(archive.read(member))
-    return f"maven onnxruntime-android {version} ({algorithm} {digest})"
+def apt_download(options: list[str], spec: str, debs: Path, update: bool) -> str | None:
+    """``apt-get download spec`` into ``debs`` (after ``update`` if asked); None, or why not."""
+    steps = [["update"]] if update else []
+    for step in [*steps, ["download", spec]]:
+        result = subprocess.run(
+            ["apt-get", *options, "-q", *step], cwd=debs, capture_output=True, text=True
+        )
+        if result.returncode != 0:
+            last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+            return f"apt-get {' '.join(step)} failed: {last}"
+    return None
 
 
 def from_debian(cache: Path, dest: Path) -> str:
     """Headers from Debian's pinned libonnxruntime-dev, fetched with apt-get."""
     for tool in ("apt-get", "dpkg-deb"):
         if shutil.which(tool) is None:
-            raise FetchError(f"{tool} not found (needed for the Debian fallback)")
-    apt = cache / "apt"
-    for folder in (apt / "lists" / "partial", apt / "cache" / "archives" / "partial", apt / "debs"):
-        folder.mkdir(parents=True, exist_ok=True)
-    sources = apt / "sources.list"
-    sources.write_text(f"deb [arch=amd64] {DEBIAN_MIRROR} {DEBIAN_SUITE} main\n")
-    options = [
-        "-o", f"Dir::Etc::SourceList={sources}",
-        "-o", "Dir::Etc::SourceParts=/dev/null",
-        "-o", f"Dir::State::Lists={apt / 'lists'}",
-        "-o", f"Dir::Cache={apt / 'cache'}",
-        "-o", "Dir::State::Status=/dev/null",
-        "-o", "APT::Sandbox::User=root",
-        "-q",
-    ]  # fmt: skip
+            raise FetchError(f"{tool} not found (apt-get download takes the headers)")
     spec = f"{DEBIAN_PACKAGE}={DEBIAN_VERSION}"
+    apt = cache / "apt"
     debs = apt / "debs"
+    debs.mkdir(parents=True, exist_ok=True)
     found = sorted(debs.glob(f"{DEBIAN_PACKAGE}_*.deb"))
     if not found:
-        for step in (["update"], ["download", spec]):
-            result = subprocess.run(
-                ["apt-get", *options, *step], cwd=debs, capture_output=True, text=True
-            )
-            if result.returncode != 0:
-                last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-                raise FetchError(f"apt-get {' '.join(step)} ({DEBIAN_SUITE}) failed: {last}")
+        why = apt_download([], spec, debs, update=False)
+        if why is not None:
+            for folder in (apt / "lists" / "partial", apt / "cache" / "archives" / "partial"):
+                folder.mkdir(parents=True, exist_ok=True)
+            sources = apt / "sources.list"
+            sources.write_text(f"deb [arch=amd64] {system_mirror()} {DEBIAN_SUITE} main\n")
+            private = [
+                "-o", f"Dir::Etc::SourceList={sources}",
+                "-o", "Dir::Etc::SourceParts=/dev/null",
+                "-o", f"Dir::State::Lists={apt / 'lists'}",
+                "-o", f"Dir::Cache={apt / 'cache'}",
+                "-o", "Dir::State::Status=/dev/null",
+                "-o", "APT::Sandbox::User=root",
+            ]  # fmt: skip
+            also = apt_download(private, spec, debs, update=True)
+            if also is not None:
+                raise FetchError(f"{why} (system apt); {also} ({DEBIAN_SUITE})")
         found = sorted(debs.glob(f"{DEBIAN_PACKAGE}_*.deb"))
         if not found:
             raise FetchError(f"apt-get download {spec} wrote no .deb")
@@ -157,28 +130,17 @@ def fetch(version: str, cache: Path) -> Path:
         if (include / REQUIRED_HEADER).is_file():
             return include
     cache.mkdir(parents=True, exist_ok=True)
-    failures = []
-    for name, source in (
-        (f"maven-{version}", lambda dest: from_maven(version, dest)),
-        (f"debian-{DEBIAN_VERSION}", lambda dest: from_debian(cache, dest)),
-    ):
-        dest = cache / name / "include"
+    dest = cache / f"debian-{DEBIAN_VERSION}" / "include"
+    shutil.rmtree(dest.parent, ignore_errors=True)
+    dest.mkdir(parents=True)
+    try:
+        origin = from_debian(cache, dest)
+    except FetchError:
         shutil.rmtree(dest.parent, ignore_errors=True)
-        dest.mkdir(parents=True)
-        try:
-            origin = source(dest)
-        except FetchError as exc:
-            failures.append(str(exc))
-            print(f"fetch_onnxruntime_headers: {exc}", file=sys.stderr)
-            shutil.rmtree(dest.parent, ignore_errors=True)
-            continue
-        if not (dest / REQUIRED_HEADER).is_file():
-            failures.append(f"{name}: no {REQUIRED_HEADER}")
-            continue
-        stamp.write_text(json.dumps({"include": str(dest), "origin": origin}, indent=2) + "\n")
-        print(f"fetch_onnxruntime_headers: headers from {origin}", file=sys.stderr)
-        return dest
-    raise FetchError("no source had the ONNX Runtime headers: " + "; ".join(failures))
+        raise
+    stamp.write_text(json.dumps({"include": str(dest), "origin": origin}, indent=2) + "\n")
+    print(f"fetch_onnxruntime_headers: headers from {origin}", file=sys.stderr)
+    return dest
 
 
 def main(argv: list[str] | None = None) -> int:
