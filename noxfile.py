@@ -92,7 +92,7 @@ def count(session: nox.Session) -> None:
 def bench_kernels(session: nox.Session) -> None:
     """The seeds' micro-benchmarks (elementwise math, batched dot); --quick for a small size."""
     install(session)
-    session.run("python", "-m", "callbench.kernels", *session.posargs)
+    session.run("callbench", "kernels", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -32,9 +32,11 @@ class Options:
         """These options as a driver's command line (what the harness passes)."""
         args = [
             "--models", str(self.models), "--calls", str(self.calls),
-            "--warmup", str(self.warmup), "--repeats", str(self.repeats),
+            "--warmup", str(self.warmup),
             "--batch", str(self.batch), "--threads", str(self.threads),
         ]  # fmt: skip
+        if not self.serve:  # in serve mode the harness asks for each round itself
+            args += ["--repeats", str(self.repeats)]
         for flag, path in (("--outputs", self.outputs), ("--latencies", self.latencies)):
             if path is not None:
                 args += [flag, str(path)]

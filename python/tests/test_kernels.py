@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import torch
 
-from callbench.kernels import batchdot, cuda, elementwise, report
+from callbench.kernels import batchdot, cuda, elementwise
 from callbench.kernels.cli import known_ids, selector
 from callbench.kernels.kernel import Kernel, Labels
 from callbench.kernels.record import make_record
@@ -29,6 +29,7 @@ from callbench.records import schema
 from callbench.records.record import Record, Round
 from callbench.records.schema import RecordError
 from callbench.records.store import load_run, write_record
+from callbench.report import kernels as report
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 TINY = 12  # elementwise side: every code path, no time to speak of

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from callbench.profile import ladder_record
+from callbench.errors import RunError
 from callbench.profile.frames import Frame, Profile
+from callbench.records import ladder as ladder_record
 from callbench.report.ladder import ladder_section
 from tests.conftest import run_module
 
-CLI = "callbench.profile.cli"
+CLI = "callbench.cli.profile"
 SHARE_ROW = re.compile(r"^\| (\d+\.\d)% \|")
 STEP_NAMES = ["loop", "sample", "input", "call", "model", "store"]
 
@@ -38,8 +39,8 @@ def assert_well_formed(shares: list[float]) -> None:
 
 
 def test_profile_prints_python_frames_with_shares(small_models: Path) -> None:
-    done = run_module(CLI, "python-numpy", "--models", str(small_models), "--calls", "500",
-                      "--warmup", "10", "--no-native")  # fmt: skip
+    done = run_module(CLI, "driver", "python-numpy", "--models", str(small_models),
+                      "--calls", "500", "--warmup", "10", "--no-native")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Python frames (cProfile)" in done.stdout
     assert "numpy_forward.py" in done.stdout  # the driver's own loop is a frame
@@ -50,8 +51,9 @@ def test_profile_prints_python_frames_with_shares(small_models: Path) -> None:
 
 def test_profile_with_native_frames_where_py_spy_runs(small_models: Path, tmp_path: Path) -> None:
     flame = tmp_path / "flame.svg"
-    done = run_module(CLI, "python-numpy", "--models", str(small_models), "--calls", "500",
-                      "--warmup", "10", "--seconds", "1", "--flame", str(flame))  # fmt: skip
+    done = run_module(CLI, "driver", "python-numpy", "--models", str(small_models),
+                      "--calls", "500", "--warmup", "10", "--seconds", "1",
+                      "--flame", str(flame))  # fmt: skip
     if "py-spy cannot run here" in done.stdout:
         pytest.skip(done.stdout.strip().splitlines()[-1])
     assert done.returncode == 0, done.stderr
@@ -65,9 +67,10 @@ def test_profile_with_native_frames_where_py_spy_runs(small_models: Path, tmp_pa
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["cpp-handwritten"], "is not a Python driver"),
-        ([], "give a Python driver id"),
-        (["python-numpy", "--ladder"], "not both"),
+        (["driver", "cpp-handwritten"], "is not a Python driver"),
+        ([], "required: {driver,ladder}"),
+        (["driver"], "required: driver"),
+        (["driver", "python-numpy", "--run-dir", "x"], "unrecognized arguments: --run-dir"),
     ],
 )
 def test_profile_usage_errors_are_one_line(args: list[str], message: str) -> None:
@@ -87,7 +90,7 @@ def test_shares_and_the_other_row_add_up() -> None:
 
 def test_the_ladder_steps_are_present_and_measured(small_models: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = run_module(CLI, "--ladder", "--models", str(small_models), "--calls", "2000",
+    done = run_module(CLI, "ladder", "--models", str(small_models), "--calls", "2000",
                       "--repeats", "5", "--warmup", "10", "--run-dir", str(run_dir))  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads((run_dir / ladder_record.FILE).read_text())
@@ -127,3 +130,19 @@ def test_ladder_figures_come_from_the_raw_timings(tmp_path: Path) -> None:
     assert toy.full_ns == 115.0 and toy.sum_ns == 110.0
     assert toy.adds_up and toy.gap == pytest.approx(-5 / 115)
     assert ladder_section(tmp_path / "no-run", tmp_path) is None
+
+
+def test_a_ladder_that_breaks_its_schema_is_named(tmp_path: Path) -> None:
+    step = {"name": "loop", "label": "the empty loop", "loop": "empty", "minus": None}
+    runtime = {
+        "runtime": "torch", "runtime_version": "2", "call": "f(x)", "full": "empty",
+        "loops": {"empty": {"code": "pass", "ns": [10, 11]}}, "steps": [step], "driver": None,
+    }  # fmt: skip
+    good = {"schema": ladder_record.SCHEMA, "calls": 10, "repeats": 2, "batch": 1,
+            "threads": 1, "python": "3.11", "runtimes": [runtime]}  # fmt: skip
+    path = tmp_path / ladder_record.FILE
+    path.write_text(json.dumps(good))
+    assert ladder_record.read(path).runtimes[0].adds_up
+    path.write_text(json.dumps({**good, "runtimes": [{**runtime, "loops": {"empty": {}}}]}))
+    with pytest.raises(RunError, match=r"ladder.json: invalid ladder: runtimes/0/loops/empty"):
+        ladder_record.read(path)

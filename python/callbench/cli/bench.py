@@ -12,7 +12,8 @@ from pathlib import Path
 
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
-from callbench.errors import ArtifactError, UsageError
+from callbench.driver_options import Options
+from callbench.errors import ArtifactError, UsageError, named_first_line
 from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
@@ -74,11 +75,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     _finish(done, run_dir)
-    if args.command != "bench":
-        return 0
-    from callbench.report.__main__ import main as report_main
-
-    return report_main([str(run_dir)])
+    return write_report(run_dir) if args.command == "bench" else 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,20 +147,28 @@ def bench(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     _finish(done, run_dir)
-    from callbench.kernels.__main__ import main as kernels_main
+    from callbench.kernels.launch import KernelOptions, run_kernels
 
     quick = args.quick or options.calls is None
-    kernel_args = ["--run-dir", str(run_dir), "--threads", str(options.threads)]
-    status = kernels_main([*kernel_args, *(["--quick"] if quick else [])])
+    status = run_kernels(KernelOptions(run_dir, quick, options.threads))
     if status != 0:
         print("callbench: the kernels failed; the report goes on without them", file=sys.stderr)
     if args.only is None and (args.language is None or "python" in args.language):
-        from callbench.profile.cli import profile_main
+        from callbench.cli.profile import LADDER_CALLS, QUICK_LADDER_CALLS, run_ladder
 
-        ladder_calls = "2000" if args.quick else "20000"
-        ladder = ["--ladder", "--run-dir", str(run_dir), "--models", str(options.models)]
-        if profile_main([*ladder, "--calls", ladder_calls]) != 0:
-            print("callbench: the ladder failed; the report goes on without it", file=sys.stderr)
-    from callbench.report.__main__ import main as report_main
+        calls = QUICK_LADDER_CALLS if args.quick else LADDER_CALLS
+        ladder_options = Options(models=options.models, calls=calls)
+        try:
+            run_ladder(ladder_options, run_dir=run_dir)
+        except Exception as exc:  # a runtime's own failure: the report goes on
+            print(f"callbench: the ladder failed ({named_first_line(exc)}); the report goes on "
+                  "without it", file=sys.stderr)  # fmt: skip
+    return write_report(run_dir)
 
-    return report_main([str(run_dir)])
+
+def write_report(run_dir: Path) -> int:
+    from callbench.records.store import RESULTS
+    from callbench.report.__main__ import report
+
+    print(f"wrote {report([str(run_dir)], RESULTS)}")
+    return 0

@@ -1,4 +1,4 @@
-"""``callbench``: export, build, run, bench, count, report, compare, list.
+"""``callbench``: export, build, run, bench, count, kernels, profile, report, compare, list.
 
 Every subcommand is a few lines over the library; nox sessions call these.
 """
@@ -69,8 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="every registered driver and whether it can run here")
     sub.add_parser(
+        "kernels", add_help=False,
+        help="the seeds' micro-benchmarks (elementwise math, batched dot, CUDA) into a run",
+    )  # fmt: skip
+    sub.add_parser(
         "profile", add_help=False,
-        help="where a Python driver's call goes (profile DRIVER), or the ladder (--ladder)",
+        help="where a Python driver's call goes (profile driver ID), or the ladder",
     )  # fmt: skip
     return parser
 
@@ -112,9 +116,13 @@ def dispatch(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["profile"]:  # parses its own options, `--` ones included
-        from callbench.profile.cli import profile_main
+        from callbench.cli.profile import profile_main
 
         return profile_main(args[1:])
+    if args[:1] == ["kernels"]:  # its own process: thread counts are set before NumPy loads
+        from callbench.kernels.launch import run_kernels_with
+
+        return run_kernels_with(args[1:])
     return report_errors(
         PROG, lambda: dispatch(build_parser().parse_args(args)), "--debug" in args, catch_all=False
     )

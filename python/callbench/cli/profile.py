@@ -1,10 +1,10 @@
 """``callbench profile``: where a Python driver's call goes, or the overhead ladder.
 
-    callbench profile DRIVER [--models DIR] [--calls N] [--warmup W] [--batch B]
-                             [--threads T] [--top K] [--no-native] [--seconds S]
-                             [--rate HZ] [--flame SVG] [--debug]
-    callbench profile --ladder [--run-dir DIR] [--models DIR] [--calls N]
-                               [--repeats R] [--batch B] [--threads T] [--debug]
+    callbench profile driver DRIVER [--models DIR] [--calls N] [--warmup W] [--batch B]
+                                    [--threads T] [--top K] [--no-native] [--seconds S]
+                                    [--rate HZ] [--flame SVG] [--debug]
+    callbench profile ladder [--run-dir DIR] [--models DIR] [--calls N]
+                             [--repeats R] [--batch B] [--threads T] [--debug]
 
 The first runs DRIVER's own loop under cProfile, then under py-spy with
 native frames (where py-spy can run), and prints the top frames with their
@@ -26,30 +26,39 @@ from callbench.command_line import Parser, count, positive, report_errors
 from callbench.driver_options import Options
 from callbench.errors import UsageError
 from callbench.profile import native_frames, python_frames
-from callbench.profile.frames import render
 from callbench.profile.target import loaded
+from callbench.report.frames_table import render
 
 PROG = "callbench profile"
 PROFILE_CALLS = 20_000
 
 
-def parser() -> argparse.ArgumentParser:
-    p = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
-    p.add_argument("driver", nargs="?", help="a Python driver id (see `callbench list`)")
-    p.add_argument("--ladder", action="store_true", help="time the overhead ladder instead")
+def _add_protocol(p: argparse.ArgumentParser) -> None:
     p.add_argument("--models", type=Path, default=Path("models"))
     p.add_argument("--calls", type=count(1), default=PROFILE_CALLS, help="calls profiled / timed")
     p.add_argument("--warmup", type=count(0), default=1000)
     p.add_argument("--batch", type=count(1), default=1)
     p.add_argument("--threads", type=count(1), default=1)
-    p.add_argument("--top", type=count(1), default=12, help="frames shown per table")
-    p.add_argument("--no-native", action="store_true", help="cProfile only, no py-spy")
-    p.add_argument("--seconds", type=positive, default=3.0, help="py-spy's sampling time")
-    p.add_argument("--rate", type=count(1), default=250, help="py-spy's samples a second")
-    p.add_argument("--flame", type=Path, help="write py-spy's flame graph (SVG) here")
-    p.add_argument("--run-dir", type=Path, help="the run folder ladder.json goes to")
-    p.add_argument("--repeats", type=count(1), default=5, help="the ladder's interleaved repeats")
     p.add_argument("--debug", action="store_true")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(
+        dest="what", metavar="{driver,ladder}", required=True, parser_class=Parser
+    )
+    d = sub.add_parser("driver", help="a Python driver's frames (cProfile, then py-spy)")
+    d.add_argument("driver", help="a Python driver id (see `callbench list`)")
+    _add_protocol(d)
+    d.add_argument("--top", type=count(1), default=12, help="frames shown per table")
+    d.add_argument("--no-native", action="store_true", help="cProfile only, no py-spy")
+    d.add_argument("--seconds", type=positive, default=3.0, help="py-spy's sampling time")
+    d.add_argument("--rate", type=count(1), default=250, help="py-spy's samples a second")
+    d.add_argument("--flame", type=Path, help="write py-spy's flame graph (SVG) here")
+    lad = sub.add_parser("ladder", help="time the overhead ladder of torch and ONNX Runtime")
+    _add_protocol(lad)
+    lad.add_argument("--run-dir", type=Path, help="the run folder ladder.json goes to")
+    lad.add_argument("--repeats", type=count(1), default=5, help="interleaved repeats")
     return p
 
 
@@ -104,22 +113,37 @@ def profile_driver(args: argparse.Namespace) -> int:
     return 0
 
 
-def ladder(args: argparse.Namespace) -> int:
-    from callbench.profile import ladder_record
-    from callbench.profile.ladder import measure
-    from callbench.profile.ladder_onnxruntime import onnxruntime_path
-    from callbench.profile.ladder_table import ladder_table
-    from callbench.profile.ladder_torch import torch_path
+LADDER_CALLS = 20_000
+QUICK_LADDER_CALLS = 2_000
+LADDER_REPEATS = 5
 
-    result = measure([torch_path, onnxruntime_path], options_of(args), args.repeats)
+
+def run_ladder(
+    options: Options, repeats: int = LADDER_REPEATS, run_dir: Path | None = None
+) -> None:
+    """Time the ladder, print its table, write ladder.json into ``run_dir`` if given.
+
+    Steps that do not add up to the full call are said on stderr, not an error.
+    """
+    from callbench.profile.ladder.measure import measure
+    from callbench.profile.ladder.onnxruntime_path import onnxruntime_path
+    from callbench.profile.ladder.torch_path import torch_path
+    from callbench.records import ladder as ladder_record
+    from callbench.report.ladder_table import ladder_table
+
+    result = measure([torch_path, onnxruntime_path], options, repeats)
     print(ladder_table(result))
-    if args.run_dir is not None:
-        args.run_dir.mkdir(parents=True, exist_ok=True)
-        print(f"\nwrote {ladder_record.write(args.run_dir, result)}")
+    if run_dir is not None:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        print(f"\nwrote {ladder_record.write(run_dir, result)}")
     failed = [r.runtime for r in result.runtimes if not r.adds_up]
     if failed:
-        print(f"{PROG}: the steps of {', '.join(failed)} do not add up to the full call "
+        print(f"{PROG} ladder: the steps of {', '.join(failed)} do not add up to the full call "
               f"within {ladder_record.TOLERANCE:.0%}", file=sys.stderr)  # fmt: skip
+
+
+def ladder(args: argparse.Namespace) -> int:
+    run_ladder(options_of(args), args.repeats, args.run_dir)
     return 0
 
 
@@ -129,15 +153,7 @@ def profile_main(argv: Sequence[str]) -> int:
 
     def body() -> int:
         args = parser().parse_args(args_list)
-        if args.ladder:
-            if args.driver is not None:
-                raise UsageError("give a DRIVER or --ladder, not both")
-            return ladder(args)
-        if args.driver is None:
-            raise UsageError("give a Python driver id to profile, or --ladder")
-        if args.run_dir is not None:
-            raise UsageError("--run-dir goes with --ladder")
-        return profile_driver(args)
+        return ladder(args) if args.what == "ladder" else profile_driver(args)
 
     return report_errors(PROG, body, "--debug" in args_list, catch_all=True)
 

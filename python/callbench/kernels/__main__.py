@@ -1,8 +1,8 @@
-"""``python -m callbench.kernels``: run the seeds' micro-benchmarks and write records.
+"""``callbench kernels``: run the seeds' micro-benchmarks and write records.
 
-    python -m callbench.kernels --quick                 # 1000 x 1000, a minute or so
-    python -m callbench.kernels --only kernel-exp --threads 4
-    python -m callbench.kernels --run-dir results/runs/<id>   # beside a driver run
+    callbench kernels --quick                 # 1000 x 1000, a minute or so
+    callbench kernels --only kernel-exp --threads 4
+    callbench kernels --run-dir results/runs/<id>   # beside a driver run
 
 Exit 0 when every record was written (some may say failed or skipped),
 2 for a usage error, 1 when the run itself could not be done.
@@ -22,7 +22,7 @@ from callbench.kernels.threads import thread_env
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m callbench.kernels",
+        prog="callbench kernels",
         description="The seeds' micro-benchmarks (elementwise math, batched dot, CUDA).",
     )
     p.add_argument("--quick", action="store_true", help="elementwise at 1000 x 1000 (CI, tests)")

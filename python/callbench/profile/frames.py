@@ -1,11 +1,9 @@
-"""A profile as rows of frames, each with its share of a call, and the table that prints it."""
+"""A profile as rows of frames, each with its share of a call (report/frames_table.py prints it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-
-from callbench.report.format import table
 
 OTHER = "(every other frame)"
 
@@ -54,30 +52,3 @@ def grouped(profile: Profile, key: Iterable[tuple[Frame, str]]) -> Profile:
         sums[name] = (own + frame.own, hits + frame.hits)
     frames = tuple(Frame(n, own, hits) for n, (own, hits) in sums.items())
     return Profile(profile.tool, profile.unit, profile.calls, frames)
-
-
-def render(profile: Profile, count: int, per_call_ns: float | None = None) -> str:
-    """The top frames as a Markdown table, each with its share of a call.
-
-    cProfile rows also give the frame's own µs per call under the profiler and
-    how often a call enters it; py-spy rows, their samples. ``per_call_ns``,
-    the call's unprofiled cost, turns each share into µs of an unprofiled call.
-    """
-    timed = profile.unit == "s"
-    header = ["share"]
-    if per_call_ns is not None:
-        header.append("≈ µs of a call")
-    header += ["µs/call profiled", "calls/call"] if timed else ["samples"]
-    header.append("frame")
-    rows: list[Sequence[str]] = []
-    for frame in profile.top(count):
-        share = profile.share(frame)
-        row = [f"{100 * share:.1f}%"]
-        if per_call_ns is not None:
-            row.append(f"{share * per_call_ns / 1e3:.3f}")
-        if timed:
-            row += [f"{frame.own / profile.calls * 1e6:.3f}", f"{frame.hits / profile.calls:.2f}"]
-        else:
-            row.append(f"{frame.own:.0f}")
-        rows.append([*row, f"`{frame.name}`"])
-    return table(header, rows)

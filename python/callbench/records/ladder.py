@@ -18,6 +18,9 @@ Format (``"schema": "callbench-ladder/1"``)::
         "full": "full",
         "driver": {"id": "python-eager-inference", "ns": [...]}}]}
 
+Its JSON Schema is docs/ladder.schema.json; ``read`` validates against it as
+the run records are validated against theirs.
+
 A step costs, per call, the median over repeats r of
 ``(loops[step.loop].ns[r] - loops[step.minus].ns[r]) / calls`` (``minus``
 null: nothing subtracted). The full call is ``loops[full]``; the steps add up
@@ -36,9 +39,12 @@ from typing import Any
 
 from callbench.errors import RunError
 from callbench.files import write_atomic
+from callbench.paths import DOCS
+from callbench.records.schema import validator
 
 SCHEMA = "callbench-ladder/1"
 FILE = "ladder.json"
+SCHEMA_FILE = DOCS / "ladder.schema.json"
 TOLERANCE = 0.10  # the steps' sum may differ from the full call by this fraction
 
 
@@ -155,6 +161,12 @@ def read(path: Path) -> Ladder:
         data = json.loads(path.read_text())
         if data.get("schema") != SCHEMA:
             raise RunError(f"{path}: schema {data.get('schema')!r}, expected {SCHEMA!r}")
+        found = sorted(
+            validator(SCHEMA_FILE).iter_errors(data), key=lambda e: list(e.absolute_path)
+        )
+        if found:
+            where = "/".join(map(str, found[0].absolute_path)) or "(ladder)"
+            raise RunError(f"{path}: invalid ladder: {where}: {found[0].message}")
         calls = int(data["calls"])
         runtimes: Sequence[Mapping[str, Any]] = data["runtimes"]
         return Ladder(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -24,8 +25,9 @@ class SchemaVersionError(RecordError):
 
 
 @cache
-def _validator() -> jsonschema.protocols.Validator:
-    schema = json.loads(SCHEMA_FILE.read_text())
+def validator(schema_file: Path = SCHEMA_FILE) -> jsonschema.protocols.Validator:
+    """A checked validator for one of docs/'s schemas (the record's by default)."""
+    schema = json.loads(schema_file.read_text())
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema)
@@ -39,7 +41,7 @@ def problems(data: Any) -> list[str]:
     """What is wrong with ``data`` as a record, empty when it is well formed."""
     if isinstance(data, dict) and data.get("schema") not in READABLE_VERSIONS:
         return [f"schema version {data.get('schema')!r}; this callbench reads {_versions()}"]
-    found = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    found = sorted(validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     return [f"{'/'.join(map(str, e.absolute_path)) or '(record)'}: {e.message}" for e in found]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from callbench.kernels.report import kernel_section
 from callbench.records.store import Run
 from callbench.report import (
     charts,
@@ -19,6 +18,7 @@ from callbench.report import (
     user_model,
 )
 from callbench.report.counts import count_section, trend, trend_text
+from callbench.report.kernels import kernel_section
 from callbench.report.ladder import ladder_section
 
 CHARTS = "charts"

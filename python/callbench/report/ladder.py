@@ -1,6 +1,6 @@
 """The report's "Where a call's time goes": the overhead ladder of a run, chart and tables.
 
-Reads ``ladder.json`` (written by ``callbench profile --ladder --run-dir``;
+Reads ``ladder.json`` (written by ``callbench profile ladder --run-dir``;
 format in ``callbench.profile.ladder_record``) and draws one stacked bar per
 runtime: each step's µs per call, and a tick at the full call measured.
 """
@@ -14,9 +14,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from callbench.profile import ladder_record
-from callbench.profile.ladder_record import Ladder
-from callbench.profile.ladder_table import ladder_table
+from callbench.records import ladder as ladder_record
+from callbench.records.ladder import Ladder
+from callbench.report.ladder_table import ladder_table
 
 # One colour and legend entry per step name, the same in every bar (matplotlib's tab10).
 STEPS = {
@@ -72,8 +72,8 @@ def ladder_section(run_dir: Path, chart_dir: Path) -> str | None:
         "less the empty loop (the model's layers: the MLP less a model that does nothing). "
         "The steps should add up to the full call, measured as one loop, within "
         f"{ladder_record.TOLERANCE:.0%}; the registered driver on the same path is timed "
-        "beside them. `callbench profile --ladder --run-dir RUN` makes it; "
-        "`callbench profile DRIVER` shows a driver's frames.",
+        "beside them. `callbench profile ladder --run-dir RUN` makes it; "
+        "`callbench profile driver DRIVER` shows a driver's frames.",
         "",
         f"![where a call's time goes]({CHART_DIR}/{chart.name})",
         "",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from callbench.profile.ladder_record import TOLERANCE, Ladder, RuntimeLadder
+from callbench.records.ladder import TOLERANCE, Ladder, RuntimeLadder
 from callbench.report.format import table, us
 
 

@@ -14,8 +14,8 @@ from callbench.driver_options import Options
 from callbench.drivers.torch_common import set_threads, storer
 from callbench.model.artifacts import STATE_DICT, load_state_dict, require
 from callbench.model.mlp import MLP
-from callbench.profile.ladder import LadderPath, TimedLoop
-from callbench.profile.ladder_record import Step
+from callbench.profile.ladder.measure import LadderPath, TimedLoop
+from callbench.records.ladder import Step
 
 STEPS = (
     Step("loop", "the empty Python loop", "empty", None),

@@ -1,6 +1,6 @@
 """The overhead ladder: a call taken apart into steps, each timed per call in one process.
 
-Each runtime's path (``ladder_torch``, ``ladder_onnxruntime``) gives loops
+Each runtime's path (``torch_path``, ``onnxruntime_path``) gives loops
 that each do one step of a call on its own (``for i in range(n): <step>``),
 the loop that does the whole call, and the steps as differences of loops.
 Every loop runs ``calls`` iterations per repeat; the repeats are interleaved
@@ -21,8 +21,8 @@ import numpy as np
 
 from callbench.driver_options import Options
 from callbench.driverkit.inputs import load_inputs
-from callbench.profile.ladder_record import Ladder, Loop, RuntimeLadder, Step
 from callbench.profile.target import loaded, python_drivers
+from callbench.records.ladder import Ladder, Loop, RuntimeLadder, Step
 
 Body = Callable[[int], None]  # runs iterations 0 .. n-1 of one loop
 WARMUP = 1000

@@ -21,8 +21,8 @@ from onnx import TensorProto, helper
 
 from callbench.driver_options import Options
 from callbench.drivers.onnxruntime_driver import session
-from callbench.profile.ladder import LadderPath, TimedLoop
-from callbench.profile.ladder_record import Step
+from callbench.profile.ladder.measure import LadderPath, TimedLoop
+from callbench.records.ladder import Step
 
 STEPS = (
     Step("loop", "the empty Python loop", "empty", None),
