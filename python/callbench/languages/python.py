@@ -10,16 +10,36 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from contextlib import AbstractContextManager
 from functools import partial
 from pathlib import Path
 
-from callbench.driverkit.entry import PACKAGE
+import numpy as np
+
+from callbench.driver_options import Options
+from callbench.driverkit import host
+from callbench.driverkit.entry import PACKAGE, load_setup
+from callbench.driverkit.inputs import load_inputs
 from callbench.languages.spec import DriverSpec, always_available, built_by
 from callbench.paths import REPO_ROOT
 
 LANGUAGE = "Python"
 # -W ignore: torch.jit's deprecation warning is the report's to say, once.
 KIT = ("-W", "ignore", "-m", "callbench.driverkit")
+# The kit's in-process host, for the profiler (cProfile, the ladder) and py-spy's target.
+HOST = "callbench.driverkit.host"
+SPIN = host.SPIN
+Hosted = host.Loaded
+
+
+def hosted(driver_id: str, entry: str, options: Options) -> AbstractContextManager[Hosted]:
+    """A Python driver loaded and warmed up in this process (only its entry's module imported)."""
+    return host.loaded(driver_id, load_setup(entry), options)
+
+
+def inputs_for(options: Options) -> np.ndarray:
+    """The run's samples as the kit reads them (``calls`` x ``batch``, checked)."""
+    return load_inputs(options)
 
 
 def _source(module: str) -> Path:

@@ -15,7 +15,8 @@ import torch
 
 from callbench.model import artifacts as art
 from callbench.model.architecture import HIDDEN, flops_per_sample, weight_count
-from callbench.model.export import (
+from callbench.model.family import parse_widths as parse_any_widths
+from callbench.model.portable import (
     INPUT_SEED,
     describe,
     make_inputs,
@@ -23,7 +24,6 @@ from callbench.model.export import (
     quiet_exporters,
     write_blobs,
 )
-from callbench.model.family import parse_widths as parse_any_widths
 from callbench.model.training import family_training, train
 
 # A width of the family gets the samples a calibrated round could take at its size:

@@ -1,6 +1,6 @@
 """A driver's loop sampled by py-spy (PyPI), native frames included: what cProfile cannot see.
 
-py-spy starts ``python -m callbench.profile.target`` itself and reads its
+py-spy starts the kit's host (``python -m callbench.driverkit.host``) itself and reads its
 stacks from outside (ptrace / process_vm_readv), so it may be refused where
 the process may not trace its children (a container without CAP_SYS_PTRACE,
 ``kernel.yama.ptrace_scope`` 3). Only samples taken inside the target's
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from callbench.driver_options import Options
+from callbench.languages.python import SPIN
 from callbench.profile.frames import Frame, Profile, grouped
-from callbench.profile.target import SPIN
+from callbench.profile.target import target_command
 
-TARGET = "callbench.profile.target"
 LOCATION = re.compile(r"^(?P<function>.*) \((?P<where>[^()]*)\)$")
 ABI_TAG = re.compile(r"\.cpython-[^.]+")
 LINE = re.compile(r":\d+$")
@@ -47,11 +47,6 @@ def py_spy() -> Path:
     if found is None:
         raise NativeProfilerError("py-spy is not installed (pip install py-spy)")
     return Path(found)
-
-
-def target_command(driver_id: str, options: Options, seconds: float) -> list[str]:
-    return [sys.executable, "-m", TARGET, driver_id, "--seconds", str(seconds),
-            *options.arguments()]  # fmt: skip
 
 
 def record(driver_id: str, options: Options, sampling: Sampling, fmt: str, out: Path) -> None:

@@ -1,31 +1,19 @@
-"""A registered Python driver loaded in this process, ready to be profiled.
-
-Also a program, for py-spy to start and sample:
-``python -m callbench.profile.target DRIVER --seconds S [contract options]``
-loads the driver, warms it up, then runs whole rounds in ``spin`` for about
-S seconds (the profiler keeps only the samples under ``spin``).
+"""Which Python driver a profile takes, and how it is loaded: in this process, or as the
+process py-spy starts; both through the Python language's door to its kit.
 """
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
-import numpy as np
-
-from callbench.command_line import Parser, report_errors
-from callbench.driver_options import Options, parse_options
-from callbench.driverkit import rounds
-from callbench.driverkit.entry import load_setup
-from callbench.driverkit.inputs import load_inputs
-from callbench.driverkit.model import Prepared, Setup
+from callbench.driver_options import Options
 from callbench.errors import UsageError
+from callbench.languages import python
 from callbench.registry import DRIVERS
 
-SPIN = "spin"  # the function whose samples count; see pyspy.py
+Loaded = python.Hosted
 
 
 def python_drivers() -> dict[str, str]:
@@ -33,63 +21,23 @@ def python_drivers() -> dict[str, str]:
     return {d.id: d.entry for d in DRIVERS if d.entry is not None}
 
 
-def setup_function(driver_id: str) -> Setup:
+def entry_of(driver_id: str) -> str:
     entries = python_drivers()
     if driver_id not in entries:
         raise UsageError(
             f"{driver_id!r} is not a Python driver; profile takes one of: {', '.join(entries)}"
         )
-    return load_setup(entries[driver_id])
-
-
-@dataclass
-class Loaded:
-    """A driver's prepared loop with the buffers it reads and writes."""
-
-    driver: str
-    options: Options
-    prepared: Prepared
-    inputs: np.ndarray
-    outputs: np.ndarray
+    return entries[driver_id]
 
 
 @contextmanager
 def loaded(driver_id: str, options: Options) -> Iterator[Loaded]:
-    """Load the driver, enter its context (e.g. inference mode), warm it up."""
-    setup = setup_function(driver_id)
-    inputs = load_inputs(options)
-    outputs = np.zeros((options.calls * options.batch, 1), dtype=np.float32)
-    prepared = setup(options, inputs, outputs)
-    with prepared.context():
-        rounds.warm_up(prepared.loop, options.calls, options.warmup)
-        yield Loaded(driver_id, options, prepared, inputs, outputs)
+    """The driver loaded and warmed up in this process."""
+    with python.hosted(driver_id, entry_of(driver_id), options) as driver:
+        yield driver
 
 
-def spin(driver: Loaded, seconds: float) -> int:
-    """Whole rounds of the driver's loop for about ``seconds``; the number of calls made."""
-    calls = driver.options.calls
-    loop = driver.prepared.loop
-    made = 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        loop(0, calls)
-        made += calls
-    return made
-
-
-def main(argv: Sequence[str]) -> int:
-    parser = Parser(add_help=False)
-    parser.add_argument("driver")
-    parser.add_argument("--seconds", type=float, default=2.0)
-
-    def body() -> int:
-        args, rest = parser.parse_known_args(argv)
-        with loaded(args.driver, parse_options(rest)) as driver:
-            spin(driver, args.seconds)
-        return 0
-
-    return report_errors("callbench profile", body, "--debug" in argv, catch_all=True)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def target_command(driver_id: str, options: Options, seconds: float) -> list[str]:
+    """The process py-spy starts: the driver spinning for about ``seconds``."""
+    return [sys.executable, "-m", python.HOST, driver_id, entry_of(driver_id),
+            "--seconds", str(seconds), *options.arguments()]  # fmt: skip

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.inputs import load_inputs
+from callbench.languages.python import inputs_for
 from callbench.profile.target import loaded, python_drivers
 from callbench.records.ladder import Ladder, Loop, RuntimeLadder, Step
 
@@ -78,7 +78,7 @@ def time_loops(
 
 def measure_path(build: PathBuilder, options: Options, repeats: int, seed: int) -> RuntimeLadder:
     """Build one path, time its loops and its registered driver, interleaved."""
-    inputs = load_inputs(options)
+    inputs = inputs_for(options)
     outputs = np.zeros((options.calls * options.batch, 1), dtype=np.float32)
     path = build(options, inputs, outputs)
     entries = [(lp.name, lp.body, path.context) for lp in path.loops]
