@@ -20,8 +20,7 @@ from callbench.command_line import Parser, report_errors
 from callbench.driver_options import Options, parse_options
 from callbench.driverkit import rounds
 from callbench.driverkit.entry import load_setup
-from callbench.driverkit.inputs import load_inputs
-from callbench.driverkit.model import Prepared, Setup
+from callbench.driverkit.model import Prepared, Setup, load
 
 SPIN = "spin"  # the function whose samples count (profile/native_frames.py)
 
@@ -39,13 +38,12 @@ class Loaded:
 
 @contextmanager
 def loaded(driver_id: str, setup: Setup, options: Options) -> Iterator[Loaded]:
-    """Load the driver, enter its context (e.g. inference mode), warm it up."""
-    inputs = load_inputs(options)
-    outputs = np.zeros((options.calls * options.batch, 1), dtype=np.float32)
-    prepared = setup(options, inputs, outputs)
+    """Load the driver as a run does, enter its context (e.g. inference mode), warm it up."""
+    model = load(setup, options)
+    prepared = model.prepared
     with prepared.context():
         rounds.warm_up(prepared.loop, options.calls, options.warmup)
-        yield Loaded(driver_id, options, prepared, inputs, outputs)
+        yield Loaded(driver_id, options, prepared, model.inputs, model.outputs)
 
 
 def spin(driver: Loaded, seconds: float) -> int:

@@ -7,6 +7,7 @@ samples from ``inputs`` and storing its result into ``outputs``.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -16,7 +17,9 @@ from typing import Any
 import numpy as np
 
 from callbench.driver_options import Options
+from callbench.driverkit.inputs import load_inputs
 from callbench.errors import ArtifactError, first_line
+from callbench.model.artifacts import sample_widths
 
 Loop = Callable[[int, int], None]
 
@@ -34,6 +37,25 @@ class Prepared:
 
 
 Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A driver's model set up: its loop, the buffers it reads and writes, its load time."""
+
+    prepared: Prepared
+    inputs: np.ndarray
+    outputs: np.ndarray
+    load_ns: int
+
+
+def load(setup: Setup, options: Options) -> LoadedModel:
+    """The run's inputs read, outputs allocated at the model's width, then ``setup`` timed."""
+    inputs = load_inputs(options)
+    outputs = np.zeros((options.calls * options.batch, sample_widths(options.models)[1]), "<f4")
+    t0 = time.perf_counter_ns()
+    prepared = setup(options, inputs, outputs)
+    return LoadedModel(prepared, inputs, outputs, time.perf_counter_ns() - t0)
 
 
 def model_error(path: Path, exc: BaseException) -> ArtifactError:

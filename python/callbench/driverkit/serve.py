@@ -9,22 +9,17 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-import numpy as np
-
 from callbench.command_line import report_errors
 from callbench.driver_options import LATENCY_CALLS, Options, parse_options
 from callbench.driverkit import rounds
-from callbench.driverkit.inputs import load_inputs
-from callbench.driverkit.model import Setup
+from callbench.driverkit.model import Setup, load
 from callbench.driverkit.outputs import write_latencies, write_outputs
 from callbench.driverkit.result import result_line
 from callbench.errors import UsageError
-from callbench.model.artifacts import sample_widths
 
 
 @dataclass(frozen=True)
@@ -73,11 +68,8 @@ def run(
     driver_id: str, setup: Setup, options: Options, commands: Iterable[Command] | None = None
 ) -> dict[str, Any]:
     """Load, warm up, answer the commands; return the result line."""
-    inputs = load_inputs(options)
-    outputs = np.zeros((options.calls * options.batch, sample_widths(options.models)[1]), "<f4")
-    t0 = time.perf_counter_ns()
-    prepared = setup(options, inputs, outputs)
-    load_ns = time.perf_counter_ns() - t0
+    model = load(setup, options)
+    prepared, outputs, load_ns = model.prepared, model.outputs, model.load_ns
     done: list[rounds.RoundTime] = []
     with prepared.context():
         rounds.warm_up(prepared.loop, options.calls, options.warmup)
