@@ -16,8 +16,10 @@ import numpy as np
 import pytest
 
 from callbench.records.record import Record, Round, Status
-from callbench.records.store import write_json, write_record
+from callbench.records.store import load_run, write_json, write_record
+from callbench.report import claims
 from callbench.report.__main__ import main as report_main
+from callbench.report.ratios import ratio
 
 ENV: dict[str, Any] = {
     "host": "test-host",
@@ -455,3 +457,24 @@ def test_a_tie_is_not_reordered_against_a_claim_on_wall_time(tmp_path: Path) -> 
     assert [table[d][0] for d in table_ids(main)] == ["1", "≈", "3"]
     assert table["python-numpy"][-2] == "instructions (a tie on wall time)"
     assert table["python-ctypes"][-2] == "wall time, ×1.15"  # over numpy, the row above
+
+
+def test_claims_that_form_a_cycle_still_give_an_order(tmp_path: Path) -> None:
+    # Round by round the three rows take turns (A > B > C, B > C > A, C > A > B, two of
+    # every three rounds each): every median of paired ratios says its row costs 1.5×
+    # the next, all around. The medians tie, so one group; the order falls back to them.
+    turns = [(3000, 2000, 1000), (1000, 3000, 2000), (2000, 1000, 3000)] * 100
+    run = make_run(tmp_path / "run", [
+        driver("python-a", [t[0] for t in turns]),
+        driver("python-b", [t[1] for t in turns]),
+        driver("python-c", [t[2] for t in turns]),
+    ])  # fmt: skip
+
+    records = {r.id: r for r in load_run(run).drivers}
+    a, b, c = records["python-a"], records["python-b"], records["python-c"]
+    cycle = [ratio(a, b), ratio(b, c), ratio(c, a)]
+    assert all(claims.holds(r) for r in cycle)  # the cycle this test is about
+    placed = claims.table_order(list(records.values()))
+    assert sorted(p.record.id for p in placed) == ["python-a", "python-b", "python-c"]
+    main = report(tmp_path, run).split("## Cost per call", 1)[1].split("\n## ", 1)[0]
+    assert sorted(table_ids(main)) == ["python-a", "python-b", "python-c"]

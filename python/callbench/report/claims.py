@@ -98,7 +98,10 @@ def _ordered_group(group: list[Record], noise: float) -> list[Record]:
     ordered: list[Record] = []
     while remaining:
         left = {r.id for r in remaining}
-        free = [r for r in remaining if not beaten[r.id] & left]
+        # Medians of paired ratios need not be transitive: the claims among the rows
+        # left may form a cycle (A beats B beats C beats A), which no order keeps;
+        # the rows left then go by median.
+        free = [r for r in remaining if not beaten[r.id] & left] or remaining
         counted = [r for r in free if instructions(r) is not None]
         first = free[0]
         chosen = (
