@@ -63,10 +63,23 @@ def identity_onnx(path: Path) -> None:
     onnx.save(model, str(path))
 
 
+def identity_tflite(path: Path) -> None:
+    """A LiteRT model with the right names that answers [B, 2] instead of [B, 1]."""
+    from callbench.model.litert_model import tflite_bytes
+
+    eye = np.eye(2, dtype=np.float32)
+    path.write_bytes(tflite_bytes([(eye, np.zeros(2, dtype=np.float32), False)]))
+
+
 def wrong_shape(path: Path) -> bool:
     """Replace a model by one answering the wrong shape; False where the format cannot."""
+    from callbench.model.litert_model import TFLITE
+
     if path.name == art.ONNX:
         identity_onnx(path)
+        return True
+    if path.name == TFLITE:
+        identity_tflite(path)
         return True
     if path.name == art.TORCHSCRIPT:
         identity_torchscript(path)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 import torch
 
 from callbench.model import artifacts as art
@@ -33,9 +35,10 @@ def test_manifest_lists_every_artifact_with_its_hash(small_models: Path) -> None
         EXECUTORCH_PORTABLE,
         EXECUTORCH_XNNPACK,
     )
+    from callbench.model.litert_model import TFLITE
 
     expected = {art.STATE_DICT, art.TORCHSCRIPT, art.ONNX, art.WEIGHTS, art.INPUTS, art.REFERENCE,
-                AOTI_PACKAGE, EXECUTORCH_XNNPACK, EXECUTORCH_PORTABLE}  # fmt: skip
+                AOTI_PACKAGE, EXECUTORCH_XNNPACK, EXECUTORCH_PORTABLE, TFLITE}  # fmt: skip
     assert set(files) == expected
     art.verify(small_models, expected)
     assert files[art.INPUTS]["shape"] == [SMALL_SAMPLES, 2]
@@ -158,3 +161,29 @@ def test_widths_are_parsed_and_bad_ones_refused(tmp_path: Path) -> None:
         .endswith("--widths: 'wide' is not a positive whole number")
     )
     assert not (tmp_path / art.MANIFEST).exists()  # refused before any work
+
+
+def test_bench_exports_again_for_an_artifact_an_older_export_lacks(
+    models_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from callbench.cli import bench
+    from callbench.model.litert_model import TFLITE
+
+    commands: list[list[str]] = []
+
+    def run(command: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+        commands.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    bench.ensure_models(models_copy, {art.ONNX, TFLITE})
+    assert commands == []  # everything there and as the manifest says
+    path = models_copy / art.MANIFEST
+    manifest = json.loads(path.read_text())
+    del manifest["files"][TFLITE]  # as written before the exporter knew LiteRT
+    path.write_text(json.dumps(manifest))
+    (models_copy / TFLITE).unlink()
+    bench.ensure_models(models_copy, {art.ONNX})
+    assert commands == []  # no driver of this run needs it
+    bench.ensure_models(models_copy, {art.ONNX, TFLITE})
+    assert commands and commands[0][1:3] == ["-m", "callbench.model.export"]

@@ -17,7 +17,7 @@ import pytest
 
 from callbench.records.record import Record, Round, Status
 from callbench.records.store import load_run, write_json, write_record
-from callbench.report import claims
+from callbench.report import claims, peers
 from callbench.report.__main__ import main as report_main
 from callbench.report.ratios import ratio
 
@@ -478,3 +478,27 @@ def test_claims_that_form_a_cycle_still_give_an_order(tmp_path: Path) -> None:
     assert sorted(p.record.id for p in placed) == ["python-a", "python-b", "python-c"]
     main = report(tmp_path, run).split("## Cost per call", 1)[1].split("\n## ", 1)[0]
     assert sorted(table_ids(main)) == ["python-a", "python-b", "python-c"]
+
+
+def test_the_newer_runtimes_are_placed_against_their_peers(tmp_path: Path) -> None:
+    drift = [1.0, 1.3, 1.1, 1.6, 1.2]
+    run = make_run(tmp_path / "run", [
+        driver("python-onnxruntime-iobinding", [4000 * d for d in drift], runtime="onnxruntime"),
+        driver("python-onnxruntime", [6000 * d for d in drift], runtime="onnxruntime"),
+        driver("python-litert", [12000 * d for d in drift], runtime="litert"),
+        driver("python-litert-reuse", [3000 * d for d in drift], runtime="litert"),
+        driver("node-onnxruntime", [10000 * d for d in drift], language="Node.js",
+               runtime="onnxruntime-node"),
+        Record(kind="driver", id="node-onnxruntime-web", language="Node.js",
+               runtime="onnxruntime-web", status="skipped",
+               error="onnxruntime-web is not installed"),
+    ])  # fmt: skip
+    text = peers.newer_runtimes(load_run(run).drivers)
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    lines = {line.split("|")[1].strip(): line for line in rows}
+    litert = lines["LiteRT or ONNX Runtime from Python?"]
+    assert "`python-litert-reuse`" in litert and "`python-onnxruntime-iobinding`" in litert
+    assert "0.75" in litert  # 3000 / 4000 in every round
+    web = lines["WebAssembly or the native addon, same engine?"]
+    assert "skipped" in web and "onnxruntime-web is not installed" in web
+    assert "IREE or ONNX Runtime from Python?" not in lines  # no IREE row in this run

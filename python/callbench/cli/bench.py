@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -105,11 +106,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def ensure_models(models: Path) -> None:
-    """Export when models/ is missing or does not match its manifest."""
+def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
+    """Export when models/ is missing, does not match its manifest, or lacks an artifact
+    in ``needed`` (one a newer exporter writes, for a driver added since)."""
     try:
         manifest = art.read_manifest(models)
-        art.verify(models, list(manifest["files"]))
+        art.verify(models, sorted(set(manifest["files"]) | set(needed)))
     except ArtifactError as exc:
         print(f"callbench: {exc}: exporting", flush=True)
         command = [sys.executable, "-m", "callbench.model.export", "--out", str(models)]
@@ -128,7 +130,7 @@ def bench(args: argparse.Namespace) -> int:
         # are about our MLP and the machine, not about the model brought.
         return user_model_run(args, options, not args.no_build)
     specs = common.selection(args)
-    ensure_models(options.models)
+    ensure_models(options.models, {spec.artifact for spec in specs})
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
     sizes = common.widths(args)
     languages = sorted({language_key(s) for s in specs})

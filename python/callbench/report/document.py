@@ -9,6 +9,7 @@ from callbench.records.store import Run
 from callbench.report import (
     charts,
     model_size,
+    peers,
     puzzles,
     sections,
     seed,
@@ -83,6 +84,8 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
                                                   or "models"))),
         "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
         today.bindings(run.drivers),
+        "", f"## Newer runtimes beside their language's peer{title}", "",
+        peers.newer_runtimes(run.drivers),
     ]  # fmt: skip
 
 

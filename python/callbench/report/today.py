@@ -25,6 +25,7 @@ PYTORCH_PATHS = {
     "aotinductor": "AOTInductor",
     "executorch": "ExecuTorch",
     "onnxruntime": "ONNX Runtime (from torch.onnx.export)",
+    "litert": "LiteRT (a TFLite flatbuffer of the weights)",
 }
 BINDINGS = ("onnxruntime", "onnxruntime-node", "openvino")
 # The engine under a binding's runtime name, so that versions of one engine are compared.
