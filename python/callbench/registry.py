@@ -16,6 +16,7 @@ from callbench.languages import cpp, go, java, node, python, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
 from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
+from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
 from callbench.roles import (
     CPP_API,
@@ -70,6 +71,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(python.driver("python-openvino-static", "openvino", ONNX, "openvino_driver:static")),
     python.driver("python-litert", "litert", TFLITE, "litert_driver:plain"),
     swept(python.driver("python-litert-reuse", "litert", TFLITE, "litert_driver:reuse")),
+    python.driver("python-iree", "iree", VMFB, "iree_driver:plain"),
+    swept(python.driver("python-iree-invoke", "iree", VMFB, "iree_driver:invoke")),
     # Python's compiled floors: the forward pass out of the interpreter (callbench build python).
     python.driver("python-cython", "cython", WEIGHTS, "cython_forward:per_call", native="cython"),
     swept(python.driver("python-cython-loop", "cython", WEIGHTS, "cython_forward:whole_loop", native="cython")),

@@ -71,8 +71,19 @@ def identity_tflite(path: Path) -> None:
     path.write_bytes(tflite_bytes([(eye, np.zeros(2, dtype=np.float32), False)]))
 
 
+def identity_vmfb(path: Path) -> None:
+    """An IREE module whose main_graph answers [B, 2] instead of [B, 1]."""
+    from callbench.model.iree_model import compile_onnx
+
+    onnx_path = path.with_name("identity.onnx")
+    identity_onnx(onnx_path)
+    path.write_bytes(compile_onnx(onnx_path))
+    onnx_path.unlink()
+
+
 def wrong_shape(path: Path) -> bool:
     """Replace a model by one answering the wrong shape; False where the format cannot."""
+    from callbench.model.iree_model import VMFB
     from callbench.model.litert_model import TFLITE
 
     if path.name == art.ONNX:
@@ -80,6 +91,9 @@ def wrong_shape(path: Path) -> bool:
         return True
     if path.name == TFLITE:
         identity_tflite(path)
+        return True
+    if path.name == VMFB:
+        identity_vmfb(path)
         return True
     if path.name == art.TORCHSCRIPT:
         identity_torchscript(path)

@@ -35,10 +35,11 @@ def test_manifest_lists_every_artifact_with_its_hash(small_models: Path) -> None
         EXECUTORCH_PORTABLE,
         EXECUTORCH_XNNPACK,
     )
+    from callbench.model.iree_model import VMFB
     from callbench.model.litert_model import TFLITE
 
     expected = {art.STATE_DICT, art.TORCHSCRIPT, art.ONNX, art.WEIGHTS, art.INPUTS, art.REFERENCE,
-                AOTI_PACKAGE, EXECUTORCH_XNNPACK, EXECUTORCH_PORTABLE, TFLITE}  # fmt: skip
+                AOTI_PACKAGE, EXECUTORCH_XNNPACK, EXECUTORCH_PORTABLE, TFLITE, VMFB}  # fmt: skip
     assert set(files) == expected
     art.verify(small_models, expected)
     assert files[art.INPUTS]["shape"] == [SMALL_SAMPLES, 2]

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from callbench.languages.spec import DriverSpec
-from callbench.model import artifacts, exported_programs, litert_model
+from callbench.model import artifacts, exported_programs, iree_model, litert_model
 from callbench.paths import REPO_ROOT
 
 # The artifacts a driver may open, by the constant that names each in callbench.model.
@@ -25,6 +25,7 @@ CONSTANTS: dict[str, str] = {
         (artifacts, ("STATE_DICT", "TORCHSCRIPT", "ONNX", "WEIGHTS")),
         (exported_programs, ("AOTI_PACKAGE", "EXECUTORCH_XNNPACK", "EXECUTORCH_PORTABLE")),
         (litert_model, ("TFLITE",)),
+        (iree_model, ("VMFB",)),
     )
     for name in names
 }

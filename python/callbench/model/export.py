@@ -21,7 +21,7 @@ import torch
 from callbench.errors import UsageError
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
-from callbench.model import litert_model
+from callbench.model import iree_model, litert_model
 from callbench.model.architecture import FAMILY_WIDTHS
 from callbench.model.export_family import FAMILY_FIT_LIMIT, export_family, parse_widths
 from callbench.model.portable import (
@@ -37,8 +37,8 @@ from callbench.model.training import TrainConfig, train
 
 
 def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
-    """The reference model (2-8-8-1) in every format, AOTInductor, ExecuTorch and LiteRT
-    included."""
+    """The reference model (2-8-8-1) in every format, AOTInductor, ExecuTorch,
+    LiteRT and IREE included."""
     quiet_exporters()
     torch.set_num_threads(1)
     model, fit_rmse = train(config)
@@ -50,6 +50,8 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     # LiteRT's flatbuffer, written from the weights with LiteRT's own schema.
     state = {k: v.numpy() for k, v in model.state_dict().items()}
     compiled[litert_model.TFLITE] = litert_model.artifact(state)
+    # IREE's module, compiled from the ONNX file written above.
+    compiled[iree_model.VMFB] = iree_model.vmfb(out / art.ONNX)
     for name, artifact in compiled.items():
         art.write_atomic(out / name, artifact.data)
         files[name] = {

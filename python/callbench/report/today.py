@@ -26,6 +26,7 @@ PYTORCH_PATHS = {
     "executorch": "ExecuTorch",
     "onnxruntime": "ONNX Runtime (from torch.onnx.export)",
     "litert": "LiteRT (a TFLite flatbuffer of the weights)",
+    "iree": "IREE (mlp.onnx compiled for this CPU)",
 }
 BINDINGS = ("onnxruntime", "onnxruntime-node", "openvino")
 # The engine under a binding's runtime name, so that versions of one engine are compared.
