@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { DataError } from '../kit/errors.js';
 import { checkSampleWidths } from '../kit/inputs.js';
 import { checkOutput, loadSession, ort, runtimeVersion, sessionOptions } from '../ortsupport/session.js';
+import * as web from '../ortsupport/web.js';
 import { tempDir } from './helpers.js';
 
 const MODELS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'models');
@@ -60,4 +61,19 @@ test('a model whose sample widths the artifact set does not fit', (t) => {
     error instanceof DataError && error.message.includes('for each of the 6 samples'));
   // Not a whole number of 5-float samples: left to reading inputs.f32, which names it.
   checkSampleWidths(model, dir, { input: 5, output: 2 });
+});
+
+test('the WebAssembly build: a missing model names the file', async (t) => {
+  const dir = tempDir(t);
+  await assert.rejects(web.loadSession({ models: dir, threads: 1 }), (error) =>
+    error instanceof DataError && error.path === join(dir, 'mlp.onnx') && error.problem.startsWith('missing'));
+});
+
+test('the WebAssembly build loads the exported model on one wasm thread', { skip: !existsSync(join(MODELS, 'mlp.onnx')) && 'no models/mlp.onnx (nox -s export)' }, async () => {
+  const { session } = await web.loadSession({ models: MODELS, threads: 1 });
+  const x = new web.ort.Tensor('float32', new Float32Array(6), [3, 2]);
+  checkOutput('mlp.onnx', (await session.run({ x })).y, 3);
+  assert.equal(web.ort.env.wasm.numThreads, 1);
+  assert.match(web.runtimeVersion(), /^\d+\.\d+\.\d+$/);
+  assert.equal(web.commonNotes({ threads: 1 }).execution_provider, 'wasm');
 });

@@ -135,6 +135,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Node.js: node/drivers/<id>.js, run by node.
     swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
     node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),
+    node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")
