@@ -29,16 +29,20 @@ NOT_PORTABLE = (
 
 def compile_onnx(onnx_path: Path) -> bytes:
     """The ONNX model at ``onnx_path`` imported and compiled to a VM FlatBuffer module."""
-    from iree.compiler.tools import compile_file
+    from iree.compiler.tools import compile_str
     from iree.compiler.tools.import_onnx.__main__ import main as import_onnx
     from iree.compiler.tools.import_onnx.__main__ import parse_arguments
 
     with tempfile.TemporaryDirectory(prefix="callbench-iree-") as folder:
         mlir = Path(folder) / "mlp.mlir"
         import_onnx(parse_arguments([str(onnx_path), "-o", str(mlir)]))
-        module: bytes = compile_file(
-            str(mlir), target_backends=[TARGET_BACKEND], extra_args=list(COMPILE_FLAGS)
-        )
+        text = mlir.read_text()
+    # From the text, not the file: compiled from a file, the module records the
+    # file's (temporary, random) path, and the bytes would change from one export to
+    # the next.
+    module: bytes = compile_str(
+        text, target_backends=[TARGET_BACKEND], extra_args=list(COMPILE_FLAGS)
+    )
     return module
 
 
