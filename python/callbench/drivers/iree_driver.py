@@ -41,12 +41,13 @@ def _device(options: Options) -> str:
     return "local-task"
 
 
-def _loaded(options: Options) -> tuple[Any, Any, Any, Path]:
-    """(context, the module, its function) for mlp.vmfb, and the file's path."""
+def _loaded(options: Options) -> tuple[Any, Any, Path, str]:
+    """The context holding mlp.vmfb, its function, the file's path and the device's name."""
     import iree.runtime as rt
 
     path = require(options.models, VMFB)
-    context = rt.SystemContext(config=rt.Config(_device(options)))
+    device = _device(options)
+    context = rt.SystemContext(config=rt.Config(device))
     try:
         module = rt.VmModule.mmap(context.instance, str(path))
         context.add_vm_module(module)
@@ -55,7 +56,7 @@ def _loaded(options: Options) -> tuple[Any, Any, Any, Path]:
     function = module.lookup_function(FUNCTION)
     if function is None:
         raise ArtifactError(path, f"has no function {FUNCTION!r} ({module.function_names})")
-    return context, module, function, path
+    return context, function, path, device
 
 
 def _first(path: Path, call: Any, x: np.ndarray, batch: int, shape: tuple[int, ...]) -> None:
@@ -74,7 +75,7 @@ def _version() -> str:
 
 
 def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    context, _, _, path = _loaded(options)
+    context, _, path, device = _loaded(options)
     main = getattr(context.modules.module, FUNCTION)
     x = inputs.reshape(-1, options.batch, inputs.shape[1])
     y = outputs.reshape(-1, options.batch, outputs.shape[1])
@@ -84,14 +85,14 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         for i in range(start, stop):
             y[i] = main(x[i]).to_host()
 
-    notes = {"call": f"module.{FUNCTION}(x).to_host()", "device": _device(options)}
+    notes = {"call": f"module.{FUNCTION}(x).to_host()", "device": device}
     return Prepared(loop, _version(), notes)
 
 
 def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
     import iree.runtime as rt
 
-    context, _, function, path = _loaded(options)
+    context, function, path, device_name = _loaded(options)
     device = context.config.device
     features, width = inputs.shape[1], outputs.shape[1]
     x = inputs.reshape(-1, options.batch, features)
@@ -106,12 +107,12 @@ def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepare
     x_buf = buffer.map().asarray([options.batch, features], _F32)
     arguments = rt.VmVariantList(1)
     arguments.push_ref(buffer.ref)
-    run, view = context.vm_context.invoke, rt.HalBufferView
+    run, view, new_list = context.vm_context.invoke, rt.HalBufferView, rt.VmVariantList
     y_shape = [options.batch, width]
 
     def call(sample: np.ndarray) -> np.ndarray:
         x_buf[...] = sample
-        results = rt.VmVariantList(1)
+        results = new_list(1)
         run(function, arguments, results)
         result = results.get_as_object(0, view)
         answer: np.ndarray = result.map().asarray(result.shape, _F32)
@@ -122,10 +123,10 @@ def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepare
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
             x_buf[...] = x[i]
-            results = rt.VmVariantList(1)
+            results = new_list(1)  # invoke appends the result: a fresh list each call
             run(function, arguments, results)
             y[i] = results.get_as_object(0, view).map().asarray(y_shape, _F32)
 
     notes = {"call": "VmContext.invoke on an argument list built once; input buffer mapped once",
-             "device": _device(options)}  # fmt: skip
+             "device": device_name}  # fmt: skip
     return Prepared(loop, _version(), notes)

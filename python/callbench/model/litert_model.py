@@ -33,8 +33,9 @@ SIGNATURE = "serving_default"
 Layer = tuple[np.ndarray, np.ndarray, bool]
 
 
-def tflite_bytes(layers: Sequence[Layer], input_name: str = "x", output_name: str = "y") -> bytes:
-    """A float32 LiteRT model chaining ``layers``, each a fully connected operator."""
+def tflite_bytes(chain: Sequence[Layer], input_name: str = "x", output_name: str = "y") -> bytes:
+    """A float32 LiteRT model chaining the layers of ``chain``, each a fully connected
+    operator."""
     import flatbuffers
     from ai_edge_litert import schema_py_generated as schema
 
@@ -51,13 +52,13 @@ def tflite_bytes(layers: Sequence[Layer], input_name: str = "x", output_name: st
         return b
 
     buffers = [schema.BufferT()]  # buffer 0: the empty sentinel every model starts with
-    tensors = [tensor(input_name, [-1, int(layers[0][0].shape[1])])]
+    tensors = [tensor(input_name, [-1, int(chain[0][0].shape[1])])]
     operators = []
-    for n, (weight, bias, relu) in enumerate(layers):
+    for n, (weight, bias, relu) in enumerate(chain):
         out_width = int(weight.shape[0])
         source = len(tensors) - 1
         buffers += [constant(weight), constant(bias)]
-        last = n == len(layers) - 1
+        last = n == len(chain) - 1
         tensors += [
             tensor(f"layer{n}.weight", list(weight.shape), len(buffers) - 2),
             tensor(f"layer{n}.bias", [out_width], len(buffers) - 1),
