@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import _build
 from _build import BuildError
@@ -57,9 +58,10 @@ def require_tools() -> str:
 
 
 def source_fingerprint() -> str:
-    """A digest of every build input's path, size and mtime (pom.xml and src/)."""
+    """A digest of every build input's path, size and mtime (pom.xml, src/ and ffm/)."""
     digest = hashlib.sha256()
-    files = [JAVA / "pom.xml", *sorted(p for p in (JAVA / "src").rglob("*") if p.is_file())]
+    sources = (p for folder in ("src", "ffm") for p in (JAVA / folder).rglob("*") if p.is_file())
+    files = [JAVA / "pom.xml", *sorted(sources)]
     for path in files:
         stat = path.stat()
         digest.update(f"{path.relative_to(JAVA)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
@@ -67,7 +69,11 @@ def source_fingerprint() -> str:
 
 
 def up_to_date(fingerprint: str) -> bool:
+    from callbench.languages import java, jdk
+
     built = (TARGET / "classes").is_dir() and any((TARGET / "lib").glob("*.jar"))
+    if jdk.ffm_home() is not None:
+        built = built and java.FFM_CLASSES.is_dir() and java.FFM_LIBRARY.is_file()
     return built and STAMP.is_file() and STAMP.read_text().strip() == fingerprint
 
 
@@ -85,12 +91,37 @@ def maven(mvn: str, *goals: str, quiet: bool) -> None:
         raise BuildError(f"`{' '.join(command)}` failed in {JAVA} (output above)")
 
 
+def build_ffm() -> None:
+    """java-onnxruntime-ffm: its classes compiled by a JDK >= 22 against the kit's, and
+    the onnxruntime jar's own libonnxruntime.so beside them (the library the JNI rows
+    load), or a line saying why not when no such JDK is here."""
+    from callbench.languages import java, jdk
+
+    home = jdk.ffm_home()
+    if home is None:
+        print(f"build_java: java-onnxruntime-ffm not built: install {jdk.INSTALL}")
+        return
+    shutil.rmtree(java.FFM_CLASSES, ignore_errors=True)
+    sources = sorted(str(p) for p in java.FFM_SOURCES.rglob("*.java"))
+    _build.run(home / "bin" / "javac", "--release", str(jdk.FFM_RELEASE), "-Xlint:all",
+               "-Werror", "-cp", TARGET / "classes", "-d", java.FFM_CLASSES, *sources,
+               what="javac of java/ffm (output above)")  # fmt: skip
+    jars = sorted((TARGET / "lib").glob("onnxruntime-*.jar"))
+    if not jars:
+        raise BuildError(f"{TARGET / 'lib'}: no onnxruntime jar to take libonnxruntime.so from")
+    with zipfile.ZipFile(jars[-1]) as jar:
+        library = jar.read(java.FFM_LIBRARY_IN_JAR)
+    java.FFM_LIBRARY.parent.mkdir(parents=True, exist_ok=True)
+    java.FFM_LIBRARY.write_bytes(library)
+
+
 def build(args: argparse.Namespace) -> str:
     mvn = require_tools()
     fingerprint = source_fingerprint()
     if not up_to_date(fingerprint):
         STAMP.unlink(missing_ok=True)
         maven(mvn, "package", "-DskipTests", quiet=True)
+        build_ffm()
         STAMP.write_text(fingerprint + "\n")
     # The JNI native peer builds with its own script when present.
     if NATIVE_CMAKE.is_file() and NATIVE_SCRIPT.is_file():

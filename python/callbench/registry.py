@@ -113,6 +113,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
     swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),
+    # java/ffm/...: the C API through java.lang.foreign, in its own JVM of a JDK >= 22.
+    java.ffm_driver("java-onnxruntime-ffm", "onnxruntime-ffm", ONNX, "OnnxRuntimeFfmDriver"),
     swept(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver")),
     java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver"),
     seed_row(TORCHSCRIPT_FROM_JAVA, Call.OURS,

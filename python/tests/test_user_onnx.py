@@ -188,8 +188,8 @@ CPP_ONNX = ["cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobindi
             "cpp-openvino", "cpp-openvino-reuse", "cpp-openvino-static"]  # fmt: skip
 RUST_ONNX = ["rust-ort", "rust-ort-iobinding", "rust-tract", "rust-tract-state"]
 OTHER_ONNX = ["go-onnxruntime", "go-onnxruntime-iobinding", "java-onnxruntime",
-              "java-onnxruntime-reuse", "node-onnxruntime", "node-onnxruntime-reuse",
-              "node-onnxruntime-web"]  # fmt: skip
+              "java-onnxruntime-reuse", "java-onnxruntime-ffm", "node-onnxruntime",
+              "node-onnxruntime-reuse", "node-onnxruntime-web"]  # fmt: skip
 
 
 def run_users_model(

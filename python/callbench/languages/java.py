@@ -4,6 +4,7 @@ hosted by ``python -m callbench.languages.jvm_host``, one JVM per driver process
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -11,8 +12,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from callbench.languages import cpp
-from callbench.languages.jvm_host import BUILD_HINT, CLASSES, LIB
+from callbench.languages import cpp, jdk
+from callbench.languages.jvm_host import BUILD_HINT, CLASSES, JAVA_TARGET, LIB
 from callbench.languages.spec import DriverSpec, built_by
 from callbench.paths import BUILD, REPO_ROOT
 
@@ -22,6 +23,16 @@ SOURCES = REPO_ROOT / "java" / "src" / "main" / "java"
 # libpytorch_jni.so and libfbjni.so: the project's native peer of pytorch_java_only.
 PYTORCH_NATIVE_LIB = BUILD / "java-native" / "lib"
 TOOLS_TO_INSTALL = "a JDK >= 17 and Maven (apt-get install openjdk-17-jdk-headless maven)"
+# Drivers that need a newer JDK than the kit's 17 (the FFM API): their sources,
+# compiled by scripts/build_java.py with that JDK against the kit's classes.
+FFM_SOURCES = REPO_ROOT / "java" / "ffm" / "src" / "main" / "java"
+FFM_CLASSES = JAVA_TARGET / "ffm-classes"
+# The library inside the onnxruntime jar, taken out at build time, so that the
+# FFM row calls the very engine the JNI rows load.
+FFM_LIBRARY_IN_JAR = "ai/onnxruntime/native/linux-x64/libonnxruntime.so"
+FFM_LIBRARY = JAVA_TARGET / "ffm" / "libonnxruntime.so"
+# Not a program on PATH: the name built_by reports when no JDK >= 22 is found.
+FFM_JAVAC = f"javac>={jdk.FFM_RELEASE}"
 
 
 def class_file(main_class: str) -> Path:
@@ -70,14 +81,52 @@ def driver(
     )
 
 
+def ffm_command(main_class: str) -> list[str]:
+    home = jdk.ffm_home()
+    java_exe = str(home / "bin" / "java") if home else "java"
+    return [java_exe, "--enable-native-access=ALL-UNNAMED",
+            f"-Dcallbench.onnxruntime.library={FFM_LIBRARY}",
+            "-cp", os.pathsep.join(map(str, (CLASSES, FFM_CLASSES))), main_class]  # fmt: skip
+
+
+def ffm_availability(main_class: str) -> str | None:
+    if jdk.ffm_home() is None:
+        return f"no JDK >= {jdk.FFM_RELEASE} found: install {jdk.INSTALL}"
+    driver_class = FFM_CLASSES / class_file(main_class).relative_to(CLASSES)
+    for needed in (class_file("dev.callbench.DriverMain"), driver_class, FFM_LIBRARY):
+        if not needed.is_file():
+            return f"Java FFM driver not built ({needed} missing): {BUILD_HINT}"
+    return None
+
+
+def ffm_driver(driver_id: str, runtime: str, artifact: str, class_name: str) -> DriverSpec:
+    """``class_name`` under java/ffm (dev.callbench.drivers), run in its own JVM of a
+    JDK >= 22 with native access allowed, not hosted by JPype (whose JDK is 17)."""
+    main_class = f"{PACKAGE}.{class_name}"
+    spec = DriverSpec(
+        id=driver_id,
+        language=LANGUAGE,
+        runtime=runtime,
+        artifact=artifact,
+        source=FFM_SOURCES / (main_class.replace(".", "/") + ".java"),
+        command=partial(ffm_command, main_class),
+        available=partial(ffm_availability, main_class),
+    )
+    home = jdk.ffm_home()
+    javac = str(home / "bin" / "javac") if home else FFM_JAVAC
+    return built_by(spec, (javac, "mvn"), jdk.INSTALL)
+
+
 def declared_problem(spec: DriverSpec, read: Callable[[Path], str] = Path.read_text) -> str | None:
     """Where a Java driver's class disagrees with its registry line on its id or artifact.
 
-    The class passes its id to its family's constructor, and the family's
+    The class passes its id to its family's constructor (or, with no family,
+    returns it from ``id()``), and the family's
     ``artifact()`` names the file it opens; both must be the registry's.
     """
     text = read(spec.source)
-    if f'super("{spec.id}",' not in text:
+    declared = re.search(r'String id\(\)\s*\{\s*return\s+"([^"]*)";', text)
+    if f'super("{spec.id}",' not in text and (declared is None or declared.group(1) != spec.id):
         return f'{spec.source}: does not declare its id as super("{spec.id}", ...)'
     family = re.search(r"\bextends\s+(\w+)", text)
     where = spec.source.with_name(f"{family.group(1)}.java") if family else spec.source

@@ -28,15 +28,16 @@ PYTORCH_PATHS = {
     "litert": "LiteRT (a TFLite flatbuffer of the weights)",
     "iree": "IREE (mlp.onnx compiled for this CPU)",
 }
-BINDINGS = ("onnxruntime", "onnxruntime-node", "openvino")
+BINDINGS = ("onnxruntime", "onnxruntime-node", "onnxruntime-web", "onnxruntime-ffm", "openvino")
 # The engine under a binding's runtime name, so that versions of one engine are compared.
-ENGINES = {"onnxruntime-node": "onnxruntime"}
+ENGINES = {name: "onnxruntime" for name in BINDINGS if name.startswith("onnxruntime-")}
 MIXED = "†"
 # Each binding is pinned to the newest release its registry serves (checked 2026-11-25).
 NEWEST_SERVED = (
     "Each binding is pinned to the newest version its registry serves: the wheel's 1.31.1 "
     "(Python, and the C++, Rust and Go rows that load its library), Maven Central's "
-    "com.microsoft.onnxruntime:onnxruntime 1.29.0, npm's onnxruntime-node 1.30.0."
+    "com.microsoft.onnxruntime:onnxruntime 1.29.0 (whose library the FFM row calls too), "
+    "npm's onnxruntime-node and onnxruntime-web 1.30.0."
 )
 
 

@@ -23,6 +23,37 @@ public final class DriverMain {
         run(driver, args, System.in, System.out);
     }
 
+    /**
+     * {@link #run(Driver, String[])} as a process's {@code main}, for a driver
+     * started in its own JVM rather than hosted by JPype (java-onnxruntime-ffm
+     * needs a newer JDK than the host's): a failure prints its one line, with
+     * the stack trace after {@code --debug}, and exits with its status; an
+     * unexpected one exits 1.
+     */
+    public static void exit(Driver driver, String[] args) {
+        int status = 0;
+        try {
+            run(driver, args);
+        } catch (CallbenchException e) {
+            trace(e, args);
+            System.err.println(e.getMessage());
+            status = e.exitStatus();
+        } catch (Exception | LinkageError e) {
+            trace(e, args);
+            System.err.println(driver.id() + ": error: " + CallbenchException.oneLine(e));
+            status = 1;
+        }
+        System.out.flush();
+        // Skip shutdown hooks and non-daemon runtime threads, as the JPype host does.
+        Runtime.getRuntime().halt(status);
+    }
+
+    private static void trace(Throwable e, String[] args) {
+        if (java.util.Arrays.asList(args).contains("--debug")) {
+            e.printStackTrace();
+        }
+    }
+
     /** {@link #run(Driver, String[])} with the dialogue's streams given (tests). */
     public static void run(Driver driver, String[] args, InputStream in, PrintStream out)
             throws CallbenchException {

@@ -26,7 +26,7 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io) {
+    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io) {
         return new Plain(env, session, batch, io);
     }
 
@@ -37,7 +37,7 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
         private final String input;
         private final boolean matrix;
 
-        Plain(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io) {
+        Plain(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io) {
             super(session, io);
             this.env = env;
             this.batch = batch;

@@ -34,7 +34,7 @@ abstract class OnnxRuntimeFamily implements Driver {
         final int features;
         final int outputWidth;
 
-        Bound(OrtSession session, OnnxRuntimeSessions.Signature io) {
+        Bound(OrtSession session, OnnxSignature io) {
             this.session = session;
             this.features = io.features();
             this.outputWidth = io.outputWidth();
@@ -61,7 +61,7 @@ abstract class OnnxRuntimeFamily implements Driver {
      * describes (checked by one run); closing it closes the session.
      */
     abstract Model bind(OrtEnvironment env, OrtSession session, int batch,
-            OnnxRuntimeSessions.Signature io) throws OrtException;
+            OnnxSignature io) throws OrtException;
 
     @Override
     public final String id() {
@@ -78,7 +78,7 @@ abstract class OnnxRuntimeFamily implements Driver {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
         try {
-            OnnxRuntimeSessions.Signature io = OnnxRuntimeSessions.signature(session, model);
+            OnnxSignature io = OnnxRuntimeSessions.signature(session, model);
             OnnxRuntimeSessions.requireOutputShape(env, session, model, options.batch, io);
             return bind(env, session, options.batch, io);
         } catch (OrtException | DataException | RuntimeException e) {

@@ -31,7 +31,7 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io)
+    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io)
             throws OrtException {
         return new Reuse(env, session, batch, io);
     }
@@ -50,7 +50,7 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         private final Map<String, OnnxTensor> inputs;
         private final Map<String, OnnxTensor> pinned;
 
-        Reuse(OrtEnvironment env, OrtSession session, int batch, OnnxRuntimeSessions.Signature io)
+        Reuse(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io)
                 throws OrtException {
             super(session, io);
             this.inFloats = features * batch;
