@@ -16,6 +16,10 @@ symlink ~/.cache/callbench/rust-deps/libtorch, which the binaries' RPATH also go
 When no such Python can be had (no uv, no network), the tch drivers are left
 out, build/rust/skipped.json says why for the harness to record them skipped,
 and the other drivers are built.
+
+rust-burn is its own workspace, rust/burn/ (its Cargo.toml says why), with its
+own Cargo.lock, built into the same Cargo folder after the others; it needs
+Rust >= 1.95 (burn 0.22.1), and is recorded skipped on an older toolchain.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ CARGO_TARGET = CACHE / "rust-target"
 DEPS = CACHE / "rust-deps"
 
 MIN_RUST = (1, 92)  # ort 2.0.0-rc.15 needs 1.92; tract-onnx 0.23.9 needs 1.91
+BURN = SOURCE / "burn"
+BURN_MIN_RUST = (1, 95)  # burn 0.22.1
+BURN_DRIVERS = ("rust-burn",)
 TCH_LIBTORCH = "2.13.0"  # the only LibTorch tch 0.26.0 (torch-sys) accepts
 TCH_DRIVERS = ("rust-tch", "rust-tch-torchscript")
 TCH_LOCK = SOURCE / "tch-python.lock"
@@ -76,7 +83,8 @@ else:
 """
 
 
-def find_cargo() -> str:
+def find_cargo() -> tuple[str, tuple[int, int]]:
+    """Cargo's executable and its (major, minor) version."""
     cargo = shutil.which("cargo")
     if cargo is None:
         home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo"))
@@ -88,9 +96,10 @@ def find_cargo() -> str:
     match = re.search(r"(\d+)\.(\d+)", out.stdout)
     if out.returncode != 0 or match is None:
         raise BuildError(f"{cargo} --version failed: {INSTALL_HINT}")
-    if (int(match[1]), int(match[2])) < MIN_RUST:
+    version = (int(match[1]), int(match[2]))
+    if version < MIN_RUST:
         raise BuildError(f"{out.stdout.strip()} is too old: {INSTALL_HINT}")
-    return cargo
+    return cargo, version
 
 
 def find_uv() -> list[str]:
@@ -185,36 +194,43 @@ def record_skipped(reasons: dict[str, str]) -> None:
         (BIN_DIR / driver_id).unlink(missing_ok=True)
 
 
-def copy_binaries(features: list[str]) -> None:
+def copy_binaries(left_out: dict[str, str]) -> None:
     """The drivers just built, from the shared Cargo folder into this clone's BIN_DIR."""
     BIN_DIR.mkdir(parents=True, exist_ok=True)
     built = CARGO_TARGET / "release"
     for binary in built.glob("rust-*"):
         if binary.is_file() and not binary.suffix:
-            if "tch" not in features and binary.name in TCH_DRIVERS:
+            if binary.name in left_out:
                 continue
             tmp = BIN_DIR / (binary.name + ".tmp")
             shutil.copy2(binary, tmp)
             tmp.replace(BIN_DIR / binary.name)
 
 
-def run(command: list[str], env: dict[str, str]) -> None:
-    _build.run(*command, cwd=SOURCE, env=env, what=" ".join(command[1:3]))
+def run(command: list[str], env: dict[str, str], cwd: Path = SOURCE) -> None:
+    _build.run(*command, cwd=cwd, env=env, what=" ".join(command[1:3]))
 
 
 def build(args: argparse.Namespace) -> str:
-    cargo = find_cargo()
+    cargo, version = find_cargo()
     env = {name: value for name, value in os.environ.items() if name not in TORCH_SYS_VARS}
     env.update(CARGO_TARGET_DIR=str(CARGO_TARGET), CARGO_BUILD_JOBS=str(args.jobs))
     tch_env, why_not = tch_setup()
     features = ["ort", "tract", "candle"]
+    left_out: dict[str, str] = {}
     if tch_env is None:
-        record_skipped({driver_id: why_not for driver_id in TCH_DRIVERS})
+        left_out.update({driver_id: why_not for driver_id in TCH_DRIVERS})
         print(f"build_rust: tch drivers skipped: {why_not}", file=sys.stderr)
     else:
         env.update(tch_env)
         features.append("tch")
-        record_skipped({})
+    burn = version >= BURN_MIN_RUST
+    if not burn:
+        too_old = (f"burn 0.22.1 needs Rust >= {'.'.join(map(str, BURN_MIN_RUST))}, "
+                   f"this is {'.'.join(map(str, version))}: {INSTALL_HINT}")  # fmt: skip
+        left_out.update({driver_id: too_old for driver_id in BURN_DRIVERS})
+        print(f"build_rust: burn skipped: {too_old}", file=sys.stderr)
+    record_skipped(left_out)
     selected = [
         "--workspace", "--locked", "--no-default-features",
         "--features", ",".join(f"callbench-drivers/{feature}" for feature in features),
@@ -223,6 +239,10 @@ def build(args: argparse.Namespace) -> str:
         run([cargo, "fmt", "--all", "--check"], env)
         clippy = [cargo, "clippy", "--release", "--all-targets", *selected]
         run([*clippy, "--", "-D", "warnings"], env)
+        if burn:
+            run([cargo, "fmt", "--all", "--check"], env, cwd=BURN)
+            run([cargo, "clippy", "--release", "--all-targets", "--locked", "--", "-D",
+                 "warnings"], env, cwd=BURN)  # fmt: skip
     # The tch binaries apart: built with the others, every binary of the crate
     # would need LibTorch's libraries to start, the ONNX Runtime ones included.
     untied = ",".join(f"callbench-drivers/{f}" for f in features if f != "tch")
@@ -233,7 +253,9 @@ def build(args: argparse.Namespace) -> str:
         tch = ["-p", "callbench-drivers", "--locked", "--no-default-features",
                "--features", "callbench-drivers/tch", *bins]  # fmt: skip
         run([cargo, "build", "--release", *tch], env)
-    copy_binaries(features)
+    if burn:
+        run([cargo, "build", "--release", "--locked", "--bins"], env, cwd=BURN)
+    copy_binaries(left_out)
     if args.test:
         run([cargo, "test", "--release", *selected], env)
     return f"drivers in {BIN_DIR}"

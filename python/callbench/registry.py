@@ -130,6 +130,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     rust.driver("rust-tract", "tract", ONNX),
     swept(rust.driver("rust-tract-state", "tract", ONNX)),
     swept(rust.driver("rust-candle", "candle", WEIGHTS)),
+    # rust/burn/src/bin/rust_burn.rs: burn in its own Cargo workspace.
+    swept(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE)),
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
     go.driver("go-onnxruntime", "onnxruntime", ONNX),
     swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),

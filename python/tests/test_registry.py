@@ -116,6 +116,8 @@ def test_callbench_help_and_list_work() -> None:
     assert sum(line.strip().startswith("source: ") for line in blocks) == len(DRIVERS)
     assert sum(line.strip().startswith("build: ") for line in blocks) == len(DRIVERS)
     assert "build: Cargo: [[bin]] rust-tract of rust/drivers/Cargo.toml" in listed
+    assert "build: Cargo: [[bin]] rust-burn of rust/burn/Cargo.toml" in listed
+    assert "build: javac of a JDK >= 22: class OnnxRuntimeFfmDriver of java/ffm" in listed
     roles = [line.split("roles: ", 1)[1] for line in blocks if "roles: " in line]
     assert sum("sweep" in r.split(", ") for r in roles) == len(SWEEP_DRIVERS) > 0
     assert "roles: floor, sweep" in listed

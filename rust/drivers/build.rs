@@ -1,16 +1,21 @@
 //! Tells the drivers the versions they report: the Rust compiler's (for
 //! rust-handwritten) and the runtime crates' as Cargo.lock pins them, so that
-//! no version is written twice.
+//! no version is written twice. Shared by both workspaces (rust/ and
+//! rust/burn/): the lock is the nearest one above the package.
 
 use std::path::Path;
 use std::process::Command;
 
 /// Crates whose locked version a driver reports, as CALLBENCH_VERSION_<NAME>.
-const CRATES: [&str; 5] = ["ort", "tract-onnx", "candle-core", "tch", "torch-sys"];
+const CRATES: [&str; 6] = ["ort", "tract-onnx", "candle-core", "tch", "torch-sys", "burn"];
 
 fn main() {
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
-    let lock = Path::new(&manifest_dir).join("..").join("Cargo.lock");
+    let lock = Path::new(&manifest_dir)
+        .ancestors()
+        .map(|dir| dir.join("Cargo.lock"))
+        .find(|lock| lock.is_file())
+        .unwrap_or_else(|| Path::new(&manifest_dir).join("Cargo.lock"));
     println!("cargo:rerun-if-changed={}", lock.display());
     println!("cargo:rerun-if-env-changed=CALLBENCH_LIBTORCH_VERSION");
 

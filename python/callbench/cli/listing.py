@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from callbench.harness.callgrind import unavailable
-from callbench.languages import cpp, rust
+from callbench.languages import cpp, java, rust
 from callbench.languages.spec import DriverSpec
 from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS, language_key
@@ -20,9 +20,13 @@ def build_entry(spec: DriverSpec, bins: dict[str, Path]) -> str:
         family = cpp.cmake_family(spec.id) or "kit-only"
         return f"CMake: the {family} rule of cpp/drivers/CMakeLists.txt"
     if key == "rust":
-        return (f"Cargo: [[bin]] {spec.id} of rust/drivers/Cargo.toml" if spec.id in bins
-                else "Cargo: no [[bin]] (not built)")  # fmt: skip
+        if spec.id not in bins:
+            return "Cargo: no [[bin]] (not built)"
+        crate = next(p for p in bins[spec.id].parents if (p / "Cargo.toml").is_file())
+        return f"Cargo: [[bin]] {spec.id} of {(crate / 'Cargo.toml').relative_to(REPO_ROOT)}"
     if key == "java":
+        if spec.source.is_relative_to(java.FFM_SOURCES):
+            return f"javac of a JDK >= 22: class {spec.source.stem} of java/ffm (build_java.py)"
         return f"Maven: class {spec.source.stem} of java/pom.xml"
     if key == "go":
         return f"go build ./cmd/{spec.id} (go/go.mod)"

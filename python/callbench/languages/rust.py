@@ -1,4 +1,5 @@
-"""Rust drivers: binaries of the Cargo workspace in rust/, built into build/rust/release/."""
+"""Rust drivers: binaries of the Cargo workspaces in rust/ (and rust/burn/, whose
+Cargo.toml says why it stands apart), built into build/rust/release/."""
 
 from __future__ import annotations
 
@@ -14,11 +15,15 @@ from callbench.paths import BUILD, REPO_ROOT
 
 LANGUAGE = "Rust"
 BIN_DIR = BUILD / "rust" / "release"
-SOURCES = REPO_ROOT / "rust" / "drivers" / "src" / "bin"
+DRIVERS_CRATE = REPO_ROOT / "rust" / "drivers"
+BURN_CRATE = REPO_ROOT / "rust" / "burn"
 HINT = "run `nox -s bench-rust` (or `callbench build rust`)"
 
 
-def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
+def driver(
+    driver_id: str, runtime: str, artifact: str, *, crate: Path = DRIVERS_CRATE
+) -> DriverSpec:
+    """A binary of ``crate`` (the drivers' crate, or rust/burn) named after its id."""
     path = BIN_DIR / driver_id
 
     def available() -> str | None:
@@ -32,7 +37,7 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
     spec = binary_driver(
         driver_id, LANGUAGE, runtime, artifact,
         bin_dir=BIN_DIR,
-        source=SOURCES / (driver_id.replace("-", "_") + ".rs"),
+        source=crate / "src" / "bin" / (driver_id.replace("-", "_") + ".rs"),
         toolchain=("cargo",),
         install="Rust (rustup.rs, or apt-get install cargo)",
         hint=HINT,
@@ -41,19 +46,25 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
     return replace(spec, env=onnxruntime_env)
 
 
-CARGO_TOML = REPO_ROOT / "rust" / "drivers" / "Cargo.toml"
+CARGO_TOML = DRIVERS_CRATE / "Cargo.toml"
+MANIFESTS = (CARGO_TOML, BURN_CRATE / "Cargo.toml")
 
 
-def cargo_bins(manifest: Path = CARGO_TOML) -> dict[str, Path]:
-    """The ``[[bin]]`` entries of the drivers' Cargo manifest: name -> source file."""
-    data = tomllib.loads(manifest.read_text())
-    return {b["name"]: manifest.parent / b["path"] for b in data.get("bin", [])}
+def cargo_bins(*manifests: Path) -> dict[str, Path]:
+    """The ``[[bin]]`` entries of the drivers' Cargo manifests (by default both
+    workspaces'): name -> source file."""
+    bins = {}
+    for manifest in manifests or MANIFESTS:
+        data = tomllib.loads(manifest.read_text())
+        bins.update({b["name"]: manifest.parent / b["path"] for b in data.get("bin", [])})
+    return bins
 
 
 def bin_problem(spec: DriverSpec, bins: dict[str, Path]) -> str | None:
     """Why Cargo would not build ``spec`` as its binary, or None when it would."""
     if spec.id not in bins:
-        return f"{spec.id}: no [[bin]] named {spec.id} in {CARGO_TOML}"
+        named = " or ".join(map(str, MANIFESTS))
+        return f"{spec.id}: no [[bin]] named {spec.id} in {named}"
     if bins[spec.id].resolve() != spec.source.resolve():
         return f"{spec.id}: its [[bin]] builds {bins[spec.id]}, the registry names {spec.source}"
     return None
