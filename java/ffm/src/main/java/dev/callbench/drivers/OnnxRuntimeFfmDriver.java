@@ -63,7 +63,8 @@ public final class OnnxRuntimeFfmDriver implements Driver {
         Map<String, Object> notes = new LinkedHashMap<>();
         notes.put("call", "OrtApi::Run through a java.lang.foreign downcall, input and output"
                 + " tensors over native memory made once");
-        notes.put("session", "intra-op threads = --threads, inter-op 1, sequential, all graph optimisations");
+        notes.put("session",
+                "intra-op threads = --threads, inter-op 1, sequential, all graph optimisations");
         notes.put("binding", "Foreign Function & Memory API, Java " + Runtime.version().feature());
         return notes;
     }
@@ -87,16 +88,20 @@ public final class OnnxRuntimeFfmDriver implements Driver {
         private MemorySegment outputNames;
         private MemorySegment outputValues;
 
-        Bound(OrtCApi api, Path model, int threads, int batch) throws OrtCApi.Failure, DataException {
+        Bound(OrtCApi api, Path model, int threads, int batch)
+                throws OrtCApi.Failure, DataException {
             this.api = api;
             this.env = api.createEnv(arena);
             MemorySegment opened = MemorySegment.NULL;
             try {
                 opened = api.createSession(arena, env, model, threads);
                 this.session = opened;
-                this.io = OnnxSignature.of(model, api.count(arena, session, false),
-                        api.count(arena, session, true), api.port(arena, session, false, 0),
-                        api.port(arena, session, true, 0));
+                long inputs = api.count(arena, session, false);
+                long outputs = api.count(arena, session, true);
+                // A model without an input or output: no port to read, the counts say why.
+                this.io = OnnxSignature.of(model, inputs, outputs,
+                        inputs > 0 ? api.port(arena, session, false, 0) : null,
+                        outputs > 0 ? api.port(arena, session, true, 0) : null);
                 this.inFloats = io.features() * batch;
                 this.outFloats = io.outputWidth() * batch;
                 bind(model, batch);

@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * ONNX Runtime's C API ({@code onnxruntime_c_api.h}) through the Foreign
@@ -118,9 +119,11 @@ final class OrtCApi {
                     FunctionDescriptor.of(ADDRESS));
             MemorySegment api = (MemorySegment) getApi.invokeExact(API_VERSION);
             if (api.equals(MemorySegment.NULL)) {
-                throw new Failure("GetApi", library + " does not offer OrtApi version " + API_VERSION);
+                throw new Failure("GetApi",
+                        library + " does not offer OrtApi version " + API_VERSION);
             }
-            int entries = 1 + java.util.Arrays.stream(Function.values()).mapToInt(f -> f.place).max().orElse(0);
+            int entries = 1 + Arrays.stream(Function.values()).mapToInt(f -> f.place).max()
+                    .orElse(0);
             MemorySegment table = api.reinterpret(entries * ADDRESS.byteSize());
             for (Function function : Function.values()) {
                 handles[function.ordinal()] = LINKER.downcallHandle(
@@ -157,9 +160,10 @@ final class OrtCApi {
 
     private Failure failure(String function, MemorySegment status) {
         try {
-            String message = string((MemorySegment) handle(Function.GetErrorMessage).invokeExact(status));
+            MethodHandle message = handle(Function.GetErrorMessage);
+            String text = string((MemorySegment) message.invokeExact(status));
             handle(Function.ReleaseStatus).invokeExact(status);
-            return new Failure(function, message);
+            return new Failure(function, text);
         } catch (Throwable e) {
             throw new IllegalStateException("reading an OrtStatus failed", e);
         }
@@ -169,18 +173,13 @@ final class OrtCApi {
     private MemorySegment created(Function function, Arena arena, Object... args)
             throws Failure {
         MemorySegment out = arena.allocate(ADDRESS);
-        Object[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        Object[] all = Arrays.copyOf(args, args.length + 1);
         all[args.length] = out;
-        try {
-            check(function.name(), (MemorySegment) handle(function).invokeWithArguments(all));
-        } catch (Failure e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException(function + " failed", e);
-        }
+        status(function, all);
         return out.get(ADDRESS, 0);
     }
 
+    /** Calls a function that returns an OrtStatus (setup only: boxed arguments). */
     private void status(Function function, Object... args) throws Failure {
         try {
             check(function.name(), (MemorySegment) handle(function).invokeWithArguments(args));
@@ -235,7 +234,8 @@ final class OrtCApi {
     /** How many inputs ({@code outputs}: outputs) the session has. */
     long count(Arena arena, MemorySegment session, boolean outputs) throws Failure {
         MemorySegment out = arena.allocate(JAVA_LONG);
-        status(outputs ? Function.SessionGetOutputCount : Function.SessionGetInputCount, session, out);
+        status(outputs ? Function.SessionGetOutputCount : Function.SessionGetInputCount,
+                session, out);
         return out.get(JAVA_LONG, 0);
     }
 
@@ -243,11 +243,14 @@ final class OrtCApi {
     OnnxSignature.Port port(Arena arena, MemorySegment session, boolean output, long index)
             throws Failure {
         MemorySegment allocator = created(Function.GetAllocatorWithDefaultOptions, arena);
-        MemorySegment chars = created(output ? Function.SessionGetOutputName : Function.SessionGetInputName, arena, session, index, allocator);
+        MemorySegment chars = created(
+                output ? Function.SessionGetOutputName : Function.SessionGetInputName,
+                arena, session, index, allocator);
         String name = string(chars);
         status(Function.AllocatorFree, allocator, chars);
         MemorySegment typeInfo = created(
-                output ? Function.SessionGetOutputTypeInfo : Function.SessionGetInputTypeInfo, arena, session, index);
+                output ? Function.SessionGetOutputTypeInfo : Function.SessionGetInputTypeInfo,
+                arena, session, index);
         try {
             // Not a tensor (a sequence, a map): the cast gives NULL.
             MemorySegment tensor = created(Function.CastTypeInfoToTensorInfo, arena, typeInfo);
@@ -304,8 +307,8 @@ final class OrtCApi {
             MemorySegment outputNames, MemorySegment outputs) throws Failure {
         MemorySegment status;
         try {
-            status = (MemorySegment) run.invokeExact(session, MemorySegment.NULL, inputNames, inputs,
-                    1L, outputNames, 1L, outputs);
+            status = (MemorySegment) run.invokeExact(session, MemorySegment.NULL, inputNames,
+                    inputs, 1L, outputNames, 1L, outputs);
         } catch (Throwable e) {
             throw new IllegalStateException("Run failed", e);
         }
