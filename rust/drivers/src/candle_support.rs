@@ -1,7 +1,7 @@
 //! candle (pure Rust) on the CPU: its thread count comes from
 //! RAYON_NUM_THREADS, read on every matmul, so `--threads` goes there.
 
-use callbench_kit::{Error, Options, Result};
+use callbench_kit::{Options, Result, rayon_pool};
 
 /// The `candle-core` crate's version: candle is the runtime.
 pub const VERSION: &str = env!("CALLBENCH_VERSION_CANDLE_CORE");
@@ -12,12 +12,7 @@ pub const VERSION: &str = env!("CALLBENCH_VERSION_CANDLE_CORE");
 pub fn set_threads(options: &Options) -> Result<()> {
     // SAFETY: called from `load`, before any other thread of this process exists.
     unsafe { std::env::set_var("RAYON_NUM_THREADS", options.threads.to_string()) };
-    let threads =
-        usize::try_from(options.threads).map_err(|_| Error::usage("--threads is too large"))?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .map_err(|e| Error::failure(format!("rayon: cannot build the thread pool: {e}")))
+    rayon_pool::build_global(options)
 }
 
 /// The thread count candle reads back.

@@ -27,6 +27,8 @@ pub mod inputs;
 pub mod model;
 pub mod options;
 pub mod outputs;
+#[cfg(feature = "rayon")]
+pub mod rayon_pool;
 pub mod result;
 pub mod rounds;
 pub mod serve;

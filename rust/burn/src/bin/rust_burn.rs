@@ -9,9 +9,10 @@ use std::process::ExitCode;
 use burn::prelude::*;
 use burn::tensor::TensorData;
 use callbench_burn::mlp::Mlp;
-use callbench_burn::threads;
 use callbench_kit::inputs::INPUT_WIDTH;
-use callbench_kit::{MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape};
+use callbench_kit::{
+    MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape, rayon_pool,
+};
 
 struct BurnModel {
     mlp: Mlp,
@@ -49,12 +50,12 @@ impl Model for BurnModel {
                 "Tensor::from_data + three burn::nn::Linear forwards with relu + into_data",
             )
             .with("backend", "Flex (burn's pure-Rust CPU backend), simd")
-            .with("threads", threads::threads())
+            .with("threads", rayon_pool::threads())
     }
 }
 
 fn load(options: &Options) -> Result<BurnModel> {
-    threads::set_threads(options)?;
+    rayon_pool::build_global(options)?;
     let path = MlpWeights::path(options);
     let weights = MlpWeights::read(&path)?;
     let device = Device::flex();
