@@ -6,6 +6,9 @@
 The JPype host (python -m callbench.languages.jvm_host) builds its classpath from
 java/target/classes and java/target/lib/*.jar. When java/native/CMakeLists.txt
 exists, the JNI native peer is built too, by scripts/build_java_native.py.
+The FFM driver (java/ffm/) is compiled by the newest JDK >= 22 found here
+against the kit's classes, with the onnxruntime jar's libonnxruntime.so taken
+out beside it; without such a JDK it is left out, saying what to install.
 Maven is only started when pom.xml or a source file changed since the last
 good build, so a second run with nothing changed takes well under a second.
 """
