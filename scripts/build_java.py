@@ -113,6 +113,8 @@ def build_ffm() -> None:
     if not jars:
         raise BuildError(f"{TARGET / 'lib'}: no onnxruntime jar to take libonnxruntime.so from")
     with zipfile.ZipFile(jars[-1]) as jar:
+        if java.FFM_LIBRARY_IN_JAR not in jar.namelist():
+            raise BuildError(f"{jars[-1]}: has no {java.FFM_LIBRARY_IN_JAR} for this machine")
         library = jar.read(java.FFM_LIBRARY_IN_JAR)
     java.FFM_LIBRARY.parent.mkdir(parents=True, exist_ok=True)
     java.FFM_LIBRARY.write_bytes(library)

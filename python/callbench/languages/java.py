@@ -5,6 +5,7 @@ hosted by ``python -m callbench.languages.jvm_host``, one JVM per driver process
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shutil
 import sys
@@ -27,9 +28,11 @@ TOOLS_TO_INSTALL = "a JDK >= 17 and Maven (apt-get install openjdk-17-jdk-headle
 # compiled by scripts/build_java.py with that JDK against the kit's classes.
 FFM_SOURCES = REPO_ROOT / "java" / "ffm" / "src" / "main" / "java"
 FFM_CLASSES = JAVA_TARGET / "ffm-classes"
-# The library inside the onnxruntime jar, taken out at build time, so that the
-# FFM row calls the very engine the JNI rows load.
-FFM_LIBRARY_IN_JAR = "ai/onnxruntime/native/linux-x64/libonnxruntime.so"
+# The library inside the onnxruntime jar for this machine (the jar ships
+# linux-x64 and linux-aarch64), taken out at build time, so that the FFM row
+# calls the very engine the JNI rows load.
+_JAR_ARCH = {"x86_64": "x64", "amd64": "x64"}.get(platform.machine().lower(), platform.machine())
+FFM_LIBRARY_IN_JAR = f"ai/onnxruntime/native/linux-{_JAR_ARCH}/libonnxruntime.so"
 FFM_LIBRARY = JAVA_TARGET / "ffm" / "libonnxruntime.so"
 # Not a program on PATH: the name built_by reports when no JDK >= 22 is found.
 FFM_JAVAC = f"javac>={jdk.FFM_RELEASE}"
