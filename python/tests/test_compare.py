@@ -4,6 +4,7 @@ synthetic runs (chosen per-round figures): each test knows what must be said."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -11,8 +12,10 @@ import pytest
 
 from callbench.cli.compare import compare_runs
 from callbench.cli.main import main
+from callbench.harness.options import RunOptions
+from callbench.harness.run import write_env
 from callbench.paths import DOCS
-from tests.test_report import ENV, counted, driver, make_run, report
+from tests.test_report import ENV, counted, driver, make_run, not_ok, report
 
 
 def lines_of(text: str, driver_id: str) -> str:
@@ -40,12 +43,17 @@ def test_compare_marks_changes_beyond_the_noise_and_ratios_between_drivers(
 
 
 def test_compare_says_which_run_lacks_a_driver(tmp_path: Path) -> None:
-    a = make_run(tmp_path / "a", [driver("python-numpy", [5000] * 3)])
+    a = make_run(tmp_path / "a", [
+        driver("python-numpy", [5000] * 3),
+        replace(not_ok("python-eager", "failed", "timed out"), artifact="mlp_state_dict.pt"),
+    ])  # fmt: skip
     b = make_run(tmp_path / "b", [driver("python-numpy", [5000] * 3),
+                                  driver("python-eager", [20000] * 3),
                                   driver("python-cffi", [200] * 3)])  # fmt: skip
     text, status = compare_runs(a, b)
     assert status == 0
-    assert lines_of(text, "python-cffi").endswith("not ok in A")
+    assert lines_of(text, "python-eager").endswith("not ok in A")
+    assert lines_of(text.split("listed apart")[1], "python-cffi").endswith("only in B")
     assert "no change beyond the noise" in lines_of(text, "python-numpy")
     assert "1 of 1" not in text and "fewer than two drivers in common" in text
 
@@ -167,11 +175,15 @@ def test_counts_alone_fail_the_gate_when_the_work_changed(
     assert gate(capsys, a, b, "--fail-above-count", "5")[0] == 0
 
 
-def test_a_driver_lost_in_b_fails_the_gate(
+def test_a_driver_that_fails_in_b_fails_the_gate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a = three_drivers(tmp_path / "a", 1.0)
-    b = make_run(tmp_path / "b", [driver("python-numpy", STEADY)])
+    b = make_run(tmp_path / "b", [
+        driver("python-numpy", STEADY), driver("python-eager", scaled(STEADY, 4.0)),
+        replace(not_ok("python-cffi", "failed", "output 3 differs from the reference"),
+                artifact="mlp_state_dict.pt"),
+    ])  # fmt: skip
     status, out, _ = gate(capsys, a, b, "--fail-above", "5")
     assert status == 1 and "python-cffi: verified in A, not in B" in out
 
@@ -185,7 +197,7 @@ def test_a_damaged_or_mismatched_run_exits_2_naming_the_file(
     status, out, err = gate(capsys, a, b, "--fail-above", "5")
     assert status == 2 and not out
     assert err.count("\n") == 1 and str(b / "python-cffi.json") in err
-    other = three_drivers(tmp_path / "other", 1.0, env={**ENV, "manifest_sha256": "f" * 64})
+    other = three_drivers(tmp_path / "other", 1.0, env=with_files({"inputs.f32": "f" * 64}))
     status, _, err = gate(capsys, a, other)
     assert status == 2 and str(other / "env.json") in err and "another model" in err
     status, _, err = gate(capsys, a, tmp_path / "missing")
@@ -214,3 +226,147 @@ def test_compare_help_names_the_gate(capsys: pytest.CaptureFixture[str]) -> None
         main(["compare", "--help"])
     assert stop.value.code == 0
     assert "--fail-above-count PCT" in capsys.readouterr().out
+
+
+# ------------------------------------------- what each row measured, in both runs
+
+FILES = ENV["files_sha256"]
+
+
+def with_files(changed: dict[str, str]) -> dict:
+    """ENV with some files' sha256 changed or added (and so another manifest)."""
+    return {**ENV, "manifest_sha256": "9" * 64, "files_sha256": {**FILES, **changed}}
+
+
+def onnx_and_torch(folder: Path, onnx_by: float, *, env: dict) -> Path:
+    return make_run(folder, [
+        driver("python-onnxruntime", scaled(STEADY, 0.5 * onnx_by), runtime="onnxruntime",
+               artifact="mlp.onnx"),
+        driver("python-eager", scaled(STEADY, 4.0)),
+        driver("python-torchscript", scaled(STEADY, 2.0)),
+    ], env=env)  # fmt: skip
+
+
+def comparability(path: Path) -> dict[str, str]:
+    return {d["id"]: d["comparability"] for d in valid(path)["drivers"]}
+
+
+def test_an_added_artifact_leaves_every_row_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = onnx_and_torch(tmp_path / "a", 1.0, env=ENV)
+    # B's models folder also holds mlp.vmfb: another manifest, the same files for every row.
+    b = onnx_and_torch(tmp_path / "b", 1.3, env=with_files({"mlp.vmfb": "5" * 64}))
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 1, out  # compared, so python-onnxruntime's 30% fails the gate
+    assert "python-onnxruntime: wall time slower" in out
+    assert set(comparability(tmp_path / "c.json").values()) == {"same"}
+    assert valid(tmp_path / "c.json")["basis"] == "sha256"
+    assert valid(tmp_path / "c.json")["files_differ"] == ["mlp.vmfb"]
+    assert out.splitlines()[0].endswith("files that differ: mlp.vmfb")
+
+
+def test_a_changed_artifact_is_listed_apart_and_not_gated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = onnx_and_torch(tmp_path / "a", 1.0, env=ENV)
+    b = onnx_and_torch(tmp_path / "b", 1.3, env=with_files({"mlp.onnx": "6" * 64}))
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 0, out
+    assert comparability(tmp_path / "c.json") == {
+        "python-onnxruntime": "artifact changed", "python-eager": "same",
+        "python-torchscript": "same",
+    }  # fmt: skip
+    apart = out.split("listed apart", 1)[1]
+    assert "1.300" in lines_of(apart, "python-onnxruntime")
+    assert lines_of(apart, "python-onnxruntime").endswith("artifact changed")
+    assert "python-onnxruntime" not in out.split("listed apart", 1)[0].split("\n", 1)[1]
+    # The rows still compared are gated: python-eager 30% slower fails.
+    c = make_run(tmp_path / "c", [
+        driver("python-onnxruntime", scaled(STEADY, 0.5), runtime="onnxruntime",
+               artifact="mlp.onnx"),
+        driver("python-eager", scaled(STEADY, 4.0 * 1.3)),
+        driver("python-torchscript", scaled(STEADY, 2.0)),
+    ], env=with_files({"mlp.onnx": "6" * 64}))  # fmt: skip
+    status, out, _ = gate(capsys, a, c, "--fail-above", "5")
+    assert status == 1 and "python-eager: wall time slower" in out
+
+
+def test_a_driver_in_one_run_only_is_listed_and_not_gated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    b = make_run(tmp_path / "b", [driver("python-numpy", STEADY),
+                                  driver("python-eager", scaled(STEADY, 4.0)),
+                                  driver("python-jax", scaled(STEADY, 2.0))])  # fmt: skip
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 0, out
+    apart = out.split("listed apart", 1)[1]
+    assert lines_of(apart, "python-cffi").endswith("only in A")
+    assert lines_of(apart, "python-jax").endswith("only in B")
+    assert comparability(tmp_path / "c.json") == {
+        "python-cffi": "only in A", "python-eager": "same", "python-jax": "only in B",
+        "python-numpy": "same",
+    }  # fmt: skip
+
+
+def test_other_inputs_or_reference_are_another_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = three_drivers(tmp_path / "a", 1.0)
+    for name in ("inputs.f32", "reference.f32"):
+        b = three_drivers(tmp_path / name, 1.0, env=with_files({name: "7" * 64}))
+        status, out, err = gate(capsys, a, b, "--fail-above", "5")
+        assert status == 2 and not out
+        assert err == (f"callbench compare: error: {b / 'env.json'}: another model than run A's "
+                       f"({name} sha256 differs)\n")  # fmt: skip
+
+
+def legacy(env: dict, **fields: object) -> dict:
+    """A run made before files_sha256 was kept: the manifest's own sha256 only."""
+    return {**{k: v for k, v in env.items() if k != "files_sha256"}, **fields}
+
+
+def test_a_run_without_per_file_hashes_is_matched_by_artifact_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = onnx_and_torch(tmp_path / "old", 1.0, env=legacy(ENV, manifest_sha256="8" * 64))
+    new = onnx_and_torch(tmp_path / "new", 1.3, env=ENV)
+    status, out, _ = gate(capsys, old, new, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 1, out  # matched by name, so compared and gated
+    assert set(comparability(tmp_path / "c.json").values()) == {"same name"}
+    assert valid(tmp_path / "c.json")["basis"] == "artifact name"
+    assert "rows matched by artifact name only" in out.splitlines()[0]
+    # By name, a driver that loads another file is still apart.
+    renamed = make_run(tmp_path / "renamed", [
+        driver("python-onnxruntime", scaled(STEADY, 0.5), artifact="mlp.vmfb"),
+        driver("python-eager", scaled(STEADY, 4.0)),
+    ], env=legacy(ENV, manifest_sha256="8" * 64))  # fmt: skip
+    gate(capsys, renamed, new, "--json", tmp_path / "r.json")
+    assert comparability(tmp_path / "r.json") == {
+        "python-onnxruntime": "artifact changed", "python-eager": "same name",
+        "python-torchscript": "only in B",
+    }  # fmt: skip
+    # The same manifest file: every artifact is the same, whichever run kept the hashes.
+    same = onnx_and_torch(tmp_path / "same", 1.0, env=legacy(ENV))
+    status, _, _ = gate(capsys, same, new, "--json", tmp_path / "d.json")
+    assert valid(tmp_path / "d.json")["basis"] == "manifest"
+    assert set(comparability(tmp_path / "d.json").values()) == {"same"}
+    # Another fit, or a user's model, and nothing says which files are shared.
+    for fields in ({"fit_rmse": 0.5}, {"user_model": {"file": "m.onnx"}}):
+        other = onnx_and_torch(tmp_path / str(len(fields)) / next(iter(fields)), 1.0,
+                               env=legacy(ENV, manifest_sha256="8" * 64, **fields))  # fmt: skip
+        status, out, err = gate(capsys, other, new)
+        assert status == 2 and not out and err.count("\n") == 1
+        assert f"{new / 'env.json'}: another model than run A's" in err
+
+
+def test_a_run_keeps_each_models_files_sha256(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    files = {"inputs.f32": {"sha256": "1" * 64}, "mlp.onnx": {"sha256": "4" * 64}}
+    (models / "manifest.json").write_text(json.dumps({"files": files, "fit_rmse": 0.003}))
+    write_env(tmp_path, RunOptions(models=models), models)
+    env = json.loads((tmp_path / "env.json").read_text())
+    assert env["files_sha256"] == {"inputs.f32": "1" * 64, "mlp.onnx": "4" * 64}
+    assert env["fit_rmse"] == 0.003

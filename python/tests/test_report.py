@@ -28,6 +28,14 @@ ENV: dict[str, Any] = {
     "git": {"commit": "abc123", "dirty": False},
     "options": {"reruns": 2},
     "protocol": {"name": "calibrated", "round_time_s": 0.1, "rounds": 5},
+    "manifest_sha256": "0" * 64,
+    "files_sha256": {
+        "inputs.f32": "1" * 64,
+        "reference.f32": "2" * 64,
+        "mlp_state_dict.pt": "3" * 64,
+        "mlp.onnx": "4" * 64,
+    },
+    "fit_rmse": 0.0032,
     "machine": {
         "governor": "performance",
         "start": {"loadavg": [0.5, 0.4, 0.3], "steal_ns": 1_000_000_000},

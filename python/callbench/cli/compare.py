@@ -2,7 +2,8 @@
 
 Exit 0: nothing moved beyond the thresholds (or no gate asked for); 1: the
 gate failed, its rows printed in one block; 2: a run unreadable or measuring
-something else than the other (one line naming the file).
+something else than the other (one line naming the file). Rows whose artifact
+changed, and drivers in one run only, are listed apart and never gated.
 """
 
 from __future__ import annotations
@@ -79,18 +80,33 @@ def _verdict(c: cmp.Change) -> str:
     return f"{c.verdict} by {abs((c.ratio or 1) - 1):.0%}"
 
 
+def _wall_row(c: cmp.Change, verdict: str) -> str:
+    if c.a is None or c.b is None:
+        return f"{c.id:34} {verdict}"
+    low, high = c.interval or (0.0, 0.0)
+    return (
+        f"{c.id:34} {c.a.median_ns / 1e3:9.3f} {c.b.median_ns / 1e3:9.3f} {c.ratio or 0:7.3f} "
+        f"{f'{low:.3f}–{high:.3f}':>15}  {verdict}"
+    )
+
+
 def wall_lines(comparison: cmp.Comparison) -> list[str]:
     rows = [f"{'driver':34} {'A µs':>9} {'B µs':>9} {'B/A':>7} {'95% interval':>15}  verdict"]
-    for c in comparison.changes:
-        if c.a is None or c.b is None:
-            if c.a is not None or c.b is not None:
-                rows.append(f"{c.id:34} {_verdict(c)}")
-            continue
-        low, high = c.interval or (0.0, 0.0)
-        rows.append(
-            f"{c.id:34} {c.a.median_ns / 1e3:9.3f} {c.b.median_ns / 1e3:9.3f} {c.ratio or 0:7.3f} "
-            f"{f'{low:.3f}–{high:.3f}':>15}  {_verdict(c)}"
-        )
+    rows += [_wall_row(c, _verdict(c)) for c in comparison.compared]
+    return rows
+
+
+def apart_lines(comparison: cmp.Comparison) -> list[str]:
+    """The rows that measured something else in one run: their figures, never a verdict."""
+    apart = comparison.apart
+    if not apart:
+        return []
+    rows = [f"listed apart, not compared or gated ({len(apart)}):"]
+    for c in apart:
+        if c.comparability == "artifact changed":
+            rows.append(_wall_row(c, "artifact changed"))
+        else:
+            rows.append(f"{c.id:34} {c.comparability}")
     return rows
 
 
@@ -100,7 +116,7 @@ def count_lines(comparison: cmp.Comparison) -> list[str]:
     A count does not move with the machine's load: a difference over
     ``count.VARYING`` with the pairs' ranges apart is a change in the work a call does.
     """
-    both = cmp.counted_pairs(comparison.changes)
+    both = cmp.counted_pairs(comparison.compared)
     if not both:
         return []
     rows = [f"{'driver':34} {'A instr':>11} {'B instr':>11} {'B/A':>7}  verdict"]
@@ -146,8 +162,10 @@ def gate_block(failures: list[str], fail_above: float | None, fail_above_count: 
 
 
 def render(comparison: cmp.Comparison, a: Mapping[str, Record], b: Mapping[str, Record]) -> str:
-    rows = [f"A = {comparison.a.run}, B = {comparison.b.run}", *wall_lines(comparison)]
-    rows += ["", between_drivers(a, b), claim_line(comparison)]
+    rows = [f"A = {comparison.a.run}, B = {comparison.b.run}: {comparison.basis_note}",
+            *wall_lines(comparison)]  # fmt: skip
+    apart = apart_lines(comparison)
+    rows += [*(["", *apart] if apart else []), "", between_drivers(a, b), claim_line(comparison)]
     counts = count_lines(comparison)
     return "\n".join([*rows, *(["", *counts] if counts else [])])
 
@@ -165,8 +183,9 @@ def compare_runs(
     gating = fail_above is not None or fail_above_count is not None
     count_threshold = count.VARYING if fail_above_count is None else fail_above_count
     failures = cmp.gate(comparison, fail_above, count_threshold) if gating else []
-    text = render(comparison, {r.id: r for r in a.drivers if r.ok},
-                  {r.id: r for r in b.drivers if r.ok})  # fmt: skip
+    same = {c.id for c in comparison.compared}
+    text = render(comparison, {r.id: r for r in a.drivers if r.ok and r.id in same},
+                  {r.id: r for r in b.drivers if r.ok and r.id in same})  # fmt: skip
     if gating:
         text += "\n\n" + gate_block(failures, fail_above, count_threshold)
     if json_path is not None:

@@ -45,8 +45,12 @@ def write_env(run_dir: Path, options: RunOptions, models: Path) -> None:
         return
     env = environment.capture({**asdict(options), "models": str(models)})
     env["protocol"] = options.protocol()
+    manifest = art.read_manifest(models)
     env["manifest_sha256"] = art.sha256_of(models / art.MANIFEST)
-    env["fit_rmse"] = art.read_manifest(models).get("fit_rmse")
+    # Each file's sha256, kept with the run: compare tells from them which rows loaded
+    # the same artifact on the same inputs, with no models folder left to look at.
+    env[art.FILES_SHA256] = {name: entry["sha256"] for name, entry in manifest["files"].items()}
+    env["fit_rmse"] = manifest.get("fit_rmse")
     if (brought := user_model(models)) is not None:
         env[user_onnx.ORIGIN] = {**brought, "tolerance": art.tolerance(models, ATOL)}
     env["machine"] = {"governor": machine.governor(), "start": machine.state()}

@@ -28,6 +28,8 @@ MANIFEST = "manifest.json"
 # How long each artifact took to export, in seconds: beside the manifest, not in it,
 # so that the manifest stays the same bytes from one export to the next.
 EXPORT_SECONDS = "export_seconds.json"
+# env.json's copy of the manifest's per-file sha256 (name -> hex digest).
+FILES_SHA256 = "files_sha256"
 # The family of model sizes: family.json lists each width, exported into widths/<H>/ with
 # the portable artifacts, inputs, reference and manifest the reference model has.
 FAMILY = "family.json"

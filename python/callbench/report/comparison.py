@@ -6,6 +6,10 @@ that interval excludes 1 and the ratio clears ``NOISE`` (criterion's
 rule). Instructions per call carry no interval; their pairs' range stands in
 for one, so a count moved when the two ranges do not overlap and the ratio is
 further from 1 than ``count.VARYING``.
+
+Only rows that measured the same thing in both runs are compared and gated
+(:mod:`callbench.report.comparable`); a row whose artifact changed, or a driver
+in one run only, is listed apart.
 """
 
 from __future__ import annotations
@@ -14,18 +18,16 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from callbench.errors import RunError
 from callbench.records import count, stats
 from callbench.records.record import Record
-from callbench.records.store import ENV_FILE, Run
+from callbench.records.store import Run
 from callbench.report import claims
+from callbench.report.comparable import COMPARED, Basis, Comparability, matching
 from callbench.report.ratios import NOISE, Ratio
 
 Verdict = Literal["faster", "slower", "unchanged", "new", "gone"]
 CountVerdict = Literal["more", "fewer", "same"]
-# Options that change what one call is: runs that differ in them are not comparable.
-SAME_CALL = ("batch", "threads")
-JSON_SCHEMA_VERSION = 1
+JSON_SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,12 @@ class Change:
     b_count: Counted | None = None
     count_ratio: float | None = None
     count_verdict: CountVerdict | None = None
+    comparability: Comparability = "same"
+
+    @property
+    def compared(self) -> bool:
+        """Whether the row measured the same thing in both runs (compared and gated)."""
+        return self.comparability in COMPARED
 
     @property
     def significant(self) -> bool:
@@ -77,6 +85,9 @@ class Comparison:
     changes: list[Change]
     claims_made: list[claims.Claim]
     claims_reversed: list[claims.Claim]
+    basis: Basis = "sha256"
+    basis_note: str = ""
+    files_differ: list[str] | None = None
     noise: float = NOISE
     failures: list[str] = field(default_factory=list)
 
@@ -84,25 +95,19 @@ class Comparison:
     def claims_kept(self) -> int:
         return len(self.claims_made) - len(self.claims_reversed)
 
+    @property
+    def compared(self) -> list[Change]:
+        return [c for c in self.changes if c.compared]
+
+    @property
+    def apart(self) -> list[Change]:
+        """Rows listed apart, never gated: an artifact changed, or in one run only."""
+        return [c for c in self.changes if not c.compared]
+
 
 def _side(run: Run) -> Side:
     git = run.env.get("git") or {}
     return Side(run.name, str(run.path), run.host, str(run.env.get("cpu", "?")), git.get("commit"))
-
-
-def check_comparable(a: Run, b: Run) -> None:
-    """RunError (one line naming B's env.json) when the runs measured different things."""
-    where = b.path / ENV_FILE
-    if a.env.get("manifest_sha256") != b.env.get("manifest_sha256"):
-        raise RunError(f"{where}: another model than run A's (manifest sha256 differs)")
-    a_options, b_options = a.env.get("options") or {}, b.env.get("options") or {}
-    for name in SAME_CALL:
-        if a_options.get(name) != b_options.get(name):
-            raise RunError(
-                f"{where}: --{name} {b_options.get(name)} against run A's {a_options.get(name)}"
-            )
-    if not {r.id for r in a.drivers} & {r.id for r in b.drivers}:
-        raise RunError(f"{where}: no driver in common with run A")
 
 
 def _timed(record: Record | None) -> Timed | None:
@@ -138,10 +143,17 @@ def count_moved(a: Counted, b: Counted, threshold: float) -> bool:
     return apart and abs(b.instructions_per_call / a.instructions_per_call - 1) > threshold
 
 
-def change(driver_id: str, a: Record | None, b: Record | None, noise: float) -> Change | None:
+def change(
+    driver_id: str,
+    a: Record | None,
+    b: Record | None,
+    noise: float,
+    comparability: Comparability = "same",
+) -> Change | None:
     timed_a, timed_b = _timed(a), _timed(b)
     count_a, count_b = _counted(a), _counted(b)
-    counts: dict[str, Any] = {"a_count": count_a, "b_count": count_b}
+    counts: dict[str, Any] = {"a_count": count_a, "b_count": count_b,
+                              "comparability": comparability}  # fmt: skip
     if count_a and count_b:
         moved = count_moved(count_a, count_b, count.VARYING)
         more = count_b.instructions_per_call > count_a.instructions_per_call
@@ -158,18 +170,24 @@ def change(driver_id: str, a: Record | None, b: Record | None, noise: float) -> 
 
 
 def compare(a: Run, b: Run, noise: float = NOISE) -> Comparison:
-    check_comparable(a, b)
+    """RunError when the runs measured another model or another call (see ``comparable``)."""
+    match = matching(a, b)
     a_by, b_by = {r.id: r for r in a.drivers}, {r.id: r for r in b.drivers}
-    changes = [
-        found
-        for driver_id in sorted(set(a_by) | set(b_by))
-        if (found := change(driver_id, a_by.get(driver_id), b_by.get(driver_id), noise))
-    ]
-    made = claims.wall_claims(a.drivers, noise)
-    _, reversed_ = claims.kept(made, b.drivers)
+    changes = []
+    for driver_id in sorted(set(a_by) | set(b_by)):
+        a_record, b_record = a_by.get(driver_id), b_by.get(driver_id)
+        found = change(driver_id, a_record, b_record, noise, match.of(a_record, b_record))
+        if found is not None:
+            changes.append(found)
+    # Claims between the rows compared only: an ordering against a changed artifact says
+    # nothing about whether this change kept it.
+    same = {c.id for c in changes if c.compared}
+    made = claims.wall_claims([r for r in a.drivers if r.id in same], noise)
+    _, reversed_ = claims.kept(made, [r for r in b.drivers if r.id in same])
     checkable = {r.id for r in b.drivers if r.ok}
     made = [c for c in made if c.faster in checkable and c.slower in checkable]
-    return Comparison(_side(a), _side(b), changes, made, reversed_, noise)
+    return Comparison(_side(a), _side(b), changes, made, reversed_, match.basis,
+                      match.describe(), match.files_differ(), noise)  # fmt: skip
 
 
 def gate(
@@ -177,7 +195,7 @@ def gate(
 ) -> list[str]:
     """One line per row that fails the gate (empty: exit 0); stored on the comparison."""
     lines = []
-    for c in comparison.changes:
+    for c in comparison.compared:
         if c.verdict == "gone":
             lines.append(f"{c.id}: verified in A, not in B")
         if (
@@ -218,7 +236,8 @@ def _change_json(c: Change) -> dict[str, Any]:
         instructions = {"a": counted(c.a_count), "b": counted(c.b_count),
                         "ratio": c.count_ratio, "verdict": c.count_verdict}  # fmt: skip
     wall = None if c.ratio is None else {"value": c.ratio, "interval": list(c.interval or ())}
-    return {"id": c.id, "verdict": c.verdict, "a": timed(c.a), "b": timed(c.b), "ratio": wall,
+    return {"id": c.id, "comparability": c.comparability, "verdict": c.verdict,
+            "a": timed(c.a), "b": timed(c.b), "ratio": wall,
             "instructions": instructions}  # fmt: skip
 
 
@@ -230,6 +249,8 @@ def to_json(
         "schema": JSON_SCHEMA_VERSION,
         "a": asdict(comparison.a),
         "b": asdict(comparison.b),
+        "basis": comparison.basis,
+        "files_differ": comparison.files_differ,
         "noise": comparison.noise,
         "drivers": [_change_json(c) for c in comparison.changes],
         "claims": {
