@@ -107,3 +107,48 @@ def half(path: Path) -> Path:
 
 MODELS = {"image": image, "policy_value": policy_value, "classifier": classifier,
           "tokens": tokens, "float16": half}  # fmt: skip
+
+
+def fixed_batch(path: Path, batch: int) -> Path:
+    """x [batch, 4] -> y [batch, 3] with the batch dimension fixed at ``batch``."""
+    rng = np.random.default_rng(6)
+    nodes = [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)]
+    inits = [_weights(rng, "w", 3, 4), _weights(rng, "b", 3)]
+    return _save(path, nodes, [helper.make_tensor_value_info("x", FLOAT, [batch, 4])],
+                 [helper.make_tensor_value_info("y", FLOAT, [batch, 3])], inits)  # fmt: skip
+
+
+def zipmap(path: Path) -> Path:
+    """A classifier as skl2onnx writes it by default: probabilities through ZipMap, a
+    sequence of maps."""
+    rng = np.random.default_rng(7)
+    nodes = [
+        helper.make_node("Gemm", ["x", "w", "b"], ["scores"], transB=1),
+        helper.make_node("ZipMap", ["scores"], ["output_probability"], domain="ai.onnx.ml",
+                         classlabels_int64s=[0, 1, 2]),
+    ]  # fmt: skip
+    out = helper.make_tensor_sequence_value_info("output_probability", FLOAT, None)
+    out.type.sequence_type.elem_type.CopyFrom(
+        helper.make_map_type_proto(INT64, helper.make_tensor_type_proto(FLOAT, []))
+    )
+    x = helper.make_tensor_value_info("x", FLOAT, ["N", 4])
+    inits = [_weights(rng, "w", 3, 4), _weights(rng, "b", 3)]
+    graph = helper.make_graph(nodes, path.stem, [x], [out], inits)
+    opsets = [helper.make_opsetid("", OPSET), helper.make_opsetid("ai.onnx.ml", 3)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = 9
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return path
+
+
+def unnamed_input(path: Path) -> Path:
+    """An input whose name is empty (a hand-edited graph)."""
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], path.stem,
+                              [helper.make_tensor_value_info("", FLOAT, ["N", 2]),
+                               helper.make_tensor_value_info("x", FLOAT, ["N", 2])],
+                              [helper.make_tensor_value_info("y", FLOAT, ["N", 2])])  # fmt: skip
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+    model.ir_version = 9
+    onnx.save(model, str(path))
+    return path

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from callbench.harness.options import RunOptions
-from callbench.harness.run import run_sweep
+from callbench.harness.run import check_models, run_sweep
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
@@ -38,10 +38,10 @@ def fake(mode: str, driver_id: str = "python-fake") -> DriverSpec:
 def run(models: Path, tmp_path: Path, *specs: DriverSpec, **options: object) -> dict[str, Record]:
     settings: dict[str, object] = {"calls": 20, "rounds": 4, "warmup": 0, "pin": False, **options}
     opts = RunOptions(models=models, **settings)  # type: ignore[arg-type]
-    reference = art.read_reference(models)
+    expected = check_models(models)
     run_dir = tmp_path / "run"
     run_dir.mkdir(exist_ok=True)
-    done = Session(list(specs), opts, run_dir, reference, len(reference)).run()
+    done = Session(list(specs), opts, run_dir, expected).run()
     return {r.id: r for r in done}
 
 
@@ -148,9 +148,9 @@ def test_a_round_on_a_contended_core_is_re_run(
     small_models: Path, tmp_path: Path, side: str
 ) -> None:
     opts = RunOptions(models=small_models, rounds=4, round_time=0.001, warmup=0, pin=False)
-    reference = art.read_reference(small_models)
+    expected = check_models(small_models)
     (run_dir := tmp_path / "run").mkdir()
-    session = Session([fake("ok")], opts, run_dir, reference, len(reference))
+    session = Session([fake("ok")], opts, run_dir, expected)
     # 21 probes seed the medians, then one before and one after each round:
     # the 3rd round's are the 26th and 27th.
     slow = 25 if side == "before" else 26

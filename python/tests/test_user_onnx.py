@@ -87,11 +87,13 @@ def test_a_model_is_prepared_with_its_names_shapes_and_reference(tmp_path: Path)
     manifest = json.loads((folder / art.MANIFEST).read_text())
     brought = manifest[user_onnx.ORIGIN]
     assert brought["file"] == "scorer.onnx" and brought["sha256"] == art.sha256_of(path)
-    assert brought["input"] == {"name": "features", "shape": ["batch", 4]}
-    assert brought["output"] == {"name": "scores", "shape": ["batch", 3]}
+    assert brought["inputs"] == [{"name": "features", "dtype": "float32", "shape": ["batch", 4]}]
+    assert brought["outputs"] == [{"name": "scores", "dtype": "float32", "shape": ["batch", 3]}]
     assert brought["opset"] == 17 and brought["producer"] == "callbench-tests"
     assert brought["cross_check"].startswith("agrees on the first 8 samples")
-    assert art.sample_widths(folder) == (4, 3)
+    signature = art.signature(folder)
+    assert [(t.name, t.shape, t.file) for t in (*signature.inputs, *signature.outputs)] == [
+        ("features", (4,), art.INPUTS), ("scores", (3,), art.REFERENCE)]  # fmt: skip
     art.verify(folder, [art.ONNX, art.INPUTS, art.REFERENCE])
     x = art.read_inputs(folder)
     assert x.min() >= -1 and x.max() < 1 and len(x) == user_onnx.SAMPLES
@@ -99,6 +101,7 @@ def test_a_model_is_prepared_with_its_names_shapes_and_reference(tmp_path: Path)
     reference = art.read_reference(folder)
     assert np.abs(reference[:100] - want).max() < 1e-5
     assert manifest["tolerance"] == pytest.approx(1e-4 * max(1.0, np.abs(reference).max()))
+    assert signature.outputs[0].tolerance == manifest["tolerance"]
 
 
 def test_inputs_may_come_from_the_user(tmp_path: Path) -> None:
@@ -129,14 +132,13 @@ BAD_MODELS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "not_onnx": (lambda p: (p.write_bytes(b"\x00\xffnot a model at all" * 9), p)[1],
                  "not an ONNX model"),
     "checker": (_graph_rejected_by_checker, "rejected by onnx.checker"),
-    "two_inputs": (lambda p: tanh_mlp(p, extra_input=True),
-                   "has 2 inputs ('features', 'mask'); callbench feeds exactly one"),
-    "int64": (lambda p: tanh_mlp(p, elem=TensorProto.INT64),
-              "input 'features' is int64; callbench feeds float32"),
-    "float16": (lambda p: tanh_mlp(p, elem=TensorProto.FLOAT16),
-                "input 'features' is float16; callbench feeds float32"),
+    "string": (lambda p: tanh_mlp(p, elem=TensorProto.STRING),
+               "input 'features' is a string tensor; callbench feeds numbers"),
+    "bfloat16": (lambda p: tanh_mlp(p, elem=TensorProto.BFLOAT16),
+                 "input 'features' is bfloat16; callbench feeds float32, float16, float64"),
     "symbolic_features": (lambda p: tanh_mlp(p, x_dims=["batch", "width"]),
-                          "dimension 1 of input 'features' is 'width', not a fixed size"),
+                          "dimension 1 of input 'features' is 'width', not a fixed size; give "
+                          "its size with --inputs FILE.npz"),
     "missing": (lambda p: p, "no such file"),
     "external_data": (_external_data, "keeps its weights in an external data file"),
 }  # fmt: skip
@@ -172,11 +174,11 @@ def test_bad_inputs_files_are_refused(tmp_path: Path) -> None:
 def test_a_rejected_model_leaves_no_run_folder(
     run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
-    path = tanh_mlp(tmp_path / "two.onnx", extra_input=True)
+    path = tanh_mlp(tmp_path / "text.onnx", elem=TensorProto.STRING)
     run = run_harness("--onnx", str(path), "--only", "python-onnxruntime")
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        f"callbench: usage: {path}: has 2 inputs ('features', 'mask'); callbench feeds exactly one"
+        f"callbench: usage: {path}: input 'features' is a string tensor; callbench feeds numbers"
     ]
     assert run.run_dir is None and not (tmp_path / "runs").exists()
 
@@ -227,7 +229,8 @@ def test_python_onnx_drivers_run_a_users_model_verified(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     assert text.startswith(f"# callbench report: `theirs.onnx` (sha256 `{brought['sha256'][:16]}")
     assert "## The model" in text and "## Each language's cheapest call" in text
-    assert f"`{brought['input']['name']}` [{brought['input']['shape'][0]}, " in text
+    port = brought["inputs"][0]
+    assert f"| input | `{port['name']}` | float32 | [{port['shape'][0]}, " in text
     assert "seed's table" not in text and "Calling a PyTorch model today" not in text
 
 

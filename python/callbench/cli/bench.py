@@ -17,7 +17,7 @@ from callbench.driver_options import Options
 from callbench.errors import ArtifactError, UsageError, named_first_line
 from callbench.harness import console, signals
 from callbench.harness.options import RunOptions
-from callbench.harness.run import run_group, run_sweep, run_widths
+from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import user_onnx
@@ -64,6 +64,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     folder = user_onnx.prepare(args.onnx, args.inputs)
     run_dir = None
     try:
+        check_call(replace(options, models=folder), check_models(folder), args.onnx)
         if build_first:
             chosen = {language_key(s) for s in specs}
             build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT])

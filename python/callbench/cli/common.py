@@ -51,12 +51,13 @@ def add_user_model(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("your own model")
     g.add_argument(
         "--onnx", type=Path, metavar="PATH",
-        help="run every ONNX driver on this model instead of ours (one float32 input "
-        "[batch, F], one output [batch, ...]); see the README",
+        help="run every ONNX driver on this model instead of ours (named inputs and outputs "
+        "of numeric dtypes, batch first); see the README",
     )  # fmt: skip
     g.add_argument(
-        "--inputs", type=Path, metavar="FILE.npy",
-        help="with --onnx: the samples to feed, [N, F] (default: seeded uniform in [-1, 1))",
+        "--inputs", type=Path, metavar="FILE.npz",
+        help="with --onnx: the samples to feed, one array [N, ...] per input name (a .npy for "
+        "a model of one input); default: seeded, per dtype",
     )  # fmt: skip
 
 

@@ -78,7 +78,7 @@ def profile_driver(args: argparse.Namespace) -> int:
     options = options_of(args)
     with loaded(args.driver, options) as driver:
         per_call = python_frames.unprofiled_ns(driver)
-        error = max_error(driver.outputs, options.models)
+        error = max_error(driver.outputs[0], options.models)
         profile = python_frames.profile_loop(driver)
     print(f"# {args.driver}: where a call's time goes\n")
     print(f"{options.calls:,} calls, batch {options.batch}, {options.threads} thread(s): "

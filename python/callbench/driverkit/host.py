@@ -32,8 +32,8 @@ class Loaded:
     driver: str
     options: Options
     prepared: Prepared
-    inputs: np.ndarray
-    outputs: np.ndarray
+    inputs: tuple[np.ndarray, ...]
+    outputs: tuple[np.ndarray, ...]
 
 
 @contextmanager

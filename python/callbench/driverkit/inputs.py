@@ -1,4 +1,4 @@
-"""Reading and checking inputs.f32 for a run of ``calls`` x ``batch`` samples."""
+"""Reading and checking every input's file for a run of ``calls`` x ``batch`` samples."""
 
 from __future__ import annotations
 
@@ -6,16 +6,19 @@ import numpy as np
 
 from callbench.driver_options import Options
 from callbench.errors import ArtifactError, UsageError
-from callbench.model.artifacts import read_inputs
+from callbench.model.tensors import Signature, read_samples
 
 
-def load_inputs(options: Options) -> np.ndarray:
-    """The run's samples as a contiguous ``[calls * batch, 2]`` float32 array."""
+def load_inputs(options: Options, signature: Signature) -> tuple[np.ndarray, ...]:
+    """The run's samples of each input, contiguous ``[calls * batch, *shape]`` arrays."""
     needed = options.calls * options.batch
-    try:
-        inputs = read_inputs(options.models, needed)
-    except ArtifactError as exc:
-        if "the run needs" in exc.problem:
-            raise UsageError(f"--calls x --batch = {needed} but {exc}") from None
-        raise
-    return np.ascontiguousarray(inputs[:needed])
+    found = []
+    for tensor in signature.inputs:
+        try:
+            samples = read_samples(options.models, tensor, needed)
+        except ArtifactError as exc:
+            if "the run needs" in exc.problem:
+                raise UsageError(f"--calls x --batch = {needed} but {exc}") from None
+            raise
+        found.append(np.ascontiguousarray(samples[:needed]))
+    return tuple(found)

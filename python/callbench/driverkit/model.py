@@ -1,7 +1,10 @@
 """What a Python driver writes: ``setup(options, inputs, outputs) -> Prepared``.
 
 ``Prepared.loop(start, stop)`` runs calls ``[start, stop)``, each taking its
-samples from ``inputs`` and storing its result into ``outputs``.
+samples from ``inputs`` and storing its result into ``outputs``. A driver of
+one input and one output (our MLP's) gets the two arrays; a driver marked
+``@every_tensor`` (the ONNX drivers) gets a tuple of arrays for each, in the
+model's order, ``[calls * batch, *shape]`` in each tensor's dtype (contract 3).
 """
 
 from __future__ import annotations
@@ -12,14 +15,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from callbench.driver_options import Options
 from callbench.driverkit.inputs import load_inputs
 from callbench.errors import ArtifactError, first_line
-from callbench.model.artifacts import sample_widths
+from callbench.model.artifacts import MANIFEST, signature
 
 Loop = Callable[[int, int], None]
 
@@ -37,6 +40,16 @@ class Prepared:
 
 
 Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
+Arrays = tuple[np.ndarray, ...]
+# The mark of a setup that takes every input and output: (options, inputs, outputs).
+EVERY_TENSOR = "callbench_every_tensor"
+F = TypeVar("F", bound=Callable[..., Prepared])
+
+
+def every_tensor(setup: F) -> F:
+    """Mark ``setup`` as taking a tuple of arrays for the inputs and one for the outputs."""
+    setattr(setup, EVERY_TENSOR, True)
+    return setup
 
 
 @dataclass(frozen=True)
@@ -44,17 +57,34 @@ class LoadedModel:
     """A driver's model set up: its loop, the buffers it reads and writes, its load time."""
 
     prepared: Prepared
-    inputs: np.ndarray
-    outputs: np.ndarray
+    inputs: Arrays
+    outputs: Arrays
     load_ns: int
 
 
 def load(setup: Setup, options: Options) -> LoadedModel:
-    """The run's inputs read, outputs allocated at the model's width, then ``setup`` timed."""
-    inputs = load_inputs(options)
-    outputs = np.zeros((options.calls * options.batch, sample_widths(options.models)[1]), "<f4")
-    t0 = time.perf_counter_ns()
-    prepared = setup(options, inputs, outputs)
+    """The run's inputs read, outputs allocated at the model's shapes, then ``setup`` timed."""
+    found = signature(options.models)
+    inputs = load_inputs(options, found)
+    samples = options.calls * options.batch
+    outputs = tuple(np.zeros((samples, *t.shape), t.numpy_dtype) for t in found.outputs)
+    if getattr(setup, EVERY_TENSOR, False):
+        every = cast(Callable[[Options, Arrays, Arrays], Prepared], setup)
+        t0 = time.perf_counter_ns()
+        prepared = every(options, inputs, outputs)
+    else:
+        one = (*found.inputs, *found.outputs)
+        if (
+            len(found.inputs) != 1
+            or len(found.outputs) != 1
+            or any(t.dtype != "float32" for t in one)
+        ):
+            raise ArtifactError(
+                options.models / MANIFEST, "this driver feeds one float32 input and reads one "
+                "float32 output; the model has " + ", ".join(f"{t.name!r} {t.dtype}" for t in one),
+            )  # fmt: skip
+        t0 = time.perf_counter_ns()
+        prepared = setup(options, inputs[0], outputs[0])
     return LoadedModel(prepared, inputs, outputs, time.perf_counter_ns() - t0)
 
 

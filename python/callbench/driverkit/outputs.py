@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +10,9 @@ import numpy as np
 from callbench.files import write_atomic
 
 
-def write_outputs(path: Path, outputs: np.ndarray) -> None:
-    write_atomic(path, np.ascontiguousarray(outputs, dtype="<f4").tobytes())
+def write_outputs(path: Path, outputs: Sequence[np.ndarray], samples: int) -> None:
+    """Each output's first ``samples`` samples, one output after another (contract 3)."""
+    write_atomic(path, b"".join(np.ascontiguousarray(out[:samples]).tobytes() for out in outputs))
 
 
 def write_latencies(path: Path, latencies: np.ndarray) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,9 +30,19 @@ def warm_up(loop: Loop, calls: int, warmup: int) -> None:
         done += step
 
 
-def timed_round(loop: Loop, calls: int, outputs: np.ndarray) -> RoundTime:
+def poison(outputs: Sequence[np.ndarray]) -> None:
+    """Fill each output with what no call gives, so a call that stores nothing shows up:
+    NaN for floats, the smallest value for integers (bool has no such value)."""
+    for out in outputs:
+        if np.issubdtype(out.dtype, np.floating):
+            out.fill(np.nan)
+        elif np.issubdtype(out.dtype, np.integer):
+            out.fill(np.iinfo(out.dtype).min)
+
+
+def timed_round(loop: Loop, calls: int, outputs: Sequence[np.ndarray]) -> RoundTime:
     """Calls 0 .. calls-1 as one block: wall time and this thread's CPU time."""
-    outputs.fill(np.nan)  # a call that stores nothing shows up as an error
+    poison(outputs)
     cpu0 = time.thread_time_ns()
     t0 = time.perf_counter_ns()
     loop(0, calls)

@@ -92,7 +92,7 @@ def run(
             else:
                 break
     if options.outputs is not None and done:
-        write_outputs(options.outputs, outputs[: done[-1].calls * options.batch])
+        write_outputs(options.outputs, outputs, done[-1].calls * options.batch)
     notes = dict(prepared.notes)
     return result_line(driver_id, options, prepared.runtime_version, load_ns, done, notes)
 

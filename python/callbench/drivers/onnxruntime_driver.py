@@ -1,7 +1,9 @@
 """python-onnxruntime: an ONNX Runtime InferenceSession on mlp.onnx, one run per call.
 
-Names and per-sample sizes come from the session's view of the graph, so a
-model the user brings (``--onnx``) runs as ours does.
+Names, dtypes and per-sample shapes come from the session's view of the graph,
+so a model the user brings (``--onnx``) runs as ours does: every input and
+output (contract 3). With one input and one output, the loop is the one-tensor
+call, with no loop over names.
 
 The plain variant calls ``session.run`` with a NumPy view of the call's
 inputs. ``-iobinding`` is the documented way to avoid per-call allocation:
@@ -10,12 +12,15 @@ input and output OrtValues are bound once and refilled in place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import onnxruntime as ort
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared, model_error
-from callbench.drivers.checks import Signature, check_output, signature
+from callbench.driverkit.model import Arrays, Prepared, every_tensor, model_error
+from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.model.artifacts import ONNX
 
 
@@ -34,59 +39,98 @@ def session(options: Options) -> ort.InferenceSession:
         raise model_error(path, exc) from None
 
 
+# ONNX Runtime's type strings for the dtypes contract 3 feeds, as NumPy names them.
+ORT_TYPES = {"tensor(float)": "float32", "tensor(float16)": "float16", "tensor(double)": "float64",
+             "tensor(int64)": "int64", "tensor(int32)": "int32", "tensor(int8)": "int8",
+             "tensor(uint8)": "uint8", "tensor(bool)": "bool"}  # fmt: skip
+
+
 def names_and_shapes(
-    options: Options, sess: ort.InferenceSession, inputs: np.ndarray, outputs: np.ndarray
-) -> Signature:
-    """The model's input and output names and per-sample sizes, as the session sees them."""
-    return signature(
+    options: Options, sess: ort.InferenceSession, inputs: Arrays, outputs: Arrays
+) -> Ports:
+    """The model's inputs and outputs as the session sees them, checked against the arrays."""
+    return ports(
         options.models / ONNX,
-        [(i.name, i.shape) for i in sess.get_inputs()],
-        [(o.name, o.shape) for o in sess.get_outputs()],
-        inputs.shape[1],
-        outputs.shape[1],
+        [(i.name, i.shape, ORT_TYPES.get(i.type, i.type)) for i in sess.get_inputs()],
+        [(o.name, o.shape, ORT_TYPES.get(o.type, o.type)) for o in sess.get_outputs()],
+        inputs,
+        outputs,
     )
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def check_outputs(options: Options, got: Sequence[Any], io: Ports) -> None:
+    for y, shape in zip(got, io.output_shapes, strict=True):
+        check_output(options.models / ONNX, y, options.batch, shape)
+
+
+@every_tensor
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
-    x = inputs.reshape(-1, options.batch, io.features)
-    y = outputs.reshape(-1, options.batch, *io.output_shape)
-    run, x_name = sess.run, io.input_name
-    first = run(None, {x_name: x[0]})[0]
-    check_output(options.models / ONNX, first, options.batch, io.output_shape)
+    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+    run, names = sess.run, io.inputs
+    check_outputs(options, run(None, {n: x[0] for n, x in zip(names, xs, strict=True)}), io)
+    notes = {"call": "InferenceSession.run with NumPy views"}
+    if io.single:
+        (x,), (y,), (x_name,) = xs, ys, names
 
-    def loop(start: int, stop: int) -> None:
+        def loop(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                y[i] = run(None, {x_name: x[i]})[0]
+
+        return Prepared(loop, ort.__version__, notes)
+    feeds = list(zip(names, xs, strict=True))
+
+    def loop_every(start: int, stop: int) -> None:
         for i in range(start, stop):
-            y[i] = run(None, {x_name: x[i]})[0]
+            answers = run(None, {n: x[i] for n, x in feeds})
+            for y, answer in zip(ys, answers, strict=True):
+                y[i] = answer
 
-    return Prepared(loop, ort.__version__, {"call": "InferenceSession.run with a NumPy view"})
+    return Prepared(loop_every, ort.__version__, notes)
 
 
-def iobinding(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
-    x = inputs.reshape(-1, options.batch, io.features)
-    y = outputs.reshape(-1, options.batch, *io.output_shape)
-    x_buf = np.zeros((options.batch, io.features), dtype=np.float32)
-    y_buf = np.zeros((options.batch, *io.output_shape), dtype=np.float32)
+    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+    x_bufs = [np.zeros_like(x[0]) for x in xs]
+    y_bufs = [np.zeros_like(y[0]) for y in ys]
     binding = sess.io_binding()
-    binding.bind_ortvalue_input(io.input_name, ort.OrtValue.ortvalue_from_numpy(x_buf))
-    binding.bind_ortvalue_output(io.output_name, ort.OrtValue.ortvalue_from_numpy(y_buf))
+    for name, buf in zip(io.inputs, x_bufs, strict=True):
+        binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(buf))
+    for name, buf in zip(io.outputs, y_bufs, strict=True):
+        binding.bind_ortvalue_output(name, ort.OrtValue.ortvalue_from_numpy(buf))
     # No RunOptions: with one, this ORT version looks up a config entry that is
     # absent by raising and catching an exception, ~50 µs a call.
     run = sess.run_with_iobinding
-    x_buf[...] = x[0]
+    for buf, x in zip(x_bufs, xs, strict=True):
+        buf[...] = x[0]
     try:
         run(binding)
     except Exception as exc:  # ORT refuses an output that does not fit the bound buffer
         raise model_error(options.models / ONNX, exc) from None
-    check_output(options.models / ONNX, y_buf, options.batch, io.output_shape)
+    check_outputs(options, y_bufs, io)
+    notes = {"call": "run_with_iobinding, OrtValues bound once"}
+    if io.single:
+        (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
 
-    def loop(start: int, stop: int) -> None:
+        def loop(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                x_buf[...] = x[i]
+                run(binding)
+                y[i] = y_buf
+
+        return Prepared(loop, ort.__version__, notes)
+    fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
+
+    def loop_every(start: int, stop: int) -> None:
         for i in range(start, stop):
-            x_buf[...] = x[i]
+            for buf, x in fills:
+                buf[...] = x[i]
             run(binding)
-            y[i] = y_buf
+            for y, buf in drains:
+                y[i] = buf
 
-    return Prepared(loop, ort.__version__, {"call": "run_with_iobinding, OrtValues bound once"})
+    return Prepared(loop_every, ort.__version__, notes)

@@ -29,8 +29,8 @@ import openvino.properties.hint as hints
 from openvino.frontend import FrontEndManager
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
-from callbench.drivers.checks import Signature, check_output, signature
+from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.errors import ArtifactError
 from callbench.model.artifacts import ONNX, require
 
@@ -46,45 +46,44 @@ def _read(path: Path) -> ov.Model:
     # frontend on a file ONNX rejects, and TensorFlow's logs to stderr.
     frontend = FrontEndManager().load_by_framework("onnx")
     try:
-        model = frontend.convert(frontend.load(str(path)))
+        return frontend.convert(frontend.load(str(path)))
     except Exception as exc:  # the frontend raises its own GeneralFailure types
         raise ArtifactError(path, f"does not load as ONNX ({_problem(exc)})") from None
-    if len(model.inputs) != 1 or len(model.outputs) != 1:
-        raise ArtifactError(
-            path,
-            f"has {len(model.inputs)} inputs and {len(model.outputs)} outputs, expected 1 and 1",
-        )
-    return model
 
 
 def _dims(port: Any) -> list[object]:
     return [d.get_length() if d.is_static else "?" for d in port.get_partial_shape()]
 
 
-def compile_model(
-    options: Options, inputs: np.ndarray, outputs: np.ndarray, *, static: bool = False
-) -> tuple[ov.CompiledModel, Signature, dict[str, Any]]:
-    """The model compiled for the CPU, f32, ``options.threads`` threads; its names and
-    per-sample sizes (checked against the arrays); and notes read back.
+def _dtype(port: Any) -> str:
+    """The port's element type as NumPy names it (OpenVINO's f32 is float32, boolean bool)."""
+    return str(np.dtype(port.get_element_type().to_dtype()))
 
-    ``static`` reshapes its input to ``[batch, F]`` first (the ONNX file's batch is dynamic).
+
+def compile_model(
+    options: Options, inputs: Arrays, outputs: Arrays, *, static: bool = False
+) -> tuple[ov.CompiledModel, Ports, dict[str, Any]]:
+    """The model compiled for the CPU, f32, ``options.threads`` threads; its names and
+    per-sample shapes (checked against the arrays); and notes read back.
+
+    ``static`` reshapes every input to ``[batch, *shape]`` first (the ONNX file's batch is
+    dynamic).
     """
     path = require(options.models, ONNX)
     model = _read(path)
-    io = signature(
+    io = ports(
         path,
-        [(p.get_any_name(), _dims(p)) for p in model.inputs],
-        [(p.get_any_name(), _dims(p)) for p in model.outputs],
-        inputs.shape[1],
-        outputs.shape[1],
+        [(p.get_any_name(), _dims(p), _dtype(p)) for p in model.inputs],
+        [(p.get_any_name(), _dims(p), _dtype(p)) for p in model.outputs],
+        inputs,
+        outputs,
     )
     if static:
+        shapes = {n: [options.batch, *x.shape[1:]] for n, x in zip(io.inputs, inputs, strict=True)}
         try:
-            model.reshape([options.batch, io.features])
+            model.reshape(shapes)
         except Exception as exc:
-            raise ArtifactError(
-                path, f"cannot take a [{options.batch}, {io.features}] input ({_problem(exc)})"
-            ) from None
+            raise ArtifactError(path, f"cannot take inputs {shapes} ({_problem(exc)})") from None
     config = {hints.inference_precision: ov.Type.f32, props.inference_num_threads: options.threads}
     try:
         compiled = ov.Core().compile_model(model, "CPU", config)
@@ -98,67 +97,95 @@ def compile_model(
         "input_shape": compiled.input(0).get_partial_shape().to_string(),
         "precision_why": "f32 forced; the default on bf16-capable CPUs is bf16",
     }
+    if any(_dtype(p) == "float16" for p in (*model.inputs, *model.outputs)):
+        notes["float16"] = "a float16 model is computed in f32 (inference precision f32)"
     return compiled, io, notes
 
 
 def _first_call(
-    options: Options, infer: Callable[[np.ndarray], Any], x: np.ndarray, io: Signature
+    options: Options, infer: Callable[[list[np.ndarray]], Any], xs: list[np.ndarray], io: Ports
 ) -> None:
     """One untimed call, so a model that fails or answers with the wrong shape is named here."""
     path = options.models / ONNX
     try:
-        y = infer(x)[0]
+        answers = infer([x[0] for x in xs])
     except Exception as exc:
-        raise ArtifactError(
-            path, f"fails on a {list(x.shape)} float32 input ({_problem(exc)})"
-        ) from None
-    check_output(path, y, options.batch, io.output_shape)
+        shapes = ", ".join(f"{list(x[0].shape)} {x.dtype}" for x in xs)
+        raise ArtifactError(path, f"fails on inputs {shapes} ({_problem(exc)})") from None
+    for k, shape in enumerate(io.output_shapes):
+        check_output(path, answers[k], options.batch, shape)
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     compiled, io, notes = compile_model(options, inputs, outputs)
-    x = inputs.reshape(-1, options.batch, io.features)
-    y = outputs.reshape(-1, options.batch, *io.output_shape)
-    _first_call(options, compiled, x[0], io)
+    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+    _first_call(options, compiled, xs, io)
+    notes = {"call": "compiled_model(x)[0]", **notes}
+    if io.single:
+        (x,), (y,) = xs, ys
 
-    def loop(start: int, stop: int) -> None:
+        def loop(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                y[i] = compiled(x[i])[0]
+
+        return Prepared(loop, ov.get_version(), notes)
+    count = len(ys)
+
+    def loop_every(start: int, stop: int) -> None:
         for i in range(start, stop):
-            y[i] = compiled(x[i])[0]
+            answers = compiled([x[i] for x in xs])
+            for k in range(count):
+                ys[k][i] = answers[k]
 
-    return Prepared(loop, ov.get_version(), {"call": "compiled_model(x)[0]", **notes})
+    return Prepared(loop_every, ov.get_version(), {**notes, "call": "compiled_model([x, ...])"})
 
 
-def _fixed_tensors(
-    options: Options, inputs: np.ndarray, outputs: np.ndarray, *, static: bool
-) -> Prepared:
+def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool) -> Prepared:
     compiled, io, notes = compile_model(options, inputs, outputs, static=static)
-    x = inputs.reshape(-1, options.batch, io.features)
-    y = outputs.reshape(-1, options.batch, *io.output_shape)
+    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
     request = compiled.create_infer_request()
     # A plain inference first: a fixed output tensor of the expected shape
     # would make a model answering with another shape fail less clearly.
-    _first_call(options, request.infer, x[0], io)
-    x_buf = np.zeros((options.batch, io.features), dtype=np.float32)
-    y_buf = np.zeros((options.batch, *io.output_shape), dtype=np.float32)
-    request.set_input_tensor(ov.Tensor(x_buf, shared_memory=True))
-    request.set_output_tensor(ov.Tensor(y_buf, shared_memory=True))
+    _first_call(options, request.infer, xs, io)
+    x_bufs = [np.zeros_like(x[0]) for x in xs]
+    y_bufs = [np.zeros_like(y[0]) for y in ys]
+    for k, buf in enumerate(x_bufs):
+        request.set_input_tensor(k, ov.Tensor(buf, shared_memory=True))
+    for k, buf in enumerate(y_bufs):
+        request.set_output_tensor(k, ov.Tensor(buf, shared_memory=True))
     infer = request.infer
-
-    def loop(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            x_buf[...] = x[i]
-            infer()
-            y[i] = y_buf
-
     call = "InferRequest.infer() on input/output Tensors over fixed buffers, set once"
     if static:
-        call = f"model reshaped to a static [batch, features]; {call}"
-    return Prepared(loop, ov.get_version(), {"call": call, **notes})
+        call = f"model reshaped to static [batch, ...] inputs; {call}"
+    if io.single:
+        (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
+
+        def loop(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                x_buf[...] = x[i]
+                infer()
+                y[i] = y_buf
+
+        return Prepared(loop, ov.get_version(), {"call": call, **notes})
+    fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
+
+    def loop_every(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            for buf, x in fills:
+                buf[...] = x[i]
+            infer()
+            for y, buf in drains:
+                y[i] = buf
+
+    return Prepared(loop_every, ov.get_version(), {"call": call, **notes})
 
 
-def reuse(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def reuse(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     return _fixed_tensors(options, inputs, outputs, static=False)
 
 
-def static(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def static(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     return _fixed_tensors(options, inputs, outputs, static=True)

@@ -19,8 +19,6 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from callbench.driver_options import Options
 from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
@@ -35,10 +33,11 @@ from callbench.harness.count_options import (
     jit_verdict,
     warmup_of,
 )
+from callbench.harness.expected import Expected, read_expected, worst
 from callbench.harness.launch import base_record, driver_env
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, DriverProcess, DriverTimeoutError, kill_all
-from callbench.harness.verification import compare, echo_problem
+from callbench.harness.verification import echo_problem
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive
@@ -55,12 +54,12 @@ class Counter:
         spec: DriverSpec,
         options: CountOptions,
         workdir: Path,
-        reference: np.ndarray,
+        expected: Expected,
         stop: threading.Event,
     ) -> None:
         self.spec, self.options, self.workdir = spec, options, workdir
         self.stop = stop  # set on Ctrl-C: start no driver
-        self.reference = reference
+        self.expected = expected
         self.out_file = workdir / "callgrind.out"
         self.dumps = 0
         self.process: DriverProcess | None = None
@@ -140,7 +139,8 @@ class Counter:
         problem = echo_problem(result, asked, sent + 2 * opts.pairs)
         error = None
         if problem is None:
-            error, problem = compare(self.workdir / "outputs.f32", self.reference[: 2 * calls])
+            checked, problem = self.expected.first(2 * calls).check(self.workdir / "outputs.f32")
+            error = nearest.max_abs_error if (nearest := worst(checked)) else None
         seconds = round(time.monotonic() - self.started, 1)
         if problem is not None:
             # Outputs that do not match earn no figure: the raw counts go too.
@@ -199,12 +199,12 @@ def count_drivers(
     specs: Sequence[DriverSpec], options: CountOptions, run_dir: Path
 ) -> list[Record]:
     """Count each driver, ``options.jobs`` at once; each record is written as its count ends."""
-    reference = art.read_reference(options.models)
+    expected = read_expected(options.models, art.signature(options.models))
     most = 2 * (options.calls or MAX_CALLS)
-    if most > reference.shape[0]:
+    if most > expected.samples:
         raise RunError(
             f"a pair's second round takes up to {most} samples, "
-            f"{options.models / art.INPUTS} holds {reference.shape[0]}"
+            f"{options.models / expected.outputs[0][0].file} holds {expected.samples}"
         )
     reason = callgrind.unavailable()
     done: list[Record] = []
@@ -232,7 +232,7 @@ def count_drivers(
         for spec in specs:
             workdir = Path(tmp) / spec.id
             workdir.mkdir()
-            counter = Counter(spec, options, workdir, reference, stop)
+            counter = Counter(spec, options, workdir, expected, stop)
             running[pool.submit(counter.run)] = spec
         try:
             pending = set(running)

@@ -9,8 +9,9 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import UsageError
+from callbench.errors import ArtifactError, UsageError
 from callbench.harness import console, environment, machine
+from callbench.harness.expected import Expected, read_expected
 from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
@@ -25,11 +26,42 @@ SWEEP_VALUES = {"batch": [1, 100, 10_000, 1_000_000], "threads": [1, 2]}
 THREAD_SWEEP_BATCH = 1000
 
 
-def check_models(models: Path) -> tuple[int, Any]:
-    """(samples in inputs.f32, the reference) with both checked against the manifest."""
-    manifest = art.verify(models, [art.INPUTS, art.REFERENCE])
-    samples = int(manifest["files"][art.INPUTS]["shape"][0])
-    return samples, art.read_reference(models)
+def check_models(models: Path) -> Expected:
+    """Each output's reference, every input and reference file checked against the manifest
+    and holding as many samples as the first input."""
+    signature = art.signature(models)
+    tensors = (*signature.inputs, *signature.outputs)
+    art.verify(models, [t.file for t in tensors])
+    expected = read_expected(models, signature)
+    for tensor in tensors:
+        held = (models / tensor.file).stat().st_size // tensor.sample_bytes
+        if held != expected.samples:
+            raise ArtifactError(
+                models / tensor.file, f"holds {held} samples of {tensor.name!r}, "
+                f"{signature.outputs[0].file} {expected.samples}",
+            )  # fmt: skip
+    return expected
+
+
+def check_call(options: RunOptions, expected: Expected, model: Path | None = None) -> None:
+    """Usage errors before any driver starts (or any run folder is made): a batch the model
+    (``model``, else the manifest, is named) does not take, or more samples than the inputs
+    hold."""
+    samples = expected.samples
+    fixed = expected.signature.fixed_batch
+    if fixed is not None and options.batch != fixed:
+        raise UsageError(
+            f"{model or options.models / art.MANIFEST}: the model takes batches of {fixed} only "
+            f"(its batch dimension is fixed); run it with --batch {fixed}"
+        )
+    held = f"{options.models / expected.signature.inputs[0].file} holds {samples}"
+    if options.batch > samples:
+        raise UsageError(f"--batch {options.batch} needs {options.batch} samples a call, {held}")
+    if options.calls is not None and options.calls * options.batch > samples:
+        raise UsageError(
+            f"--calls {options.calls} x --batch {options.batch} needs "
+            f"{options.calls * options.batch} samples, {held}"
+        )
 
 
 def user_model(models: Path) -> dict[str, Any] | None:
@@ -85,13 +117,8 @@ def run_group(
     run_dir: Path,
     sweep: dict[str, Any] | None = None,
 ) -> list[Record]:
-    samples, reference = check_models(options.models)
-    if options.calls is not None and options.calls * options.batch > samples:
-        raise UsageError(
-            f"--calls {options.calls} x --batch {options.batch} needs "
-            f"{options.calls * options.batch} samples, "
-            f"{options.models / art.INPUTS} holds {samples}"
-        )
+    expected = check_models(options.models)
+    check_call(options, expected)
     write_env(run_dir, options, options.models)
     what = f"sweep {sweep['kind']} = {sweep['value']}" if sweep else "drivers"
     protocol = (
@@ -103,8 +130,7 @@ def run_group(
         f"{protocol}, batch {options.batch}, {options.threads} thread(s)"
     )
     driver_cpus = machine.driver_cpus(options.threads, options.pin)
-    tolerance = art.tolerance(options.models, ATOL)
-    session = Session(specs, options, run_dir, reference, samples, sweep, tolerance)
+    session = Session(specs, options, run_dir, expected, sweep)
     with harness_pinned(machine.harness_cpus(driver_cpus)):
         done = session.run()
     close_env(run_dir)

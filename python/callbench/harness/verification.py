@@ -5,35 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from callbench.harness.options import ATOL
-from callbench.model.artifacts import REFERENCE
+from callbench.harness.expected import Expected, worst
 from callbench.records.record import Record
-
-
-def compare(
-    outputs: Path, reference: np.ndarray, tolerance: float = ATOL
-) -> tuple[float | None, str | None]:
-    """Max abs error of the outputs file against ``reference``, and a problem if any."""
-    if not outputs.is_file():
-        return None, "wrote no outputs file"
-    got = np.fromfile(outputs, dtype="<f4")
-    want = reference.reshape(-1)
-    if got.size != want.size:
-        return None, f"wrote {got.size} outputs, expected {want.size}"
-    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-    if not np.isfinite(diff).all():
-        bad = int(np.flatnonzero(~np.isfinite(diff))[0])
-        return None, f"output {bad} is {got[bad]} (NaN/Inf or never stored)"
-    worst = int(diff.argmax())
-    error = float(diff[worst])
-    if error > tolerance:
-        return error, (
-            f"outputs differ from {REFERENCE} by {error:.3g} at sample {worst} "
-            f"(got {got[worst]:.6g}, want {want[worst]:.6g}; tolerance {tolerance:g})"
-        )
-    return error, None
 
 
 def echo_problem(result: dict[str, Any], asked: dict[str, Any], rounds: int) -> str | None:
@@ -54,13 +27,19 @@ def settle(
     asked: dict[str, Any],
     rounds: int,
     outputs: Path,
-    want: np.ndarray,
-    tolerance: float,
+    expected: Expected,
 ) -> str | None:
     """Fill ``record`` from a driver's result line; what keeps its time from counting, if any."""
     problem = echo_problem(result, asked, rounds)
     if problem is None:
-        record.max_abs_error, problem = compare(outputs, want, tolerance)
+        checked, problem = expected.check(outputs)
+        if (nearest := worst(checked)) is not None:
+            record.max_abs_error, record.tolerance = nearest.max_abs_error, nearest.tolerance
+        if len(expected.outputs) > 1:
+            record.output_errors = {
+                c.name: {"max_abs_error": c.max_abs_error, "tolerance": c.tolerance}
+                for c in checked
+            }
     record.runtime_version = str(result.get("runtime_version") or "") or None
     record.peak_rss_bytes = _int_or_none(result.get("peak_rss_bytes"))
     notes = result.get("notes")

@@ -37,19 +37,35 @@ def inputs(args: argparse.Namespace, features: int = 2) -> np.ndarray:
     return x[: args.calls * args.batch].reshape(args.calls, args.batch, features)
 
 
+# The manifest's dtype names as NumPy's little-endian types (contract 3).
+DTYPES = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "int64": "<i8", "int32": "<i4",
+          "int8": "i1", "uint8": "u1", "bool": "?"}  # fmt: skip
+
+
+def tensor_inputs(args: argparse.Namespace) -> list[np.ndarray]:
+    """Each input's samples as the manifest's tensors table lists them, [calls, batch, *shape]."""
+    table = json.loads((args.models / "manifest.json").read_text())["tensors"]
+    found = []
+    for t in table["inputs"]:
+        x = np.fromfile(args.models / t["file"], dtype=DTYPES[t["dtype"]]).reshape(-1, *t["shape"])
+        found.append(x[: args.calls * args.batch].reshape(args.calls, args.batch, *t["shape"]))
+    return found
+
+
 def say(data: dict[str, object]) -> None:
     print(json.dumps(data), flush=True)
 
 
 def serve(args: argparse.Namespace, driver: str, version: str,
-          calls: Callable[[int], list[float]], load_ns: int) -> None:  # fmt: skip
+          calls: Callable[[int], list[float] | tuple[np.ndarray, ...]],
+          load_ns: int) -> None:  # fmt: skip
     """After the caller's own warm-up, time whole rounds of ``calls(k)``: asked on stdin,
     or --repeats of them."""
     script = [f"round {args.calls}"] * args.repeats
     if args.serve:
         say({"event": "ready", "load_ns": load_ns})
     rounds: list[dict[str, int]] = []
-    outputs: list[float] = []
+    outputs: list[float] | tuple[np.ndarray, ...] = []
     for line in sys.stdin if args.serve else script:
         verb, _, count = line.strip().partition(" ")
         if verb == "end":
@@ -66,7 +82,9 @@ def serve(args: argparse.Namespace, driver: str, version: str,
         if args.serve:
             say({"event": "round", **rounds[-1]})
     if args.outputs is not None:
-        np.asarray(outputs, dtype="<f4").tofile(args.outputs)
+        # Several outputs come as one array each, written one after another (contract 3).
+        each = outputs if isinstance(outputs, tuple) else (np.asarray(outputs, dtype="<f4"),)
+        args.outputs.write_bytes(b"".join(np.ascontiguousarray(o).tobytes() for o in each))
     say({"driver": driver, "calls": args.calls, "batch": args.batch, "threads": args.threads,
          "runtime_version": version, "load_ns": load_ns, "peak_rss_bytes": None,
          "rounds": rounds, "notes": {"caller": "independent plain loop"}})  # fmt: skip

@@ -21,6 +21,7 @@ from callbench.driverkit import host
 from callbench.driverkit.entry import PACKAGE, load_setup
 from callbench.driverkit.inputs import load_inputs
 from callbench.languages.spec import DriverSpec, always_available, built_by
+from callbench.model.artifacts import signature
 from callbench.paths import REPO_ROOT
 
 LANGUAGE = "Python"
@@ -38,8 +39,9 @@ def hosted(driver_id: str, entry: str, options: Options) -> AbstractContextManag
 
 
 def inputs_for(options: Options) -> np.ndarray:
-    """The run's samples as the kit reads them (``calls`` x ``batch``, checked)."""
-    return load_inputs(options)
+    """The run's samples of the model's first input as the kit reads them (``calls`` x
+    ``batch``, checked): the ladder's MLP has one."""
+    return load_inputs(options, signature(options.models))[0]
 
 
 def _source(module: str) -> Path:

@@ -17,6 +17,7 @@ import numpy as np
 from callbench.errors import EXPORT_HINT, ArtifactError, first_line
 from callbench.files import write_atomic
 from callbench.model.architecture import HIDDEN
+from callbench.model.tensors import Signature, read_samples, read_signature
 
 STATE_DICT = "mlp_state_dict.pt"
 TORCHSCRIPT = "mlp_torchscript.pt"
@@ -49,11 +50,6 @@ def family_folders(models: Path) -> list[Path]:
         if root.is_dir()
         else []
     )
-
-
-INPUT_WIDTH = 2
-OUTPUT_WIDTH = 1
-SAMPLE_BYTES = 4 * INPUT_WIDTH
 
 
 def sha256_of(path: Path) -> str:
@@ -102,47 +98,20 @@ def verify(models: Path, names: Iterable[str]) -> dict[str, Any]:
     return manifest
 
 
-def read_f32(path: Path, width: int, what: str) -> np.ndarray:
-    """A float32 little-endian file as an ``[n, width]`` array, checked for shape and NaN."""
-    if not path.is_file():
-        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
-    size = path.stat().st_size
-    row = 4 * width
-    if size == 0 or size % row:
-        raise ArtifactError(
-            path, f"{size} bytes is not a whole number of {what} ({row} bytes each)"
-        )
-    data = np.fromfile(path, dtype="<f4").reshape(-1, width)
-    if not np.isfinite(data).all():
-        bad = int(np.flatnonzero(~np.isfinite(data).all(axis=1))[0])
-        raise ArtifactError(path, f"{what[:-1]} {bad} is NaN or Inf")
-    return data
-
-
-def sample_widths(models: Path) -> tuple[int, int]:
-    """(F, O): floats per sample in, floats per sample out, as the manifest's inputs.f32
-    and reference.f32 shapes say; the MLP's (2, 1) where it says nothing (a user's own
-    model, ``--onnx``, has its own)."""
-    files = read_manifest(models)["files"] if (models / MANIFEST).is_file() else {}
-
-    def width(name: str, default: int) -> int:
-        shape = (files.get(name) or {}).get("shape") or []
-        return int(shape[1]) if len(shape) == 2 and int(shape[1]) > 0 else default
-
-    return width(INPUTS, INPUT_WIDTH), width(REFERENCE, OUTPUT_WIDTH)
+def signature(models: Path) -> Signature:
+    """The model's inputs and outputs: the manifest's tensors table (contract 3)."""
+    return read_signature(models / MANIFEST, read_manifest(models))
 
 
 def read_inputs(models: Path, needed: int = 0) -> np.ndarray:
-    """``inputs.f32`` as ``[n, F]`` float32; at least ``needed`` samples."""
-    path = models / INPUTS
-    data = read_f32(path, sample_widths(models)[0], "samples")
-    if len(data) < needed:
-        raise ArtifactError(path, f"holds {len(data)} samples, the run needs {needed}")
-    return data
+    """The first input's samples, ``[n, *shape]`` (our MLP's ``inputs.f32``, ``[n, 2]``);
+    at least ``needed`` of them."""
+    return read_samples(models, signature(models).inputs[0], needed)
 
 
 def read_reference(models: Path) -> np.ndarray:
-    return read_f32(models / REFERENCE, sample_widths(models)[1], "outputs")
+    """The first output's reference (our MLP's ``reference.f32``, ``[n, 1]``)."""
+    return read_samples(models, signature(models).outputs[0])
 
 
 def tolerance(models: Path, default: float) -> float:

@@ -21,6 +21,7 @@ ZIPMAP_HINT = (
     'to_onnx(model, ..., options={id(model): {"zipmap": False}})'
 )
 Dim = str | int
+UNNAMED = "has an {what} without a name; callbench feeds tensors by name"
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def _dtype(path: Path, what: str, name: str, elem: int) -> str:
 def _declared(path: Path, what: str, value_info: Any) -> Declared:
     name = value_info.name
     if not name:
-        raise reject(path, f"has an {what} without a name; callbench feeds tensors by name")
+        raise reject(path, UNNAMED.format(what=what))
     kind = value_info.type.WhichOneof("value")
     if kind != "tensor_type":
         kind_name = (kind or "untyped").removesuffix("_type")

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.errors import ArtifactError
+from callbench.errors import EXPORT_HINT, ArtifactError
 
 # dtype name -> (NumPy's little-endian type, the file extension).
 DTYPES: dict[str, tuple[str, str]] = {
@@ -146,7 +146,7 @@ def read_samples(models: Path, tensor: Tensor, needed: int = 0) -> np.ndarray:
     at least ``needed`` of them, floats finite."""
     path = models / tensor.file
     if not path.is_file():
-        raise ArtifactError(path, "missing; run `callbench export` (or `--onnx` again)")
+        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
     size = path.stat().st_size
     if size == 0 or size % tensor.sample_bytes:
         each = f"{tensor.name!r} ({tensor.sample_bytes} bytes each)"

@@ -1,11 +1,12 @@
 """A model the user brings (``--onnx PATH``): checked, then made into an artifact set.
 
-The folder it writes has the shape of models/ for the ONNX drivers: the model
-(under the contract's name ``mlp.onnx``), ``inputs.f32`` ``[N, F]``,
-``reference.f32`` ``[N, O]`` and a manifest naming the user's file, its sha256,
-its input and output names and shapes, opset and producer, and the tolerance a
-driver must meet. Every check runs before anything is written: a rejected
-model is one line naming the file, and no run folder.
+The folder it writes has the shape of models/ for the ONNX drivers (contract 3):
+the model (under the contract's name ``mlp.onnx``), one file of samples per
+input and one of reference values per output (named by ``tensors.file_name``),
+and a manifest naming the user's file, its sha256, each input and output
+(name, dtype, shape), opset and producer, and each output's tolerance. Every
+check runs before anything is written: a rejected model is one line naming the
+file, and no run folder.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tempfile
-from dataclasses import asdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,158 +22,221 @@ import numpy as np
 
 from callbench.errors import first_line
 from callbench.model import artifacts as art
-from callbench.model.user_onnx_graph import SIZE_LIMIT, Signature, load, reject, signature
+from callbench.model import tensors as tn
+from callbench.model import user_inputs
+from callbench.model.onnx_signature import Declared, batch_of, declared, input_shapes, reject
+from callbench.model.user_onnx_graph import SIZE_LIMIT, load
 
-# Generated inputs: this many samples, fewer for wide inputs (at most 64 MiB of them).
-SAMPLES = 100_000
-INPUT_BYTES = 64 * 1024 * 1024
-INPUT_SEED = 0
 # Samples the onnx package's reference evaluator recomputes to cross-check ONNX Runtime.
 CROSS_CHECK = 8
-# A driver's outputs may differ from the reference by float32 rounding of another
-# summation order or another kernel: relative to the outputs' magnitude.
-RELATIVE_TOLERANCE = 1e-4
+# Samples a reference call takes at most (fewer where a sample is large: 16 MiB a call).
+REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
 FOLDER = "model"
 ORIGIN = "user_model"
+SAMPLES = user_inputs.SAMPLES
+Arrays = Mapping[str, np.ndarray]
 
 
-def read_inputs(path: Path, features: int) -> np.ndarray:
-    """``--inputs FILE.npy``: [N, F] real numbers, as float32; never unpickled."""
-    if not path.is_file():
-        raise reject(path, "no such file")
+def read_npy(path: Path, only: Declared, fixed: tuple[int | None, ...]) -> dict[str, np.ndarray]:
+    """``--inputs FILE.npy`` for a model of one input: real numbers, cast to its dtype."""
     try:
         data = np.load(path, allow_pickle=False)
     except (ValueError, OSError, EOFError) as exc:
         raise reject(path, f"not a .npy array ({first_line(exc)})") from None
-    if not isinstance(data, np.ndarray) or data.ndim != 2 or data.shape[1] != features:
-        shape = getattr(data, "shape", None)
-        raise reject(path, f"has shape {shape}; the model takes [N, {features}]")
+    want = "[N, " + ", ".join("?" if d is None else str(d) for d in fixed) + "]"
+    if (
+        not isinstance(data, np.ndarray)
+        or data.ndim != len(fixed) + 1
+        or any(d is not None and d != s for d, s in zip(fixed, data.shape[1:], strict=True))
+    ):
+        raise reject(path, f"has shape {getattr(data, 'shape', None)}; the model takes {want}")
     if data.shape[0] == 0 or not np.issubdtype(data.dtype, np.number):
         raise reject(path, f"holds {data.shape[0]} samples of {data.dtype}; need real numbers")
-    inputs = np.ascontiguousarray(data, dtype=np.float32)
-    if not np.isfinite(inputs).all():
+    cast = np.ascontiguousarray(data, dtype=tn.DTYPES[only.dtype][0])
+    if only.dtype in tn.FLOATS and not np.isfinite(cast).all():
         raise reject(path, "holds NaN or Inf")
-    return inputs
+    return {only.name: cast}
 
 
-def generated_inputs(features: int) -> np.ndarray:
-    samples = max(1, min(SAMPLES, INPUT_BYTES // (4 * features)))
-    rng = np.random.default_rng(INPUT_SEED)
-    return rng.uniform(-1.0, 1.0, size=(samples, features)).astype(np.float32)
+def samples_for(
+    path: Path, inputs_path: Path | None, inputs: list[Declared]
+) -> dict[str, np.ndarray]:
+    """The samples each input is called on: ``--inputs`` (.npz, or .npy for one input), or
+    generated."""
+    if inputs_path is None:
+        return user_inputs.generated(inputs, input_shapes(path, inputs))
+    fixed = {t.name: tuple(d if isinstance(d, int) else None for d in t.dims[1:]) for t in inputs}
+    if inputs_path.suffix == ".npy" and inputs_path.is_file():
+        if len(inputs) != 1:
+            raise reject(inputs_path, f"is one array; the model has {len(inputs)} inputs: give "
+                                      "an .npz of one array per input name")  # fmt: skip
+        return read_npy(inputs_path, inputs[0], fixed[inputs[0].name])
+    return user_inputs.from_npz(inputs_path, inputs, fixed)
 
 
-def reference_outputs(path: Path, data: bytes, sig: Signature, inputs: np.ndarray) -> np.ndarray:
-    """ONNX Runtime's CPU provider with every graph optimisation off, [N, O] float32."""
+def fit_batch(
+    path: Path, batch: str | int, samples: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """A model fixed at batch n > 1 is called on whole batches: the samples cut to a multiple
+    of n (at least one batch)."""
+    count = len(next(iter(samples.values())))
+    if not isinstance(batch, int) or batch == 1:
+        return samples
+    if count < batch:
+        raise reject(path, f"takes batches of {batch}; the inputs hold {count} samples")
+    whole = count - count % batch
+    return {name: values[:whole] for name, values in samples.items()}
+
+
+def _step(batch: str | int, samples: Arrays) -> int:
+    if isinstance(batch, int):
+        return batch
+    sample_bytes = sum(v[:1].nbytes for v in samples.values())
+    return max(1, min(REFERENCE_STEP, REFERENCE_BYTES // max(1, sample_bytes)))
+
+
+def reference_outputs(
+    path: Path, data: bytes, outputs: list[Declared], batch: str | int, samples: Arrays
+) -> dict[str, np.ndarray]:
+    """ONNX Runtime's CPU provider with every graph optimisation off: each output
+    ``[N, *shape]`` in its declared dtype, finite where a float."""
     import onnxruntime as ort
 
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     so.intra_op_num_threads = 1
     so.log_severity_level = 3
+    names = [o.name for o in outputs]
+    count, step = len(next(iter(samples.values()))), _step(batch, samples)
+    parts: dict[str, list[np.ndarray]] = {n: [] for n in names}
     try:
         session = ort.InferenceSession(data, so, providers=["CPUExecutionProvider"])
-        step = 1 if sig.batch == 1 else 4096
-        parts = [
-            session.run([sig.output_name], {sig.input_name: inputs[i : i + step]})[0]
-            for i in range(0, len(inputs), step)
-        ]
+        for i in range(0, count, step):
+            answer = session.run(names, {k: v[i : i + step] for k, v in samples.items()})
+            for name, values in zip(names, answer, strict=True):
+                parts[name].append(np.asarray(values))
     except Exception as exc:  # ORT raises its own Fail/InvalidGraph/NotImplemented types
         raise reject(path, f"ONNX Runtime cannot run it ({first_line(exc)})") from None
-    out = np.concatenate(parts).astype(np.float32)
-    if out.shape != (len(inputs), *sig.output_shape):
-        raise reject(
-            path, f"output {sig.output_name!r} came back {out.shape[1:]} per sample, "
-            f"the model declares {sig.output_shape}",
-        )  # fmt: skip
-    out = out.reshape(len(inputs), sig.output_width)
-    if not np.isfinite(out).all():
-        bad = int(np.flatnonzero(~np.isfinite(out).all(axis=1))[0])
-        raise reject(path, f"gives NaN or Inf for sample {bad} of the inputs")
-    return out
+    found = {}
+    for out in outputs:
+        shapes = {p.shape[1:] for p in parts[out.name]}
+        got = parts[out.name][0]
+        if len(shapes) != 1 or got.ndim != len(out.dims) or len(got) != min(step, count):
+            declares = f"the model declares {list(out.dims)}"
+            raise reject(path, f"output {out.name!r} came back {sorted(shapes)} per sample "
+                               f"for batches of {step}; {declares}")  # fmt: skip
+        if got.dtype != np.dtype(tn.DTYPES[out.dtype][0]).newbyteorder("="):
+            raise reject(path, f"output {out.name!r} came back {got.dtype}, declared {out.dtype}")
+        values = np.concatenate(parts[out.name])
+        if out.dtype in tn.FLOATS and not np.isfinite(values).all():
+            bad = int(np.flatnonzero(~np.isfinite(values.reshape(len(values), -1)).all(axis=1))[0])
+            raise reject(path, f"output {out.name!r} is NaN or Inf for sample {bad} of the inputs")
+        found[out.name] = values
+    return found
 
 
-def cross_check(path: Path, model: Any, sig: Signature, inputs: np.ndarray, want: np.ndarray,
-                tolerance: float) -> str:  # fmt: skip
+def cross_check(path: Path, model: Any, samples: Arrays, reference: Arrays,
+                tolerances: Mapping[str, float], batch: str | int) -> str:  # fmt: skip
     """The first samples again through the onnx package's reference evaluator."""
     from onnx.reference import ReferenceEvaluator
 
+    step = batch if isinstance(batch, int) else 1
+    count = min(max(CROSS_CHECK, step), len(next(iter(samples.values()))))
+    names = list(reference)
     try:
         evaluator = ReferenceEvaluator(model)
-        rows = []
-        for i in range(min(CROSS_CHECK, len(inputs))):
-            answer: Any = evaluator.run([sig.output_name], {sig.input_name: inputs[i : i + 1]})
-            rows.append(np.asarray(answer[0], dtype=np.float32).reshape(sig.output_width))
-        got = np.stack(rows)
+        got: dict[str, list[np.ndarray]] = {n: [] for n in names}
+        for i in range(0, count - count % step, step):
+            answer: Any = evaluator.run(names, {k: v[i : i + step] for k, v in samples.items()})
+            for name, values in zip(names, answer, strict=True):
+                got[name].append(np.asarray(values))
     except Exception as exc:  # an operator the evaluator lacks: say so, the run goes on
         return f"skipped: the onnx reference evaluator cannot run it ({first_line(exc)})"
-    diff = np.abs(got.astype(np.float64) - want[: len(got)].astype(np.float64))
-    if not (diff <= tolerance).all():
-        raise reject(
-            path, f"ONNX Runtime and the onnx reference evaluator disagree by {diff.max():.3g} "
-            f"(tolerance {tolerance:.3g}); the reference would not be trustworthy",
-        )  # fmt: skip
-    return f"agrees on the first {len(got)} samples within {diff.max():.3g}"
-
-
-def tolerance_of(reference: np.ndarray) -> float:
-    """RELATIVE_TOLERANCE x the largest |reference output| (at least 1)."""
-    return RELATIVE_TOLERANCE * max(1.0, float(np.abs(reference).max()))
+    worst = 0.0
+    for name in names:
+        mine = np.concatenate(got[name]).astype(np.float64)
+        diff = np.abs(mine - reference[name][: len(mine)].astype(np.float64))
+        error = float(diff.max()) if diff.size else 0.0
+        if not error <= tolerances[name]:
+            raise reject(
+                path, f"ONNX Runtime and the onnx reference evaluator disagree by {error:.3g} "
+                f"on output {name!r} (tolerance {tolerances[name]:.3g}); the reference would "
+                "not be trustworthy",
+            )  # fmt: skip
+        worst = max(worst, error)
+    checked = len(np.concatenate(got[names[0]]))
+    return f"agrees on the first {checked} samples within {worst:.3g}"
 
 
 def opset(model: Any) -> int | None:
     return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
 
 
+def _port(t: Declared) -> dict[str, Any]:
+    return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
+
+
 def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT) -> Path:
     """The checked artifact set in a temporary folder (the caller moves it beside the run)."""
     model, data = load(path, limit)
-    sig = signature(path, model)
-    inputs = (
-        read_inputs(inputs_path, sig.features) if inputs_path else generated_inputs(sig.features)
-    )
-    reference = reference_outputs(path, data, sig, inputs)
-    tolerance = tolerance_of(reference)
-    agreement = cross_check(path, model, sig, inputs, reference, tolerance)
+    inputs, outputs = declared(path, model)
+    batch = batch_of(path, inputs)
+    samples = fit_batch(path, batch, samples_for(path, inputs_path, inputs))
+    reference = reference_outputs(path, data, outputs, batch, samples)
+    tolerances = {o.name: tn.relative_tolerance(o.dtype, reference[o.name]) for o in outputs}
+    agreement = cross_check(path, model, samples, reference, tolerances, batch)
+    signature = tn.Signature(
+        tn.tensors(tn.INPUTS_STEM, [(t.name, t.dtype, samples[t.name].shape[1:]) for t in inputs]),
+        tuple(
+            tn.Tensor(o.name, o.dtype, t.shape, t.file, tolerances[o.name])
+            for o, t in zip(outputs, tn.tensors(tn.REFERENCE_STEM, [
+                (o.name, o.dtype, reference[o.name].shape[1:]) for o in outputs]), strict=True)
+        ),
+        batch if isinstance(batch, int) else str(batch),
+    )  # fmt: skip
+    files = {art.ONNX: data}
+    files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
+    files.update({t.file: reference[t.name].tobytes() for t in signature.outputs})
     folder = Path(tempfile.mkdtemp(prefix="callbench-onnx-"))
-    files = {art.ONNX: data, art.INPUTS: inputs.tobytes(), art.REFERENCE: reference.tobytes()}
-    shapes: dict[str, list[int]] = {
-        art.ONNX: [],
-        art.INPUTS: list(inputs.shape),
-        art.REFERENCE: list(reference.shape),
-    }
     for name, blob in files.items():
         (folder / name).write_bytes(blob)
+    shapes = {t.file: [len(samples[t.name]), *t.shape] for t in signature.inputs}
+    shapes.update({t.file: [len(reference[t.name]), *t.shape] for t in signature.outputs})
     manifest = {
         "model": f"{path.name} (brought by the user)",
         ORIGIN: {
             "file": path.name,
             "sha256": hashlib.sha256(data).hexdigest(),
             "bytes": len(data),
-            "input": {"name": sig.input_name, "shape": [sig.batch, sig.features]},
-            "output": {"name": sig.output_name, "shape": [sig.batch, *sig.output_shape]},
+            "inputs": [_port(t) for t in inputs],
+            "outputs": [_port(o) for o in outputs],
+            "batch": batch,
             "opset": opset(model),
             "ir_version": model.ir_version,
             "producer": f"{model.producer_name} {model.producer_version}".strip() or None,
-            "inputs_from": str(inputs_path.name)
-            if inputs_path
-            else f"seeded uniform in [-1, 1), seed {INPUT_SEED}",
+            "inputs_from": str(inputs_path.name) if inputs_path else user_inputs.GENERATED,
             "reference": "ONNX Runtime CPU provider, graph optimizations off",
             "cross_check": agreement,
-            "tolerance_rule": f"{RELATIVE_TOLERANCE:g} x max(1, largest |reference output|)",
+            "tolerance_rule": (
+                f"float32 and float64 {tn.RELATIVE_TOLERANCE['float32']:g}, float16 "
+                f"{tn.RELATIVE_TOLERANCE['float16']:.3g}, x max(1, largest |reference value|) "
+                "of each output; integers and bool equal"
+            ),
         },
-        "signature": asdict(sig),
-        "tolerance": tolerance,
-        "samples": len(inputs),
+        tn.MANIFEST_KEY: signature.to_json(),
+        "tolerance": tolerances[outputs[0].name],
+        "samples": len(next(iter(samples.values()))),
         "files": {
             name: {
                 "sha256": hashlib.sha256(blob).hexdigest(),
                 "bytes": len(blob),
-                "shape": shapes[name],
-                "dtype": "float32",
+                "shape": shapes.get(name, []),
+                "dtype": next((t.dtype for t in (*signature.inputs, *signature.outputs)
+                               if t.file == name), "onnx"),
             }
             for name, blob in files.items()
         },
-    }
+    }  # fmt: skip
     from callbench.records.store import write_json
 
     write_json(folder / art.MANIFEST, manifest)

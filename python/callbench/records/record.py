@@ -65,6 +65,9 @@ class Record:
     peak_rss_bytes: int | None = None
     max_abs_error: float | None = None
     tolerance: float | None = None
+    # A model of several outputs: each output's max error and tolerance, by name
+    # (max_abs_error and tolerance above are those of the output nearest its tolerance).
+    output_errors: dict[str, dict[str, float]] | None = None
     latencies: str | None = None
     sweep: dict[str, Any] | None = None
     kernel: dict[str, Any] | None = None

@@ -30,9 +30,27 @@ def heading(model: dict[str, Any]) -> str:
     return f"# callbench report: `{model.get('file', '?')}` (sha256 `{sha}…`)"
 
 
-def _shape(port: dict[str, Any]) -> str:
-    dims = ", ".join(str(d) for d in port.get("shape") or [])
-    return f"`{port.get('name')}` [{dims}] float32"
+# Bytes a value of each dtype takes (contract 3's dtypes).
+ITEM_BYTES = {"float32": 4, "float16": 2, "float64": 8, "int64": 8, "int32": 4, "int8": 1,
+              "uint8": 1, "bool": 1}  # fmt: skip
+
+
+def _port_row(kind: str, port: dict[str, Any]) -> list[str]:
+    dims = port.get("shape") or []
+    per_sample = 1
+    for d in dims[1:]:
+        per_sample *= d if isinstance(d, int) else 0
+    size = per_sample * ITEM_BYTES.get(str(port.get("dtype")), 0)
+    shape = "[" + ", ".join(str(d) for d in dims) + "]"
+    bytes_ = f"{size:,}" if size else "set by the inputs"
+    return [kind, f"`{port.get('name')}`", str(port.get("dtype")), shape, bytes_]
+
+
+def ports_table(model: dict[str, Any]) -> str:
+    """Each input and output: its name, dtype, declared shape and bytes a sample."""
+    rows = [_port_row("input", p) for p in model.get("inputs") or []]
+    rows += [_port_row("output", p) for p in model.get("outputs") or []]
+    return table(["", "name", "dtype", "shape (batch first)", "bytes a sample"], rows)
 
 
 def description(model: dict[str, Any]) -> str:
@@ -43,13 +61,17 @@ def description(model: dict[str, Any]) -> str:
         f"- **File**: `{model.get('file')}`, {model.get('bytes', '?')} bytes, "
         f"sha256 `{model.get('sha256')}`; made by {model.get('producer') or 'an unnamed producer'},"
         f" opset {model.get('opset', '?')}. A copy sits in the run's `model/` folder.",
-        f"- **Input** {_shape(model.get('input') or {})}; **output** "
-        f"{_shape(model.get('output') or {})}.",
+        f"- **Inputs and outputs** ({len(model.get('inputs') or [])} and "
+        f"{len(model.get('outputs') or [])}; batch dimension `{model.get('batch')}`):",
+        "",
+        ports_table(model),
+        "",
         f"- **Samples**: {model.get('inputs_from')}.",
         f"- **Reference**: {model.get('reference')}; the onnx package's reference evaluator "
         f"{model.get('cross_check')}.",
         f"- **Tolerance**: a driver's outputs may differ from the reference by at most {told} "
-        f"({model.get('tolerance_rule')}); every row below met it before its time counted.",
+        f"for the first output ({model.get('tolerance_rule')}); every row below met each "
+        "output's before its time counted.",
     ]
     return "\n".join(lines)
 

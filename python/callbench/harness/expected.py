@@ -1,0 +1,120 @@
+"""What a driver's outputs must be: each output's reference samples and its tolerance.
+
+A driver's outputs file holds each output's samples one after another, in the
+signature's order, each in its own dtype (contract 3). Float outputs may differ
+from the reference by their tolerance; integer and bool outputs must be equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from callbench.harness.options import ATOL
+from callbench.model.tensors import FLOATS, Signature, Tensor, read_samples
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One output of one driver against its reference."""
+
+    name: str
+    max_abs_error: float
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class Expected:
+    """Each output with its reference ``[samples, *shape]`` (the samples of every call)."""
+
+    signature: Signature
+    outputs: tuple[tuple[Tensor, np.ndarray], ...]
+
+    @property
+    def samples(self) -> int:
+        return len(self.outputs[0][1])
+
+    @property
+    def tolerance(self) -> float:
+        """The first output's tolerance: the record's, before a driver is checked."""
+        return tolerance_of(self.outputs[0][0])
+
+    def first(self, samples: int) -> Expected:
+        return Expected(self.signature, tuple((t, ref[:samples]) for t, ref in self.outputs))
+
+    def check(self, path: Path) -> tuple[list[Checked], str | None]:
+        """Each output of the file at ``path`` against its reference, and the first problem."""
+        if not path.is_file():
+            return [], "wrote no outputs file"
+        data = path.read_bytes()
+        want = sum(ref.nbytes for _, ref in self.outputs)
+        if len(data) != want:
+            sizes = ", ".join(
+                f"{t.name!r} {len(ref)} x {t.sample_size} {t.dtype}" for t, ref in self.outputs
+            )
+            return [], f"wrote {len(data)} bytes of outputs, expected {want} ({sizes})"
+        checked: list[Checked] = []
+        start = 0
+        for tensor, ref in self.outputs:
+            got = np.frombuffer(data, tensor.numpy_dtype, ref.size, start).reshape(ref.shape)
+            start += ref.nbytes
+            found, problem = _compare(tensor, got, ref)
+            if problem is not None:
+                return checked, problem
+            checked.append(found)
+        return checked, None
+
+
+def tolerance_of(tensor: Tensor) -> float:
+    """The manifest's tolerance for an output; 0 (equality) for integers and bool."""
+    if tensor.dtype not in FLOATS:
+        return 0.0
+    return tensor.tolerance if tensor.tolerance is not None else ATOL
+
+
+def _compare(tensor: Tensor, got: np.ndarray, want: np.ndarray) -> tuple[Checked, str | None]:
+    tolerance = tolerance_of(tensor)
+    flat_got, flat_want = got.reshape(-1), want.reshape(-1)
+    if tensor.dtype in FLOATS:
+        diff = np.abs(flat_got.astype(np.float64) - flat_want.astype(np.float64))
+        if not np.isfinite(diff).all():
+            bad = int(np.flatnonzero(~np.isfinite(diff))[0])
+            return Checked(tensor.name, float("inf"), tolerance), (
+                f"output {tensor.name!r} value {bad} is {flat_got[bad]} (NaN/Inf or never stored)"
+            )
+    else:
+        diff = (flat_got != flat_want).astype(np.float64)
+        if tensor.dtype != "bool":
+            diff *= np.abs(flat_got.astype(np.float64) - flat_want.astype(np.float64))
+    worst = int(diff.argmax()) if diff.size else 0
+    error = float(diff[worst]) if diff.size else 0.0
+    found = Checked(tensor.name, error, tolerance)
+    if error > tolerance:
+        sample = worst // max(1, tensor.sample_size)
+        return found, (
+            f"outputs differ from {tensor.file} by {error:.3g} at sample {sample} (output "
+            f"{tensor.name!r}: got {flat_got[worst]}, want {flat_want[worst]}; "
+            f"tolerance {tolerance:g})"
+        )
+    return found, None
+
+
+def read_expected(models: Path, signature: Signature) -> Expected:
+    """Each output's reference file, checked (ArtifactError naming the file)."""
+    return Expected(signature, tuple((t, read_samples(models, t)) for t in signature.outputs))
+
+
+def worst(checked: list[Checked]) -> Checked | None:
+    """The output nearest its tolerance (error over tolerance; equal outputs last): the
+    record's max_abs_error and tolerance."""
+    if not checked:
+        return None
+
+    def nearness(c: Checked) -> float:
+        if c.tolerance:
+            return c.max_abs_error / c.tolerance
+        return 0.0 if c.max_abs_error == 0 else float("inf")
+
+    return max(checked, key=nearness)
