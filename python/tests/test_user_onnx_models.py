@@ -63,10 +63,17 @@ def test_each_model_is_verified_through_every_python_onnx_driver(
         assert "computed in f32" in run.records["python-openvino"].notes["float16"]
 
 
+SKIPPED_BECAUSE = {
+    "policy_value": "'board' float32 [17, 8, 8], 'policy' float32 [64], 'value' float32 [1]",
+    "image": "'x' float32 [3, 32, 32], 'logits' float32 [10]",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SKIPPED_BECAUSE))
 def test_the_drivers_outside_python_skip_such_a_model_saying_why(
-    run_harness: Callable[..., HarnessRun], tmp_path: Path
+    name: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
-    path = onnx_models.policy_value(tmp_path / "pv.onnx")
+    path = onnx_models.MODELS[name](tmp_path / f"{name}.onnx")
     run = run_harness("--onnx", str(path), "--only", "cpp-onnxruntime", "--only", "rust-ort",
                       "--only", "python-onnxruntime", "--rounds", "1", "--round-time", "0.01",
                       "--warmup", "10")  # fmt: skip
@@ -75,8 +82,7 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     for driver_id in ("cpp-onnxruntime", "rust-ort"):
         record = run.records[driver_id]
         assert record.status == "skipped", driver_id
-        assert record.error == (f"{ONE_FLOAT}; this model has 'board' float32, 'policy' "
-                                "float32, 'value' float32")  # fmt: skip
+        assert record.error == f"{ONE_FLOAT}; this model has {SKIPPED_BECAUSE[name]} (per sample)"
 
 
 def test_a_model_with_a_fixed_batch_runs_only_at_that_batch(

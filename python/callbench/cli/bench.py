@@ -108,11 +108,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
-    """Export when models/ is missing, does not match its manifest, or lacks an artifact
-    in ``needed`` (one a newer exporter writes, for a driver added since)."""
+    """Export when models/ is missing, does not match its manifest, lacks an artifact
+    in ``needed`` (one a newer exporter writes, for a driver added since), or was written
+    before contract 3 (no tensors table)."""
     try:
         manifest = art.read_manifest(models)
         art.verify(models, sorted(set(manifest["files"]) | set(needed)))
+        art.signature(models)
     except ArtifactError as exc:
         print(f"callbench: {exc}: exporting", flush=True)
         command = [sys.executable, "-m", "callbench.model.export", "--out", str(models)]

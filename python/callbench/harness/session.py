@@ -29,8 +29,8 @@ from callbench.records.store import write_record
 
 # Why the drivers outside Python skip a model of several tensors or other dtypes, for now.
 ONE_FLOAT = (
-    "reads one float32 input and one float32 output until its language's kit reads "
-    "contract 3 (issues 45 and 46)"
+    "reads one float32 input [batch, F] and one float32 output until its language's kit "
+    "reads contract 3 (issues 45 and 46)"
 )
 
 
@@ -125,15 +125,18 @@ class Session:
         return f"width {width} has no {spec.artifact} (not exported)"
 
     def _reads_one_float(self, spec: DriverSpec) -> str | None:
-        """Why a driver outside Python skips a model of several tensors or other dtypes: its
-        kit reads contract 2's one float32 input and output until it reads contract 3."""
+        """Why a driver outside Python skips a model that contract 2 did not describe: its kit
+        reads one float32 input ``[batch, F]`` and one float32 output until it reads contract 3."""
         found = self.expected.signature
-        one = (*found.inputs, *found.outputs)
+        every = (*found.inputs, *found.outputs)
         if spec.language == "Python" or (
-            len(found.inputs) == len(found.outputs) == 1 and all(t.dtype == "float32" for t in one)
+            len(found.inputs) == len(found.outputs) == 1
+            and all(t.dtype == "float32" for t in every)
+            and len(found.inputs[0].shape) == 1
         ):
             return None
-        return f"{ONE_FLOAT}; this model has " + ", ".join(f"{t.name!r} {t.dtype}" for t in one)
+        described = ", ".join(f"{t.name!r} {t.dtype} {list(t.shape)}" for t in every)
+        return f"{ONE_FLOAT}; this model has {described} (per sample)"
 
     def _running(self) -> list[Live]:
         return [live for live in self.live if live.process is not None]
