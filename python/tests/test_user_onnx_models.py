@@ -83,6 +83,14 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
         record = run.records[driver_id]
         assert record.status == "skipped", driver_id
         assert record.error == f"{ONE_FLOAT}; this model has {SKIPPED_BECAUSE[name]} (per sample)"
+    from callbench.records.store import load_run
+    from callbench.report.document import render
+
+    assert run.run_dir is not None
+    text = render([load_run(run.run_dir)], tmp_path / "report")
+    not_timed = next(line for line in text.splitlines() if line.startswith("Not timed: "))
+    assert not_timed.count(ONE_FLOAT) == 1  # the reason once, after both rows it holds for
+    assert "`cpp-onnxruntime`, " in not_timed and "`rust-ort` skipped (" in not_timed
 
 
 def test_a_model_with_a_fixed_batch_runs_only_at_that_batch(

@@ -97,8 +97,12 @@ def fastest_per_language(records: Sequence[Record]) -> str:
     text = table(["language", "fastest driver", "µs per call (95% interval)",
                   f"× `{best.id}` ({us(best.median_ns)} µs)"], rows) + text_after  # fmt: skip
     if failed:
+        # Rows that share a reason (the other languages' kits on a contract-3 model) say it once.
+        reasons: dict[tuple[str, str], list[str]] = {}
+        for r in failed:
+            reasons.setdefault((r.status, one_line(r.error) or "no reason"), []).append(r.id)
         text += "\n\nNot timed: " + "; ".join(
-            f"`{r.id}` {r.status} ({one_line(r.error) or 'no reason'})"
-            for r in failed
+            f"{', '.join(f'`{i}`' for i in ids)} {status} ({why})"
+            for (status, why), ids in reasons.items()
         ) + "."  # fmt: skip
     return text
