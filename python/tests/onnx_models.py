@@ -152,3 +152,10 @@ def unnamed_input(path: Path) -> Path:
     model.ir_version = 9
     onnx.save(model, str(path))
     return path
+
+
+def string_input(path: Path) -> Path:
+    """A model that takes text: a string tensor callbench cannot generate or feed."""
+    text = helper.make_tensor_value_info("text", TensorProto.STRING, ["N", 1])
+    echo = helper.make_tensor_value_info("echo", TensorProto.STRING, ["N", 1])
+    return _save(path, [helper.make_node("Identity", ["text"], ["echo"])], [text], [echo], [])

@@ -128,6 +128,8 @@ REFUSED = {
                'options={id(model): {"zipmap": False}})'),
     "unnamed": (onnx_models.unnamed_input, "has an input without a name; callbench feeds "
                 "tensors by name"),
+    "string": (onnx_models.string_input, "input 'text' is a string tensor; callbench feeds "
+               "numbers"),
 }  # fmt: skip
 
 
@@ -142,15 +144,30 @@ def test_a_refused_model_is_one_line_and_exit_2(
     assert run.stderr.strip().splitlines() == [f"callbench: usage: {path}: {problem}"]
 
 
+IDS, MASK = np.zeros((3, 16), np.int64), np.zeros((3, 16), np.int64)
+BAD_INPUTS = {
+    "missing": ({"input_ids": IDS}, "missing 'attention_mask' (the model's inputs: "
+                "'input_ids', 'attention_mask')"),
+    "extra": ({"input_ids": IDS, "attention_mask": MASK, "labels": np.zeros(3)},
+              "not inputs of the model: 'labels' (the model's inputs: 'input_ids', "
+              "'attention_mask')"),
+    "dtype": ({"input_ids": IDS.astype(np.int32), "attention_mask": MASK},
+              "'input_ids' is int32; the model takes int64"),
+    "shape": ({"input_ids": np.zeros((3, 15), np.int64), "attention_mask": MASK},
+              "'input_ids' has shape [3, 15]; the model takes [samples, 16]"),
+    "counts": ({"input_ids": IDS, "attention_mask": np.zeros((4, 16), np.int64)},
+               "the inputs hold different sample counts ('input_ids' 3, 'attention_mask' 4)"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 def test_a_bad_inputs_file_is_one_line_and_exit_2(
-    run_harness: Callable[..., HarnessRun], tmp_path: Path
+    case: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
     path = onnx_models.tokens(tmp_path / "tokens.onnx")
-    bad = tmp_path / "bad.npz"
-    ids, mask = np.zeros((3, 16), np.int32), np.zeros((3, 16), np.int64)
-    np.savez(bad, input_ids=ids, attention_mask=mask)
+    arrays, problem = BAD_INPUTS[case]
+    bad = tmp_path / f"{case}.npz"
+    np.savez(bad, **arrays)
     run = run_harness("--onnx", str(path), "--inputs", str(bad), "--only", "python-onnxruntime")
     assert run.returncode == 2 and run.run_dir is None
-    assert run.stderr.strip().splitlines() == [
-        f"callbench: usage: {bad}: 'input_ids' is int32; the model takes int64"
-    ]
+    assert run.stderr.strip().splitlines() == [f"callbench: usage: {bad}: {problem}"]
