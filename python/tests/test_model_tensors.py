@@ -180,3 +180,23 @@ def test_a_good_inputs_file_gives_each_input_its_array(tmp_path: Path) -> None:
     np.savez(tmp_path / "tokens.npz", input_ids=ids, mask=np.ones((3, 10), np.int64))
     got = user_inputs.from_npz(tmp_path / "tokens.npz", TOKENS, FIXED)
     assert np.array_equal(got["input_ids"], ids) and got["mask"].shape == (3, 10)
+
+
+def test_a_batch_above_the_samples_is_a_usage_error_naming_the_count(tmp_path: Path) -> None:
+    from callbench.harness.expected import Expected
+    from callbench.harness.options import RunOptions
+    from callbench.harness.run import check_call
+
+    image = tensors.tensors("inputs", [("x", "float32", [3, 224, 224])])
+    logits = tensors.tensors("reference", [("logits", "float32", [10])])
+    signature = tensors.Signature(image, logits)
+    expected = Expected(signature, ((logits[0], np.zeros((111, 10), np.float32)),))
+    check_call(RunOptions(models=tmp_path, batch=111), expected)
+    with pytest.raises(UsageError) as caught:
+        check_call(RunOptions(models=tmp_path, batch=112), expected)
+    assert str(caught.value) == (
+        f"--batch 112 needs 112 samples a call, {tmp_path / 'inputs.f32'} holds 111"
+    )
+    fixed = tensors.Signature(image, logits, batch=4)
+    with pytest.raises(UsageError, match=r"the model takes batches of 4 only"):
+        check_call(RunOptions(models=tmp_path, batch=1), Expected(fixed, expected.outputs))
