@@ -314,7 +314,7 @@ def test_other_inputs_or_reference_are_another_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     a = three_drivers(tmp_path / "a", 1.0)
-    for name in ("inputs.f32", "reference.f32"):
+    for name in ("inputs.f32", "reference.f32", "inputs1.i64", "reference1.f32"):
         b = three_drivers(tmp_path / name, 1.0, env=with_files({name: "7" * 64}))
         status, out, err = gate(capsys, a, b, "--fail-above", "5")
         assert status == 2 and not out

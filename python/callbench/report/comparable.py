@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from callbench.errors import RunError
 from callbench.model import artifacts as art
+from callbench.model.tensors import INPUTS_STEM, REFERENCE_STEM
 from callbench.model.user_onnx import ORIGIN
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, Run
@@ -34,8 +35,9 @@ Comparability = Literal["same", "same name", "artifact changed", "only in A", "o
 COMPARED: tuple[Comparability, ...] = ("same", "same name")
 # Options that change what one call is: runs that differ in them are not comparable.
 SAME_CALL = ("batch", "threads")
-# Files every row reads: runs that differ in them measured another model.
-MODEL_FILES = (art.INPUTS, art.REFERENCE)
+# Files every row reads (each input's samples, each output's reference; contract 3 names
+# them inputs*.<ext> and reference*.<ext>): runs that differ in them measured another model.
+MODEL_STEMS = (INPUTS_STEM, REFERENCE_STEM)
 Basis = Literal["sha256", "manifest", "artifact name"]
 
 
@@ -120,7 +122,8 @@ def matching(a: Run, b: Run) -> Matching:
     _same_call(a, b, where)
     a_files, b_files = files_sha256(a.env), files_sha256(b.env)
     if a_files is not None and b_files is not None:
-        for name in MODEL_FILES:
+        shared = sorted(n for n in {*a_files, *b_files} if n.startswith(MODEL_STEMS))
+        for name in shared:
             if a_files.get(name) != b_files.get(name):
                 raise RunError(f"{where}: another model than run A's ({name} sha256 differs)")
         basis: Basis = "sha256"
