@@ -3,7 +3,8 @@
 Generated: seeded, floats uniform in [-1, 1), integers uniform in [0, 10), bool
 at random; 100,000 samples, or fewer where a sample is large (64 MiB of inputs
 in all). Given: one array per input name, ``[samples, *shape]`` of the input's
-dtype, equal sample counts, read without pickle.
+dtype, equal sample counts, read without pickle (a model of one input also takes
+an .npy, cast to its dtype).
 """
 
 from __future__ import annotations
@@ -57,6 +58,27 @@ def generated(
 
 def _problem(path: Path, problem: str) -> UsageError:
     return UsageError(f"{path}: {problem}")
+
+
+def from_npy(path: Path, only: Declared, fixed: tuple[int | None, ...]) -> dict[str, np.ndarray]:
+    """``--inputs FILE.npy`` for a model of one input: real numbers, cast to its dtype."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as exc:
+        raise _problem(path, f"not a .npy array ({first_line(exc)})") from None
+    want = "[N, " + ", ".join("?" if d is None else str(d) for d in fixed) + "]"
+    if (
+        not isinstance(data, np.ndarray)
+        or data.ndim != len(fixed) + 1
+        or any(d is not None and d != s for d, s in zip(fixed, data.shape[1:], strict=True))
+    ):
+        raise _problem(path, f"has shape {getattr(data, 'shape', None)}; the model takes {want}")
+    if data.shape[0] == 0 or not np.issubdtype(data.dtype, np.number):
+        raise _problem(path, f"holds {data.shape[0]} samples of {data.dtype}; need real numbers")
+    cast = np.ascontiguousarray(data, dtype=DTYPES[only.dtype][0])
+    if only.dtype in FLOATS and not np.isfinite(cast).all():
+        raise _problem(path, "holds NaN or Inf")
+    return {only.name: cast}
 
 
 def from_npz(

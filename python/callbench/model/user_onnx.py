@@ -37,27 +37,6 @@ SAMPLES = user_inputs.SAMPLES
 Arrays = Mapping[str, np.ndarray]
 
 
-def read_npy(path: Path, only: Declared, fixed: tuple[int | None, ...]) -> dict[str, np.ndarray]:
-    """``--inputs FILE.npy`` for a model of one input: real numbers, cast to its dtype."""
-    try:
-        data = np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
-        raise reject(path, f"not a .npy array ({first_line(exc)})") from None
-    want = "[N, " + ", ".join("?" if d is None else str(d) for d in fixed) + "]"
-    if (
-        not isinstance(data, np.ndarray)
-        or data.ndim != len(fixed) + 1
-        or any(d is not None and d != s for d, s in zip(fixed, data.shape[1:], strict=True))
-    ):
-        raise reject(path, f"has shape {getattr(data, 'shape', None)}; the model takes {want}")
-    if data.shape[0] == 0 or not np.issubdtype(data.dtype, np.number):
-        raise reject(path, f"holds {data.shape[0]} samples of {data.dtype}; need real numbers")
-    cast = np.ascontiguousarray(data, dtype=tn.DTYPES[only.dtype][0])
-    if only.dtype in tn.FLOATS and not np.isfinite(cast).all():
-        raise reject(path, "holds NaN or Inf")
-    return {only.name: cast}
-
-
 def samples_for(
     path: Path, inputs_path: Path | None, inputs: list[Declared]
 ) -> dict[str, np.ndarray]:
@@ -70,7 +49,7 @@ def samples_for(
         if len(inputs) != 1:
             raise reject(inputs_path, f"is one array; the model has {len(inputs)} inputs: give "
                                       "an .npz of one array per input name")  # fmt: skip
-        return read_npy(inputs_path, inputs[0], fixed[inputs[0].name])
+        return user_inputs.from_npy(inputs_path, inputs[0], fixed[inputs[0].name])
     return user_inputs.from_npz(inputs_path, inputs, fixed)
 
 
