@@ -1,7 +1,8 @@
 // cpp-onnxruntime: the ONNX Runtime C++ API called the plain way. Session,
-// names and memory info are made once; each call wraps its samples in a new
-// OrtValue (no copy) and Run() returns a freshly allocated output.
+// names and memory info are made once; each call wraps each input's samples
+// in a new OrtValue (no copy) and Run() returns freshly allocated outputs.
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,34 +14,30 @@ namespace {
 class OnnxRuntimeModel {
  public:
   explicit OnnxRuntimeModel(const callbench::Options& options)
-      : ort_(options.models / "mlp.onnx", options.threads), batch_(options.batch) {
-    std::vector<float> in(static_cast<std::size_t>(batch_) * ort_.sample_widths().input, 0.0f);
-    std::vector<Ort::Value> y = run(in.data());
-    callbench::check_output(ort_.path(), y.front(), batch_, ort_.sample_widths().output);
-    out_bytes_ = static_cast<std::size_t>(batch_) * ort_.sample_widths().output * sizeof(float);
+      : ort_(options.models / "mlp.onnx", options.threads, options.batch),
+        inputs_(ort_.input_count()) {
+    callbench::check_model_answers(ort_);
   }
 
-  void call(const float* in, float* out) {
-    const std::vector<Ort::Value> y = run(in);
-    std::memcpy(out, y.front().GetTensorData<float>(), out_bytes_);
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    // Each assignment releases the previous call's OrtValue, as a local would.
+    for (std::size_t k = 0; k < inputs_.size(); ++k) inputs_[k] = ort_.wrap_input(k, in[k]);
+    const std::vector<Ort::Value> y =
+        ort_.session().Run(Ort::RunOptions{nullptr}, ort_.input_names(), inputs_.data(),
+                           inputs_.size(), ort_.output_names(), ort_.output_count());
+    for (std::size_t k = 0; k < y.size(); ++k) {
+      std::memcpy(out[k], y[k].GetTensorRawData(), ort_.output_bytes(k));
+    }
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  callbench::SampleWidths sample_widths() const { return ort_.sample_widths(); }
+  const callbench::Signature& signature() const { return ort_.signature(); }
   callbench::Notes notes() const {
     return {{"call", "CreateTensor over the samples + Run each call"}};
   }
 
  private:
-  std::vector<Ort::Value> run(const float* in) {
-    // ORT only reads its inputs; the API takes a non-const pointer.
-    Ort::Value x = ort_.wrap_input(const_cast<float*>(in), batch_);
-    return ort_.session().Run(Ort::RunOptions{nullptr}, ort_.input_names(), &x, 1,
-                              ort_.output_names(), 1);
-  }
-
   callbench::OrtModel ort_;
-  std::int64_t batch_;
-  std::size_t out_bytes_ = 0;
+  std::vector<Ort::Value> inputs_;
 };
 
 }  // namespace

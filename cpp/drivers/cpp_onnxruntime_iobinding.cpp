@@ -1,6 +1,7 @@
-// cpp-onnxruntime-iobinding: input and output bound once with Ort::IoBinding
-// to OrtValues over fixed buffers; each call copies its samples in, runs the
-// binding and copies the result out.
+// cpp-onnxruntime-iobinding: every input and output bound once with
+// Ort::IoBinding to an OrtValue over a fixed buffer; each call copies its
+// samples in, runs the binding and copies the results out.
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -11,20 +12,24 @@ namespace {
 class OnnxRuntimeIoBindingModel {
  public:
   explicit OnnxRuntimeIoBindingModel(const callbench::Options& options)
-      : ort_(options.models / "mlp.onnx", options.threads),
-        buffers_(ort_, options.batch),
+      : ort_(options.models / "mlp.onnx", options.threads, options.batch),
+        buffers_(ort_),
         binding_(ort_.session()) {
-    binding_.BindInput(ort_.input_names()[0], buffers_.x());
-    binding_.BindOutput(ort_.output_names()[0], buffers_.y());
+    for (std::size_t k = 0; k < ort_.input_count(); ++k) {
+      binding_.BindInput(ort_.input_names()[k], buffers_.inputs()[k]);
+    }
+    for (std::size_t k = 0; k < ort_.output_count(); ++k) {
+      binding_.BindOutput(ort_.output_names()[k], buffers_.outputs()[k]);
+    }
   }
 
-  void call(const float* in, float* out) {
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     buffers_.load(in);
     ort_.session().Run(run_options_, binding_);
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  callbench::SampleWidths sample_widths() const { return ort_.sample_widths(); }
+  const callbench::Signature& signature() const { return ort_.signature(); }
   callbench::Notes notes() const {
     return {{"call", "IoBinding to OrtValues over fixed buffers"}};
   }

@@ -1,6 +1,7 @@
-// cpp-onnxruntime-reuse: input and output OrtValues made once over fixed
-// buffers; each call copies its samples in, runs straight into the output
-// OrtValue and copies the result out.
+// cpp-onnxruntime-reuse: every input and output an OrtValue made once over a
+// fixed buffer; each call copies its samples in, runs straight into the
+// output OrtValues and copies the results out.
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -11,16 +12,17 @@ namespace {
 class OnnxRuntimeReuseModel {
  public:
   explicit OnnxRuntimeReuseModel(const callbench::Options& options)
-      : ort_(options.models / "mlp.onnx", options.threads), buffers_(ort_, options.batch) {}
+      : ort_(options.models / "mlp.onnx", options.threads, options.batch), buffers_(ort_) {}
 
-  void call(const float* in, float* out) {
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     buffers_.load(in);
-    ort_.session().Run(run_options_, ort_.input_names(), &buffers_.x(), 1, ort_.output_names(),
-                       &buffers_.y(), 1);
+    ort_.session().Run(run_options_, ort_.input_names(), buffers_.inputs().data(),
+                       ort_.input_count(), ort_.output_names(), buffers_.outputs().data(),
+                       ort_.output_count());
     buffers_.store(out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
-  callbench::SampleWidths sample_widths() const { return ort_.sample_widths(); }
+  const callbench::Signature& signature() const { return ort_.signature(); }
   callbench::Notes notes() const {
     return {{"call", "OrtValues reused over fixed buffers, Run into them"}};
   }

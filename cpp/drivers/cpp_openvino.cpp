@@ -1,8 +1,9 @@
 // cpp-openvino: the OpenVINO C++ API called the way its guide shows. The
-// model is compiled and one InferRequest made once; each call wraps its
-// samples in an ov::Tensor (no copy), sets it as the input, runs infer() and
-// copies the result out of the output tensor the request gives back.
+// model is compiled and one InferRequest made once; each call wraps each
+// input's samples in an ov::Tensor (no copy), sets it as that input, runs
+// infer() and copies each output out of the tensor the request gives back.
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -13,28 +14,27 @@ namespace {
 class OpenVinoPlainModel {
  public:
   explicit OpenVinoPlainModel(const callbench::Options& options)
-      : ov_(options.models / "mlp.onnx", options.threads), batch_(options.batch) {
-    ov_.check(batch_);
+      : ov_(options.models / "mlp.onnx", options.threads, options.batch) {
+    ov_.check();
   }
 
-  void call(const float* in, float* out) {
-    // OpenVINO only reads its inputs; the Tensor constructor takes void*.
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     ov::InferRequest& request = ov_.request();
-    request.set_input_tensor(ov_.wrap_input(const_cast<float*>(in), batch_));
+    for (std::size_t k = 0; k < in.size(); ++k) request.set_input_tensor(k, ov_.wrap_input(k, in[k]));
     request.infer();
-    const ov::Tensor y = request.get_output_tensor();
-    std::memcpy(out, y.data<const float>(),
-                static_cast<std::size_t>(batch_) * ov_.sample_widths().output * sizeof(float));
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const ov::Tensor y = request.get_output_tensor(k);
+      std::memcpy(out[k], y.data(), ov_.output_bytes(k));
+    }
   }
   std::string runtime_version() const { return callbench::openvino_version(); }
-  callbench::SampleWidths sample_widths() const { return ov_.sample_widths(); }
+  const callbench::Signature& signature() const { return ov_.signature(); }
   callbench::Notes notes() const {
     return ov_.notes("Tensor over the samples + set_input_tensor + infer each call");
   }
 
  private:
   callbench::OpenVinoModel ov_;
-  std::int64_t batch_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // the InferRequest once (support/openvino_support); each call copies its
 // samples in, runs infer() straight into the output buffer and copies the
 // result out. The model keeps the ONNX file's dynamic batch.
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -14,9 +15,11 @@ class OpenVinoReuseModel {
   explicit OpenVinoReuseModel(const callbench::Options& options)
       : tensors_(options, /*static_shape=*/false) {}
 
-  void call(const float* in, float* out) { tensors_.call(in, out); }
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    tensors_.call(in, out);
+  }
   std::string runtime_version() const { return callbench::openvino_version(); }
-  callbench::SampleWidths sample_widths() const { return tensors_.sample_widths(); }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   callbench::Notes notes() const {
     return tensors_.notes("input/output Tensors over fixed buffers set once, infer each call");
   }

@@ -1,6 +1,7 @@
 // cpp-openvino-static: as cpp-openvino-reuse, on the model reshaped to a
-// static [batch, F] input before compiling (OpenVINO's guide: a static shape
+// static [batch, *shape] input before compiling (OpenVINO's guide: a static shape
 // spares each inference the shape work a dynamic batch costs).
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -13,12 +14,14 @@ class OpenVinoStaticModel {
   explicit OpenVinoStaticModel(const callbench::Options& options)
       : tensors_(options, /*static_shape=*/true) {}
 
-  void call(const float* in, float* out) { tensors_.call(in, out); }
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    tensors_.call(in, out);
+  }
   std::string runtime_version() const { return callbench::openvino_version(); }
-  callbench::SampleWidths sample_widths() const { return tensors_.sample_widths(); }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   callbench::Notes notes() const {
     return tensors_.notes(
-        "model reshaped to a static [batch, F]; input/output Tensors over fixed buffers set "
+        "model reshaped to static [batch, *shape] inputs; input/output Tensors over fixed buffers set "
         "once, infer each call");
   }
 

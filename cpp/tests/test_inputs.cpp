@@ -68,19 +68,5 @@ TEST(Inputs, RequireSamplesIsAUsageError) {
   EXPECT_THROW(require_samples("inputs.f32", 5, o), UsageError);
 }
 
-TEST(Inputs, SampleWidthsAreCheckedAgainstTheArtifactSet) {
-  TempDir dir;
-  testing::write_values<float>(dir / "inputs.f32", std::vector<float>(12, 0.0f));  // 3 x 4
-  testing::write_values<float>(dir / "reference.f32", std::vector<float>(6, 0.0f));  // 3 x 2
-  check_sample_widths(dir / "m.onnx", dir.path(), {4, 2});
-  const std::string wrong_output = message_of([&] { check_sample_widths(dir / "m.onnx", dir.path(), {4, 1}); });
-  EXPECT_EQ(wrong_output.rfind((dir / "m.onnx").string() + ": takes 4 floats a sample and answers 1", 0), 0u)
-      << wrong_output;
-  const std::string wrong_input = message_of([&] { check_sample_widths(dir / "m.onnx", dir.path(), {2, 2}); });
-  EXPECT_NE(wrong_input.find("for each of the 6 samples"), std::string::npos) << wrong_input;
-  // Not a whole number of 5-float samples: left to reading inputs.f32, which names it.
-  check_sample_widths(dir / "m.onnx", dir.path(), {5, 2});
-}
-
 }  // namespace
 }  // namespace callbench

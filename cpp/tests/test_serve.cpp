@@ -75,7 +75,7 @@ class FakeRunner : public RoundRunner {
     for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = static_cast<std::int64_t>(i) + 40;
     return ns;
   }
-  std::span<const float> last_outputs() const override { return {}; }
+  std::vector<std::span<const std::byte>> last_outputs() const override { return {}; }
 };
 
 std::vector<std::string> lines_of(const std::string& text) {

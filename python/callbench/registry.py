@@ -23,6 +23,7 @@ from callbench.roles import (
     FLOOR,
     PYTHON_MODULE,
     SWEEP,
+    TENSORS,
     TORCHSCRIPT_FROM_CPP,
     TORCHSCRIPT_FROM_JAVA,
     TORCHSCRIPT_FROM_PYTHON,
@@ -40,6 +41,11 @@ def swept(spec: DriverSpec) -> DriverSpec:
 def floor(spec: DriverSpec) -> DriverSpec:
     """The main table's ratios are taken against this driver (a hand-written loop)."""
     return replace(spec, roles=spec.roles | {FLOOR})
+
+
+def any_tensors(spec: DriverSpec) -> DriverSpec:
+    """The driver reads every tensor of contract 3: it runs any ONNX model a user brings."""
+    return replace(spec, roles=spec.roles | {TENSORS})
 
 
 def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
@@ -98,17 +104,17 @@ DRIVERS: tuple[DriverSpec, ...] = (
     seed_row(CPP_API, Call.OURS, "`torch::nn::Linear` modules under InferenceMode, as the seed",
              cpp.driver("cpp-libtorch", "libtorch", WEIGHTS)),
     swept(cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS)),
-    cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX),
-    swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX)),
-    cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX),
+    any_tensors(cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX)),
+    any_tensors(swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX))),
+    any_tensors(cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX)),
     cpp.driver("cpp-aoti", "aotinductor", AOTI_PACKAGE),
     swept(cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE)),
     cpp.driver("cpp-executorch", "executorch", EXECUTORCH_XNNPACK),
     swept(cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK)),
     cpp.driver("cpp-executorch-portable", "executorch", EXECUTORCH_PORTABLE),
-    cpp.driver("cpp-openvino", "openvino", ONNX),
-    cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
-    swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
+    any_tensors(cpp.driver("cpp-openvino", "openvino", ONNX)),
+    any_tensors(cpp.driver("cpp-openvino-reuse", "openvino", ONNX)),
+    any_tensors(swept(cpp.driver("cpp-openvino-static", "openvino", ONNX))),
     floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),

@@ -18,7 +18,7 @@ from callbench.model import artifacts as art
 from callbench.model import user_onnx
 from tests import onnx_models
 from tests.conftest import HarnessRun
-from tests.test_user_onnx import PYTHON_ONNX, run_users_model
+from tests.test_user_onnx import CPP_ONNX, PYTHON_ONNX, run_users_model
 
 OUTPUTS = {
     "image": {"logits": ("float32", [10])},
@@ -49,18 +49,25 @@ def test_each_model_is_prepared_with_a_file_per_tensor(name: str, tmp_path: Path
         assert [t.file for t in signature.inputs] == ["inputs.i64", "inputs1.i64"]
 
 
+# The drivers that read every tensor, by kit: each model goes through each group.
+READ_EVERY_TENSOR = {"python": PYTHON_ONNX, "cpp": CPP_ONNX}
+
+
+@pytest.mark.parametrize("kit", sorted(READ_EVERY_TENSOR))
 @pytest.mark.parametrize("name", sorted(onnx_models.MODELS))
-def test_each_model_is_verified_through_every_python_onnx_driver(
-    name: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
+def test_each_model_is_verified_through_every_onnx_driver_of_a_kit(
+    name: str, kit: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
     path = onnx_models.MODELS[name](tmp_path / f"{name}.onnx")
-    run = run_users_model(path, PYTHON_ONNX, run_harness, "--batch", "2")
-    for driver_id in PYTHON_ONNX:
+    drivers = READ_EVERY_TENSOR[kit]
+    run = run_users_model(path, drivers, run_harness, "--batch", "2")
+    for driver_id in drivers:
         record = run.records[driver_id]
         if len(OUTPUTS[name]) > 1:
             assert set(record.output_errors or {}) == set(OUTPUTS[name]), driver_id
     if name == "float16":
-        assert "computed in f32" in run.records["python-openvino"].notes["float16"]
+        openvino = f"{kit}-openvino"
+        assert "computed in f32" in run.records[openvino].notes["float16"]
 
 
 SKIPPED_BECAUSE = {
@@ -74,12 +81,12 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     name: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
     path = onnx_models.MODELS[name](tmp_path / f"{name}.onnx")
-    run = run_harness("--onnx", str(path), "--only", "cpp-onnxruntime", "--only", "rust-ort",
+    run = run_harness("--onnx", str(path), "--only", "go-onnxruntime", "--only", "rust-ort",
                       "--only", "python-onnxruntime", "--rounds", "1", "--round-time", "0.01",
                       "--warmup", "10")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert run.records["python-onnxruntime"].status == "ok"
-    for driver_id in ("cpp-onnxruntime", "rust-ort"):
+    for driver_id in ("go-onnxruntime", "rust-ort"):
         record = run.records[driver_id]
         assert record.status == "skipped", driver_id
         assert record.error == f"{ONE_FLOAT}; this model has {SKIPPED_BECAUSE[name]} (per sample)"
@@ -90,7 +97,7 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     not_timed = next(line for line in text.splitlines() if line.startswith("Not timed: "))
     assert not_timed.count(ONE_FLOAT) == 1  # the reason once, after both rows it holds for
-    assert "`cpp-onnxruntime`, " in not_timed and "`rust-ort` skipped (" in not_timed
+    assert "`go-onnxruntime`, " in not_timed and "`rust-ort` skipped (" in not_timed
 
 
 def test_a_model_with_a_fixed_batch_runs_only_at_that_batch(

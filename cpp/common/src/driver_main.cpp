@@ -8,9 +8,9 @@ namespace callbench {
 
 void progress(std::string_view stage) { std::cerr << "progress: " << stage << std::endl; }
 
-void finish(std::string_view id, const Options& options, std::span<const float> outputs,
-            Result result) {
-  if (options.outputs) write_floats(*options.outputs, outputs);
+void finish(std::string_view id, const Options& options,
+            const std::vector<std::span<const std::byte>>& outputs, Result result) {
+  if (options.outputs) write_outputs(*options.outputs, outputs);
   result.driver = std::string(id);
   result.calls = options.calls;
   result.batch = options.batch;

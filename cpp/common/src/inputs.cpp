@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <system_error>
 #include <string>
 
 #include "callbench/errors.hpp"
@@ -42,26 +41,6 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
 
 std::vector<float> read_inputs(const std::filesystem::path& path, std::size_t width) {
   return read_finite_floats(path, width, "sample");
-}
-
-void check_sample_widths(const std::filesystem::path& model,
-                         const std::filesystem::path& models, SampleWidths widths) {
-  std::error_code error;
-  const auto inputs = std::filesystem::file_size(models / "inputs.f32", error);
-  if (error || widths.input == 0) return;  // a missing file is named when it is read
-  // Not a whole number of samples: reading inputs.f32 names that file.
-  const std::size_t sample = sizeof(float) * widths.input;
-  const auto reference = std::filesystem::file_size(models / "reference.f32", error);
-  const std::size_t samples = inputs / sample;
-  if (error || inputs % sample != 0 || samples == 0) return;
-  if (reference != samples * sizeof(float) * widths.output) {
-    throw DataError(model, "takes " + std::to_string(widths.input) + " floats a sample and answers " +
-                               std::to_string(widths.output) + "; " +
-                               (models / "reference.f32").string() + " (" +
-                               std::to_string(reference) + " bytes) does not hold " +
-                               std::to_string(widths.output) + " for each of the " +
-                               std::to_string(samples) + " samples of inputs.f32");
-  }
 }
 
 void require_samples(const std::filesystem::path& path, std::size_t samples,

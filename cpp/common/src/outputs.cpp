@@ -10,10 +10,14 @@
 namespace callbench {
 namespace {
 
-void write_bytes(const std::filesystem::path& path, const void* data, std::size_t bytes) {
+void write_bytes(const std::filesystem::path& path,
+                 const std::vector<std::span<const std::byte>>& parts) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw DataError(path, std::string("cannot write: ") + std::strerror(errno));
-  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  for (const auto part : parts) {
+    out.write(reinterpret_cast<const char*>(part.data()),
+              static_cast<std::streamsize>(part.size()));
+  }
   out.close();
   if (!out) throw DataError(path, "write failed");
 }
@@ -21,11 +25,16 @@ void write_bytes(const std::filesystem::path& path, const void* data, std::size_
 }  // namespace
 
 void write_floats(const std::filesystem::path& path, std::span<const float> values) {
-  write_bytes(path, values.data(), values.size_bytes());
+  write_bytes(path, {std::as_bytes(values)});
 }
 
 void write_int64s(const std::filesystem::path& path, std::span<const std::int64_t> values) {
-  write_bytes(path, values.data(), values.size_bytes());
+  write_bytes(path, {std::as_bytes(values)});
+}
+
+void write_outputs(const std::filesystem::path& path,
+                   const std::vector<std::span<const std::byte>>& outputs) {
+  write_bytes(path, outputs);
 }
 
 }  // namespace callbench

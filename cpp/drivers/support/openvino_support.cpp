@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -10,7 +12,6 @@
 #include <openvino/frontend/manager.hpp>
 
 #include "callbench/errors.hpp"
-#include "callbench/inputs.hpp"
 
 namespace callbench {
 namespace {
@@ -39,38 +40,104 @@ std::shared_ptr<ov::Model> read_onnx(const std::filesystem::path& path) {
   } catch (const std::exception& e) {
     throw DataError(path, "does not load as ONNX (" + last_line(e.what()) + ")");
   }
-  if (model->inputs().size() != 1 || model->outputs().size() != 1) {
-    throw DataError(path, "has " + std::to_string(model->inputs().size()) + " inputs and " +
-                              std::to_string(model->outputs().size()) +
-                              " outputs, expected 1 and 1");
-  }
+  if (model->inputs().empty()) throw DataError(path, "has no inputs");
   return model;
 }
 
-// The dimensions after the batch one, each fixed, or a DataError naming the port.
-ov::Shape per_sample(const std::filesystem::path& path, const ov::PartialShape& shape,
-                     const std::string& what) {
-  ov::Shape sizes;
-  for (std::size_t i = 1; shape.rank().is_static() && i < shape.size(); ++i) {
+std::string shape_text(const ov::Shape& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+// The compiled inputs' shapes: "[?,2]" for one input; "ids [?,16], mask [?,16]" for several.
+std::string input_shapes_text(const ov::CompiledModel& compiled) {
+  const auto& inputs = compiled.inputs();
+  if (inputs.size() == 1) return inputs[0].get_partial_shape().to_string();
+  std::string text;
+  for (const auto& input : inputs) {
+    text += (text.empty() ? "" : ", ") + input.get_any_name() + " " +
+            input.get_partial_shape().to_string();
+  }
+  return text;
+}
+
+std::optional<Dtype> dtype_of(const ov::element::Type& type) {
+  if (type == ov::element::f32) return Dtype::float32;
+  if (type == ov::element::f16) return Dtype::float16;
+  if (type == ov::element::f64) return Dtype::float64;
+  if (type == ov::element::i64) return Dtype::int64;
+  if (type == ov::element::i32) return Dtype::int32;
+  if (type == ov::element::i8) return Dtype::int8;
+  if (type == ov::element::u8) return Dtype::uint8;
+  if (type == ov::element::boolean) return Dtype::boolean;
+  return std::nullopt;
+}
+
+ov::element::Type element_type(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return ov::element::f32;
+    case Dtype::float16: return ov::element::f16;
+    case Dtype::float64: return ov::element::f64;
+    case Dtype::int64: return ov::element::i64;
+    case Dtype::int32: return ov::element::i32;
+    case Dtype::int8: return ov::element::i8;
+    case Dtype::uint8: return ov::element::u8;
+    case Dtype::boolean: return ov::element::boolean;
+  }
+  return ov::element::dynamic;
+}
+
+// One input or output port as the model declares it: a dtype the contract
+// has, a batch dimension and every other dimension fixed; else a DataError.
+Tensor tensor_of(const std::filesystem::path& path, const ov::Output<const ov::Node>& port,
+                 const std::string& role, std::size_t index) {
+  std::string name;
+  try {
+    name = port.get_any_name();
+  } catch (const std::exception&) {
+    throw DataError(path, role + " " + std::to_string(index) + " has no name");
+  }
+  const std::string what = role + " '" + name + "'";
+  const std::optional<Dtype> dtype = dtype_of(port.get_element_type());
+  if (!dtype) {
+    throw DataError(path, what + " is " + port.get_element_type().get_type_name() +
+                              ", which the contract does not feed");
+  }
+  const ov::PartialShape& shape = port.get_partial_shape();
+  if (shape.rank().is_dynamic()) throw DataError(path, what + " has no fixed rank");
+  if (shape.size() == 0) throw DataError(path, what + " has no batch dimension");
+  std::vector<std::int64_t> sizes;
+  for (std::size_t i = 1; i < shape.size(); ++i) {
     if (!shape[i].is_static()) {
       throw DataError(path, what + " " + shape.to_string() + " has a non-batch size not fixed");
     }
-    sizes.push_back(static_cast<std::size_t>(shape[i].get_length()));
+    sizes.push_back(shape[i].get_length());
   }
-  if (shape.rank().is_dynamic()) throw DataError(path, what + " has no fixed rank");
-  return sizes;
+  return Tensor{name, *dtype, sizes};
+}
+
+ov::Shape batch_shape(const Tensor& tensor, std::int64_t batch) {
+  ov::Shape shape{static_cast<std::size_t>(batch)};
+  for (const std::int64_t d : tensor.shape) shape.push_back(static_cast<std::size_t>(d));
+  return shape;
 }
 
 ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
                           const std::shared_ptr<ov::Model>& model, std::int64_t threads,
-                          std::int64_t static_batch, std::size_t features) {
-  if (static_batch > 0) {
-    const auto width = static_cast<std::int64_t>(features);
+                          const std::vector<ov::Shape>* static_shapes) {
+  if (static_shapes != nullptr) {
+    std::map<ov::Output<ov::Node>, ov::PartialShape> shapes;
+    for (std::size_t k = 0; k < static_shapes->size(); ++k) {
+      shapes[model->input(k)] = ov::PartialShape((*static_shapes)[k]);
+    }
     try {
-      model->reshape(ov::PartialShape{static_batch, width});
+      model->reshape(shapes);
     } catch (const std::exception& e) {
-      throw DataError(path, "cannot take a [" + std::to_string(static_batch) + ", " +
-                                std::to_string(width) + "] input (" + last_line(e.what()) + ")");
+      throw DataError(path, "cannot take inputs of " + shape_text((*static_shapes)[0]) +
+                                " (" + last_line(e.what()) + ")");
     }
   }
   try {
@@ -85,67 +152,72 @@ ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
   }
 }
 
-std::string shape_text(const ov::Shape& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  }
-  return text + "]";
-}
-
 }  // namespace
 
 OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t threads,
-                             std::int64_t static_batch)
+                             std::int64_t batch, bool static_shape)
     : path_(path) {
   const std::shared_ptr<ov::Model> model = read_onnx(path);
-  const ov::Shape in = per_sample(path, model->input().get_partial_shape(), "input");
-  if (in.size() != 1) {
-    throw DataError(path, "input " + model->input().get_partial_shape().to_string() +
-                              " is not [batch, features]");
+  for (std::size_t k = 0; k < model->inputs().size(); ++k) {
+    signature_.inputs.push_back(tensor_of(path, std::as_const(*model).input(k), "input", k));
   }
-  output_shape_ = per_sample(path, model->output().get_partial_shape(), "output");
-  widths_ = {in[0], ov::shape_size(output_shape_)};
-  check_sample_widths(path, path.parent_path(), widths_);
-  compiled_ = compile(core_, path, model, threads, static_batch, widths_.input);
+  for (std::size_t k = 0; k < model->outputs().size(); ++k) {
+    signature_.outputs.push_back(tensor_of(path, std::as_const(*model).output(k), "output", k));
+  }
+  check_references(path, path.parent_path(), signature_);
+  const auto b = static_cast<std::size_t>(batch);
+  for (const Tensor& tensor : signature_.inputs) {
+    input_shapes_.push_back(batch_shape(tensor, batch));
+    input_bytes_.push_back(b * tensor.sample_bytes());
+  }
+  for (const Tensor& tensor : signature_.outputs) {
+    output_shapes_.push_back(batch_shape(tensor, batch));
+    output_bytes_.push_back(b * tensor.sample_bytes());
+  }
+  compiled_ = compile(core_, path, model, threads, static_shape ? &input_shapes_ : nullptr);
   request_ = compiled_.create_infer_request();
 }
 
-ov::Tensor OpenVinoModel::wrap_input(float* data, std::int64_t batch) const {
-  return ov::Tensor(ov::element::f32, ov::Shape{static_cast<std::size_t>(batch), widths_.input},
-                    data);
+ov::Tensor OpenVinoModel::wrap_input(std::size_t k, const std::byte* data) const {
+  return ov::Tensor(element_type(signature_.inputs[k].dtype), input_shapes_[k],
+                    const_cast<std::byte*>(data));
 }
 
-ov::Tensor OpenVinoModel::wrap_output(float* data, std::int64_t batch) const {
-  ov::Shape shape{static_cast<std::size_t>(batch)};
-  shape.insert(shape.end(), output_shape_.begin(), output_shape_.end());
-  return ov::Tensor(ov::element::f32, shape, data);
+ov::Tensor OpenVinoModel::wrap_output(std::size_t k, std::byte* data) const {
+  return ov::Tensor(element_type(signature_.outputs[k].dtype), output_shapes_[k], data);
 }
 
-void OpenVinoModel::check(std::int64_t batch) {
-  const ov::Shape input_shape{static_cast<std::size_t>(batch), widths_.input};
-  ov::Tensor y;
+void OpenVinoModel::check() {
+  std::vector<ov::Tensor> outputs;
   try {
-    ov::Tensor x(ov::element::f32, input_shape);
-    std::fill_n(x.data<float>(), x.get_size(), 0.0f);
-    request_.set_input_tensor(x);
+    for (std::size_t k = 0; k < signature_.inputs.size(); ++k) {
+      ov::Tensor x(element_type(signature_.inputs[k].dtype), input_shapes_[k]);
+      std::memset(x.data(), 0, x.get_byte_size());
+      request_.set_input_tensor(k, x);
+    }
     request_.infer();
-    y = request_.get_output_tensor();
+    for (std::size_t k = 0; k < signature_.outputs.size(); ++k) {
+      outputs.push_back(request_.get_output_tensor(k));
+    }
   } catch (const std::exception& e) {
-    throw DataError(path_, "fails on a " + shape_text(input_shape) + " f32 input (" +
+    throw DataError(path_, "fails on zeros of " + shape_text(input_shapes_[0]) + " (" +
                                last_line(e.what()) + ")");
   }
-  ov::Shape expected{static_cast<std::size_t>(batch)};
-  expected.insert(expected.end(), output_shape_.begin(), output_shape_.end());
-  if (y.get_element_type() != ov::element::f32 || y.get_shape() != expected) {
-    throw DataError(path_, "model answers with " + shape_text(y.get_shape()) + " " +
-                               y.get_element_type().get_type_name() + ", expected " +
-                               shape_text(expected) + " f32");
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const Tensor& tensor = signature_.outputs[k];
+    const ov::Tensor& y = outputs[k];
+    if (dtype_of(y.get_element_type()) != tensor.dtype || y.get_shape() != output_shapes_[k]) {
+      throw DataError(path_, "model answers '" + tensor.name + "' with " +
+                                 shape_text(y.get_shape()) + " " +
+                                 y.get_element_type().get_type_name() + ", expected " +
+                                 shape_text(output_shapes_[k]) + " " +
+                                 std::string(dtype_name(tensor.dtype)));
+    }
   }
 }
 
 Notes OpenVinoModel::notes(std::string call) const {
-  return {
+  Notes notes{
       {"call", std::move(call)},
       {"inference_precision", compiled_.get_property(ov::hint::inference_precision).get_type_name()},
       {"inference_num_threads",
@@ -153,20 +225,30 @@ Notes OpenVinoModel::notes(std::string call) const {
       {"num_streams", static_cast<std::int64_t>(compiled_.get_property(ov::num_streams).num)},
       {"enable_cpu_pinning",
        std::string(compiled_.get_property(ov::hint::enable_cpu_pinning) ? "true" : "false")},
-      {"input_shape", compiled_.input().get_partial_shape().to_string()},
+      {"input_shape", input_shapes_text(compiled_)},
       {"precision_why", std::string("f32 forced; the default on bf16-capable CPUs is bf16")},
   };
+  const auto half = [](const Tensor& t) { return t.dtype == Dtype::float16; };
+  if (std::ranges::any_of(signature_.inputs, half) || std::ranges::any_of(signature_.outputs, half)) {
+    notes.emplace_back("float16",
+                       std::string("a float16 model is computed in f32 (inference precision f32)"));
+  }
+  return notes;
 }
 
 OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape)
-    : ov_(options.models / "mlp.onnx", options.threads, static_shape ? options.batch : 0),
-      in_(static_cast<std::size_t>(options.batch) * ov_.sample_widths().input, 0.0f),
-      out_(static_cast<std::size_t>(options.batch) * ov_.sample_widths().output, 0.0f) {
-  // Checked through the request's own tensors first: a fixed output tensor of
-  // the expected shape would make a model answering another fail less clearly.
-  ov_.check(options.batch);
-  ov_.request().set_input_tensor(ov_.wrap_input(in_.data(), options.batch));
-  ov_.request().set_output_tensor(ov_.wrap_output(out_.data(), options.batch));
+    : ov_(options.models / "mlp.onnx", options.threads, options.batch, static_shape) {
+  // Checked through the request's own tensors first: fixed output tensors of
+  // the expected shapes would make a model answering others fail less clearly.
+  ov_.check();
+  for (std::size_t k = 0; k < ov_.signature().inputs.size(); ++k) {
+    in_.emplace_back(ov_.input_bytes(k));
+    ov_.request().set_input_tensor(k, ov_.wrap_input(k, in_.back().data()));
+  }
+  for (std::size_t k = 0; k < ov_.signature().outputs.size(); ++k) {
+    out_.emplace_back(ov_.output_bytes(k));
+    ov_.request().set_output_tensor(k, ov_.wrap_output(k, out_.back().data()));
+  }
 }
 
 std::string openvino_version() { return ov::get_openvino_version().buildNumber; }

@@ -1,12 +1,14 @@
 // What the OpenVINO drivers share: mlp.onnx read through the ONNX frontend and
 // compiled for the CPU (f32, --threads inference threads) with checked
-// loading, one InferRequest, the output check and the notes; and the model
-// of the drivers that set fixed tensors once.
+// loading, its signature (contract 3), one InferRequest, the output check and
+// the notes; and the model of the drivers that set fixed tensors once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,30 +17,34 @@
 
 #include "callbench/model.hpp"
 #include "callbench/options.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
-// The compiled model and one InferRequest on it, made once. The model must
-// have one input and one output; loading errors are one-line DataErrors.
-// Sizes come from the model (ours: [batch, 2] -> [batch, 1]; a user's, its own).
-// A static_batch > 0 reshapes the input to [static_batch, F] before compiling
-// (the ONNX file's batch is dynamic; static shapes skip per-call shape work).
+// The compiled model and one InferRequest on it, made once for calls of
+// `batch` samples. Loading errors are one-line DataErrors. The signature
+// (contract 3) comes from the model (ours: "x" float32 [2] -> "y" float32 [1];
+// a user's, its own). static_shape reshapes every input to [batch, *shape]
+// before compiling (the ONNX file's batch is dynamic; static shapes skip
+// per-call shape work).
 class OpenVinoModel {
  public:
-  OpenVinoModel(const std::filesystem::path& path, std::int64_t threads,
-                std::int64_t static_batch = 0);
+  OpenVinoModel(const std::filesystem::path& path, std::int64_t threads, std::int64_t batch,
+                bool static_shape = false);
 
   ov::InferRequest& request() { return request_; }
   const std::filesystem::path& path() const { return path_; }
+  const Signature& signature() const { return signature_; }
+  std::size_t input_bytes(std::size_t k) const { return input_bytes_[k]; }
+  std::size_t output_bytes(std::size_t k) const { return output_bytes_[k]; }
 
-  // Floats per sample in and out, as the model declares them.
-  SampleWidths sample_widths() const { return widths_; }
-  // Tensors over caller memory (no copy): the input [batch, F], the output [batch, ...].
-  ov::Tensor wrap_input(float* data, std::int64_t batch) const;
-  ov::Tensor wrap_output(float* data, std::int64_t batch) const;
-  // One untimed inference on zeros of shape [batch, F] through tensors the
-  // request owns; throws DataError unless it answers [batch, ...] f32.
-  void check(std::int64_t batch);
+  // Tensors over caller memory (no copy): input k's batch, output k's batch.
+  // OpenVINO only reads its inputs; the Tensor constructor takes void*.
+  ov::Tensor wrap_input(std::size_t k, const std::byte* data) const;
+  ov::Tensor wrap_output(std::size_t k, std::byte* data) const;
+  // One untimed inference on zeros through tensors the request owns; throws
+  // DataError unless each output is of its dtype and shape [batch, *shape].
+  void check();
 
   // How the driver calls (call), the precision, threads, streams and input
   // shape read back from the compiled model.
@@ -49,32 +55,36 @@ class OpenVinoModel {
   ov::Core core_;
   ov::CompiledModel compiled_;
   ov::InferRequest request_;
-  SampleWidths widths_;
-  ov::Shape output_shape_;  // per sample
+  Signature signature_;
+  std::vector<ov::Shape> input_shapes_;  // [batch, *shape]
+  std::vector<ov::Shape> output_shapes_;
+  std::vector<std::size_t> input_bytes_;
+  std::vector<std::size_t> output_bytes_;
 };
 
-// The model of the -reuse and -static drivers: input and output ov::Tensors
-// over fixed buffers, set on the request once; each call copies its samples
-// in, runs infer() straight into the output buffer and copies the result out.
-// static_shape compiles for a static [batch, F] input.
+// The model of the -reuse and -static drivers: every input and output an
+// ov::Tensor over a fixed buffer, set on the request once; each call copies
+// its samples in, runs infer() straight into the output buffers and copies
+// the results out. static_shape compiles for static [batch, *shape] inputs.
 class OpenVinoFixedTensors {
  public:
   OpenVinoFixedTensors(const Options& options, bool static_shape);
 
-  void call(const float* in, float* out) {
-    std::memcpy(in_.data(), in, in_.size() * sizeof(float));
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    for (std::size_t k = 0; k < in_.size(); ++k) std::memcpy(in_[k].data(), in[k], in_[k].size());
     ov_.request().infer();
-    std::memcpy(out, out_.data(), out_.size() * sizeof(float));
+    for (std::size_t k = 0; k < out_.size(); ++k) {
+      std::memcpy(out[k], out_[k].data(), out_[k].size());
+    }
   }
   Notes notes(std::string call) const { return ov_.notes(std::move(call)); }
-  SampleWidths sample_widths() const { return ov_.sample_widths(); }
+  const Signature& signature() const { return ov_.signature(); }
 
  private:
   OpenVinoModel ov_;
-  std::vector<float> in_;
-  std::vector<float> out_;
+  std::vector<std::vector<std::byte>> in_;
+  std::vector<std::vector<std::byte>> out_;
 };
-
 
 // OpenVINO's own version string (of the library loaded).
 std::string openvino_version();

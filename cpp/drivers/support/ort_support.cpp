@@ -1,10 +1,11 @@
 #include "ort_support.hpp"
 
-#include <sstream>
+#include <cstring>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "callbench/errors.hpp"
-#include "callbench/inputs.hpp"
 
 namespace callbench {
 namespace {
@@ -28,106 +29,159 @@ Ort::Session open_session(const Ort::Env& env, const std::filesystem::path& path
   }
 }
 
-std::string shape_text(const std::vector<std::int64_t>& shape) {
-  std::ostringstream text;
-  text << "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) text << (i ? ", " : "") << shape[i];
-  text << "]";
-  return text.str();
-}
-
-// A float tensor's declared shape (-1 where a dimension is symbolic).
-std::vector<std::int64_t> float_shape(const std::filesystem::path& path, const Ort::TypeInfo& info,
-                                      const std::string& what) {
-  const auto tensor = info.GetTensorTypeAndShapeInfo();
-  if (tensor.GetElementType() != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) {
-    throw DataError(path, what + " is not float32");
+std::optional<Dtype> dtype_of(ONNXTensorElementDataType type) {
+  switch (type) {
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT: return Dtype::float32;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16: return Dtype::float16;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_DOUBLE: return Dtype::float64;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64: return Dtype::int64;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32: return Dtype::int32;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8: return Dtype::int8;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8: return Dtype::uint8;
+    case ONNX_TENSOR_ELEMENT_DATA_TYPE_BOOL: return Dtype::boolean;
+    default: return std::nullopt;
   }
-  return tensor.GetShape();
 }
 
-// The product of the dimensions after the batch one, or a DataError if one is not fixed.
-std::size_t per_sample(const std::filesystem::path& path, const std::vector<std::int64_t>& shape,
-                       const std::string& what) {
-  std::size_t count = 1;
+ONNXTensorElementDataType element_type(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT;
+    case Dtype::float16: return ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16;
+    case Dtype::float64: return ONNX_TENSOR_ELEMENT_DATA_TYPE_DOUBLE;
+    case Dtype::int64: return ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64;
+    case Dtype::int32: return ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32;
+    case Dtype::int8: return ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8;
+    case Dtype::uint8: return ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8;
+    case Dtype::boolean: return ONNX_TENSOR_ELEMENT_DATA_TYPE_BOOL;
+  }
+  return ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED;
+}
+
+// One input or output as the session declares it: a tensor of a dtype the
+// contract has, with a batch dimension and every other dimension fixed.
+Tensor tensor_of(const std::filesystem::path& path, std::string name, const Ort::TypeInfo& info,
+                 const std::string& role) {
+  const std::string what = role + " '" + name + "'";
+  if (info.GetONNXType() != ONNX_TYPE_TENSOR) throw DataError(path, what + " is not a tensor");
+  const auto tensor = info.GetTensorTypeAndShapeInfo();
+  const auto type = tensor.GetElementType();
+  const std::optional<Dtype> dtype = dtype_of(type);
+  if (!dtype) {
+    throw DataError(path, what + " has ONNX element type " + std::to_string(static_cast<int>(type)) +
+                              ", which the contract does not feed");
+  }
+  const std::vector<std::int64_t> shape = tensor.GetShape();
+  if (shape.empty()) throw DataError(path, what + " has no batch dimension");
   for (std::size_t i = 1; i < shape.size(); ++i) {
     if (shape[i] < 1) {
       throw DataError(path, what + " " + shape_text(shape) + " has a non-batch size not fixed");
     }
-    count *= static_cast<std::size_t>(shape[i]);
   }
-  return count;
+  return Tensor{std::move(name), *dtype, {shape.begin() + 1, shape.end()}};
+}
+
+std::vector<std::int64_t> batch_shape(const Tensor& tensor, std::int64_t batch) {
+  std::vector<std::int64_t> shape{batch};
+  shape.insert(shape.end(), tensor.shape.begin(), tensor.shape.end());
+  return shape;
+}
+
+Ort::Value wrap(const Ort::MemoryInfo& memory, void* data, std::size_t bytes,
+                const std::vector<std::int64_t>& shape, Dtype dtype) {
+  return Ort::Value::CreateTensor(memory, data, bytes, shape.data(), shape.size(),
+                                  element_type(dtype));
 }
 
 }  // namespace
 
-OrtModel::OrtModel(const std::filesystem::path& path, std::int64_t threads)
+OrtModel::OrtModel(const std::filesystem::path& path, std::int64_t threads, std::int64_t batch)
     : path_(path),
       env_(ORT_LOGGING_LEVEL_ERROR, "callbench"),
       session_(open_session(env_, path, threads)),
       memory_(Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault)) {
-  if (session_.GetInputCount() != 1 || session_.GetOutputCount() != 1) {
-    throw DataError(path, "has " + std::to_string(session_.GetInputCount()) + " inputs and " +
-                              std::to_string(session_.GetOutputCount()) +
-                              " outputs, expected 1 and 1");
-  }
   Ort::AllocatorWithDefaultOptions allocator;
-  input_name_ = session_.GetInputNameAllocated(0, allocator).get();
-  output_name_ = session_.GetOutputNameAllocated(0, allocator).get();
-  input_name_ptr_[0] = input_name_.c_str();
-  output_name_ptr_[0] = output_name_.c_str();
-  const auto in = float_shape(path, session_.GetInputTypeInfo(0), "input " + input_name_);
-  if (in.size() != 2) {
-    throw DataError(path, "input " + input_name_ + " is " + shape_text(in) +
-                              ", expected [batch, features]");
+  for (std::size_t k = 0; k < session_.GetInputCount(); ++k) {
+    signature_.inputs.push_back(tensor_of(path, session_.GetInputNameAllocated(k, allocator).get(),
+                                          session_.GetInputTypeInfo(k), "input"));
   }
-  const auto out = float_shape(path, session_.GetOutputTypeInfo(0), "output " + output_name_);
-  output_shape_.assign(out.begin() + (out.empty() ? 0 : 1), out.end());
-  widths_ = {per_sample(path, in, "input " + input_name_),
-             per_sample(path, out, "output " + output_name_)};
-  check_sample_widths(path, path.parent_path(), widths_);
+  for (std::size_t k = 0; k < session_.GetOutputCount(); ++k) {
+    signature_.outputs.push_back(
+        tensor_of(path, session_.GetOutputNameAllocated(k, allocator).get(),
+                  session_.GetOutputTypeInfo(k), "output"));
+  }
+  if (signature_.inputs.empty()) throw DataError(path, "has no inputs");
+  const auto b = static_cast<std::size_t>(batch);
+  for (const Tensor& tensor : signature_.inputs) {
+    input_names_.push_back(tensor.name.c_str());
+    input_shapes_.push_back(batch_shape(tensor, batch));
+    input_bytes_.push_back(b * tensor.sample_bytes());
+  }
+  for (const Tensor& tensor : signature_.outputs) {
+    output_names_.push_back(tensor.name.c_str());
+    output_shapes_.push_back(batch_shape(tensor, batch));
+    output_bytes_.push_back(b * tensor.sample_bytes());
+  }
+  check_references(path, path.parent_path(), signature_);
 }
 
-Ort::Value OrtModel::wrap_input(float* data, std::int64_t batch) const {
-  const std::int64_t shape[2] = {batch, static_cast<std::int64_t>(widths_.input)};
-  return Ort::Value::CreateTensor<float>(memory_, data,
-                                         static_cast<std::size_t>(batch) * widths_.input, shape, 2);
+Ort::Value OrtModel::wrap_input(std::size_t k, const std::byte* data) const {
+  return wrap(memory_, const_cast<std::byte*>(data), input_bytes_[k], input_shapes_[k],
+              signature_.inputs[k].dtype);
 }
 
-Ort::Value OrtModel::wrap_output(float* data, std::int64_t batch) const {
-  std::vector<std::int64_t> shape{batch};
-  shape.insert(shape.end(), output_shape_.begin(), output_shape_.end());
-  return Ort::Value::CreateTensor<float>(memory_, data,
-                                         static_cast<std::size_t>(batch) * widths_.output,
-                                         shape.data(), shape.size());
+Ort::Value OrtModel::wrap_output(std::size_t k, std::byte* data) const {
+  return wrap(memory_, data, output_bytes_[k], output_shapes_[k], signature_.outputs[k].dtype);
+}
+
+void OrtModel::check_outputs(const std::vector<Ort::Value>& values) const {
+  for (std::size_t k = 0; k < signature_.outputs.size(); ++k) {
+    const Tensor& tensor = signature_.outputs[k];
+    const auto info = values.at(k).GetTensorTypeAndShapeInfo();
+    const std::vector<std::int64_t> shape = info.GetShape();
+    const std::optional<Dtype> dtype = dtype_of(info.GetElementType());
+    if (dtype != tensor.dtype || shape != output_shapes_[k]) {
+      throw DataError(path_, "model answers '" + tensor.name + "' with " + shape_text(shape) +
+                                 " of element type " +
+                                 std::to_string(static_cast<int>(info.GetElementType())) +
+                                 ", expected " + shape_text(output_shapes_[k]) + " " +
+                                 std::string(dtype_name(tensor.dtype)));
+    }
+  }
+}
+
+void check_model_answers(OrtModel& model) {
+  std::vector<std::vector<std::byte>> zeros;
+  std::vector<Ort::Value> inputs;
+  for (std::size_t k = 0; k < model.input_count(); ++k) {
+    zeros.emplace_back(model.input_bytes(k));
+    inputs.push_back(model.wrap_input(k, zeros.back().data()));
+  }
+  const std::vector<Ort::Value> outputs =
+      model.session().Run(Ort::RunOptions{nullptr}, model.input_names(), inputs.data(),
+                          inputs.size(), model.output_names(), model.output_count());
+  model.check_outputs(outputs);
 }
 
 std::string ort_version() { return Ort::GetVersionString(); }
 
-void check_output(const std::filesystem::path& path, const Ort::Value& value, std::int64_t batch,
-                  std::size_t output_width) {
-  const auto info = value.GetTensorTypeAndShapeInfo();
-  const std::vector<std::int64_t> shape = info.GetShape();
-  const bool fits = info.GetElementType() == ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT &&
-                    !shape.empty() && shape[0] == batch &&
-                    info.GetElementCount() == static_cast<std::size_t>(batch) * output_width;
-  if (!fits) {
-    throw DataError(path, "model answers with " + shape_text(shape) + " of element type " +
-                              std::to_string(static_cast<int>(info.GetElementType())) +
-                              ", expected [" + std::to_string(batch) + ", " +
-                              std::to_string(output_width) + "] float");
+OrtFixedBuffers::OrtFixedBuffers(OrtModel& model) {
+  check_model_answers(model);
+  for (std::size_t k = 0; k < model.input_count(); ++k) {
+    in_.emplace_back(model.input_bytes(k));
+    inputs_.push_back(model.wrap_input(k, in_.back().data()));
+  }
+  for (std::size_t k = 0; k < model.output_count(); ++k) {
+    out_.emplace_back(model.output_bytes(k));
+    outputs_.push_back(model.wrap_output(k, out_.back().data()));
   }
 }
 
-OrtFixedBuffers::OrtFixedBuffers(OrtModel& model, std::int64_t batch)
-    : in_(static_cast<std::size_t>(batch) * model.sample_widths().input, 0.0f),
-      out_(static_cast<std::size_t>(batch) * model.sample_widths().output, 0.0f),
-      x_(model.wrap_input(in_.data(), batch)),
-      y_(model.wrap_output(out_.data(), batch)) {
-  Ort::RunOptions run_options;
-  std::vector<Ort::Value> y =
-      model.session().Run(run_options, model.input_names(), &x_, 1, model.output_names(), 1);
-  check_output(model.path(), y.front(), batch, model.sample_widths().output);
+void OrtFixedBuffers::load(std::span<const std::byte* const> in) {
+  for (std::size_t k = 0; k < in_.size(); ++k) std::memcpy(in_[k].data(), in[k], in_[k].size());
+}
+
+void OrtFixedBuffers::store(std::span<std::byte* const> out) const {
+  for (std::size_t k = 0; k < out_.size(); ++k) std::memcpy(out[k], out_[k].data(), out_[k].size());
 }
 
 }  // namespace callbench

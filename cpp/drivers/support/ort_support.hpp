@@ -1,79 +1,90 @@
 // What the ONNX Runtime drivers share: the environment, a single-threaded
-// session made once with checked loading, the model's names and sizes as
-// the session reads them, and the output check.
+// session made once with checked loading, the model's signature (contract 3:
+// every input and output, its dtype and shape per sample) as the session
+// reads it, tensors over caller memory, and the output check.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <onnxruntime_cxx_api.h>
 
 #include "callbench/model.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
-// Env, session and CPU memory info, made once. One float input [batch, F]
-// and one float output [batch, ...]: names and sizes come from the model
-// (ours: "x" [batch, 2] and "y" [batch, 1]; a user's, --onnx, its own).
+// Env, session and CPU memory info, made once for calls of `batch` samples.
+// Names, dtypes and shapes come from the model (ours: "x" float32 [2] ->
+// "y" float32 [1]; a user's, its own).
 class OrtModel {
  public:
-  OrtModel(const std::filesystem::path& path, std::int64_t threads);
+  OrtModel(const std::filesystem::path& path, std::int64_t threads, std::int64_t batch);
+  OrtModel(OrtModel&&) = delete;  // the name pointers point into it
 
   Ort::Session& session() { return session_; }
-  const Ort::MemoryInfo& memory() const { return memory_; }
   const std::filesystem::path& path() const { return path_; }
+  const Signature& signature() const { return signature_; }
 
   // Names as the C API wants them (read once, used by every call).
-  const char* const* input_names() const { return input_name_ptr_; }
-  const char* const* output_names() const { return output_name_ptr_; }
-  // Floats per sample in and out.
-  SampleWidths sample_widths() const { return widths_; }
+  const char* const* input_names() const { return input_names_.data(); }
+  const char* const* output_names() const { return output_names_.data(); }
+  std::size_t input_count() const { return input_names_.size(); }
+  std::size_t output_count() const { return output_names_.size(); }
+  // Bytes of one call's batch of input k, of output k.
+  std::size_t input_bytes(std::size_t k) const { return input_bytes_[k]; }
+  std::size_t output_bytes(std::size_t k) const { return output_bytes_[k]; }
 
-  // Tensors over caller memory (no copy): the input [batch, F], the output [batch, ...].
-  Ort::Value wrap_input(float* data, std::int64_t batch) const;
-  Ort::Value wrap_output(float* data, std::int64_t batch) const;
+  // Tensors over caller memory (no copy): input k's batch, output k's batch.
+  // ORT only reads its inputs; its API takes a non-const pointer.
+  Ort::Value wrap_input(std::size_t k, const std::byte* data) const;
+  Ort::Value wrap_output(std::size_t k, std::byte* data) const;
+
+  // Throws DataError(path, ...) unless the values are the model's outputs of one call:
+  // each of its dtype and of shape [batch, *shape].
+  void check_outputs(const std::vector<Ort::Value>& values) const;
 
  private:
   std::filesystem::path path_;
   Ort::Env env_;
   Ort::Session session_;
   Ort::MemoryInfo memory_;
-  std::string input_name_;
-  std::string output_name_;
-  const char* input_name_ptr_[1] = {nullptr};
-  const char* output_name_ptr_[1] = {nullptr};
-  std::vector<std::int64_t> output_shape_;  // per sample
-  SampleWidths widths_;
+  Signature signature_;
+  std::vector<const char*> input_names_;   // into signature_'s names
+  std::vector<const char*> output_names_;
+  std::vector<std::vector<std::int64_t>> input_shapes_;  // [batch, *shape]
+  std::vector<std::vector<std::int64_t>> output_shapes_;
+  std::vector<std::size_t> input_bytes_;
+  std::vector<std::size_t> output_bytes_;
 };
 
-// Input and output OrtValues over buffers allocated once, for the variants
-// that reuse them every call. Made after a plain Run has checked the model's
-// output shape (a reused output would hide a wrong one).
+// Every input and output as an OrtValue over a buffer allocated once, for the
+// variants that reuse them every call. Made after a plain Run has checked the
+// model's outputs (a reused output would hide a wrong one).
 class OrtFixedBuffers {
  public:
-  OrtFixedBuffers(OrtModel& model, std::int64_t batch);
+  explicit OrtFixedBuffers(OrtModel& model);
 
-  void load(const float* in) { std::memcpy(in_.data(), in, in_.size() * sizeof(float)); }
-  void store(float* out) const { std::memcpy(out, out_.data(), out_.size() * sizeof(float)); }
-  Ort::Value& x() { return x_; }
-  Ort::Value& y() { return y_; }
+  void load(std::span<const std::byte* const> in);
+  void store(std::span<std::byte* const> out) const;
+  std::vector<Ort::Value>& inputs() { return inputs_; }
+  std::vector<Ort::Value>& outputs() { return outputs_; }
 
  private:
-  std::vector<float> in_;
-  std::vector<float> out_;
-  Ort::Value x_;
-  Ort::Value y_;
+  std::vector<std::vector<std::byte>> in_;
+  std::vector<std::vector<std::byte>> out_;
+  std::vector<Ort::Value> inputs_;
+  std::vector<Ort::Value> outputs_;
 };
+
+// One untimed Run on zeros through values the session allocates, checked.
+void check_model_answers(OrtModel& model);
 
 // ONNX Runtime's own version string (of the library actually loaded).
 std::string ort_version();
-
-// Throws DataError(path, ...) unless value is a float tensor of batch rows of
-// output_width floats each.
-void check_output(const std::filesystem::path& path, const Ort::Value& value, std::int64_t batch,
-                  std::size_t output_width);
 
 }  // namespace callbench

@@ -9,9 +9,11 @@
 //   }
 #pragma once
 
+#include <cstddef>
 #include <iostream>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "callbench/errors.hpp"
@@ -21,6 +23,8 @@
 #include "callbench/result.hpp"
 #include "callbench/rounds.hpp"
 #include "callbench/serve.hpp"
+#include "callbench/tensor_rounds.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
@@ -28,38 +32,57 @@ namespace callbench {
 void progress(std::string_view stage);
 
 // Writes --outputs (the last round's outputs) and prints the result line.
-void finish(std::string_view id, const Options& options, std::span<const float> outputs,
-            Result result);
+void finish(std::string_view id, const Options& options,
+            const std::vector<std::span<const std::byte>>& outputs, Result result);
+
+// After loading: the rounds, the standalone script or the serve dialogue,
+// the outputs and the result line.
+template <class AnyModel>
+void measure(std::string_view id, const Options& options, AnyModel& model, RoundRunner& rounds,
+             std::int64_t load_ns) {
+  Result result;
+  result.rounds = options.serve ? serve(options, rounds, load_ns, std::cin, std::cout)
+                                : run_script(options, rounds);
+  result.runtime_version = model.runtime_version();
+  result.load_ns = load_ns;
+  result.notes = model.notes();
+  finish(id, options, rounds.last_outputs(), std::move(result));
+}
 
 // load(options) returns the driver's model (see model.hpp). Loading, and any
 // check that the model answers with the right shape, is timed as load_ns;
-// the inputs are read and checked after it, at the model's sample width.
+// the inputs are read and checked after it: how many values make a sample,
+// and for a TensorModel which files hold them, is the model's to say.
 template <class Load>
 int driver_main(int argc, const char* const* argv, std::string_view id, Load&& load) {
   return guarded_main(argc, argv, id, [&](const Options& options) {
+    using Loaded = std::invoke_result_t<Load&, const Options&>;
     const auto inputs_path = options.models / "inputs.f32";
-    require_file(inputs_path);
+    if constexpr (!TensorModel<Loaded>) require_file(inputs_path);
 
     progress("loading");
     const auto start = Clock::now();
-    Model auto model = load(options);
+    Loaded model = load(options);
     const std::int64_t load_ns = nanoseconds_since(start);
 
-    // Read after loading: how many floats make a sample is the model's to say.
-    const SampleWidths widths = sample_widths_of(model);
-    const std::vector<float> inputs = read_inputs(inputs_path, widths.input);
-    require_samples(inputs_path, inputs.size() / widths.input, options);
-
-    progress("warm-up");
-    Rounds rounds(model, inputs, options.calls, options.batch, widths);
-    rounds.warm_up(options.warmup);
-    Result result;
-    result.rounds = options.serve ? serve(options, rounds, load_ns, std::cin, std::cout)
-                                  : run_script(options, rounds);
-    result.runtime_version = model.runtime_version();
-    result.load_ns = load_ns;
-    result.notes = model.notes();
-    finish(id, options, rounds.last_outputs(), std::move(result));
+    if constexpr (TensorModel<Loaded>) {
+      const Signature& signature = model.signature();
+      const std::vector<Samples> inputs = read_input_samples(options.models, signature);
+      require_samples(options.models / tensor_file(kInputsStem, 0, signature.inputs[0].dtype),
+                      inputs.front().count, options);
+      progress("warm-up");
+      TensorRounds rounds(model, inputs, options.calls, options.batch);
+      rounds.warm_up(options.warmup);
+      measure(id, options, model, rounds, load_ns);
+    } else {
+      static_assert(Model<Loaded>, "load returns a Model or a TensorModel (model.hpp)");
+      const std::vector<float> inputs = read_inputs(inputs_path);
+      require_samples(inputs_path, inputs.size() / kInputWidth, options);
+      progress("warm-up");
+      Rounds rounds(model, inputs, options.calls, options.batch);
+      rounds.warm_up(options.warmup);
+      measure(id, options, model, rounds, load_ns);
+    }
   });
 }
 

@@ -24,13 +24,6 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
 std::vector<float> read_inputs(const std::filesystem::path& path,
                                std::size_t width = kInputWidth);
 
-// Throws DataError(model, ...) unless the artifact set in `models` fits the
-// model's sample widths: reference.f32 (when there) widths.output floats for
-// each of the samples of widths.input floats in inputs.f32. A driver of a
-// model that says its own sizes calls it once loaded.
-void check_sample_widths(const std::filesystem::path& model,
-                         const std::filesystem::path& models, SampleWidths widths);
-
 // Throws UsageError unless the file holds the calls * batch samples the run needs.
 void require_samples(const std::filesystem::path& path, std::size_t samples,
                      const Options& options);

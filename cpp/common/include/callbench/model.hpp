@@ -3,19 +3,26 @@
 //                                           out -> batch * 1 floats, stored
 //   std::string runtime_version() const     the runtime's own version string
 //   Notes notes() const                     how the runtime is called, read-backs
-// and, where the model says its own sizes (a user's ONNX model, --onnx),
-//   SampleWidths sample_widths() const      floats per sample in and out, read
-//                                           from what it loaded (else 2 and 1)
+// or, for a model of any inputs and outputs (contract 3: a user's ONNX model),
+//   void call(std::span<const std::byte* const> inputs,
+//             std::span<std::byte* const> outputs)   each input's batch of samples
+//                                           -> each output's, in the model's order
+//   const Signature& signature() const      the inputs and outputs, as the
+//                                           runtime read them from the model
+// with runtime_version() and notes() as above.
 // The kit does everything else (options, inputs, rounds, serve, result).
 #pragma once
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
@@ -23,7 +30,7 @@ namespace callbench {
 using NoteValue = std::variant<std::string, std::int64_t, double>;
 using Notes = std::vector<std::pair<std::string, NoteValue>>;
 
-// Floats per sample: in (inputs.f32) and out (the outputs), our MLP's by default.
+// Floats per sample of a Model: in (inputs.f32) and out (the outputs), our MLP's.
 struct SampleWidths {
   std::size_t input = 2;
   std::size_t output = 1;
@@ -36,14 +43,15 @@ concept Model = requires(M& model, const M& loaded, const float* in, float* out)
   { loaded.notes() } -> std::convertible_to<Notes>;
 };
 
-// The model's own sample widths if it reports them, else our MLP's.
-template <Model M>
-SampleWidths sample_widths_of(const M& model) {
-  if constexpr (requires { { model.sample_widths() } -> std::convertible_to<SampleWidths>; }) {
-    return model.sample_widths();
-  } else {
-    return SampleWidths{};
-  }
-}
+// A model of any inputs and outputs: each call gets one pointer per input (its
+// batch of samples) and one per output (where its batch is stored).
+template <class M>
+concept TensorModel = requires(M& model, const M& loaded, std::span<const std::byte* const> in,
+                               std::span<std::byte* const> out) {
+  model.call(in, out);
+  { loaded.signature() } -> std::convertible_to<const Signature&>;
+  { loaded.runtime_version() } -> std::convertible_to<std::string>;
+  { loaded.notes() } -> std::convertible_to<Notes>;
+};
 
 }  // namespace callbench

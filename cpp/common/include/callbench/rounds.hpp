@@ -53,9 +53,13 @@ class RoundRunner {
   virtual Round round(std::int64_t calls) = 0;
   // Times calls 0 .. calls-1 one by one into a scratch buffer; ns per call.
   virtual std::vector<std::int64_t> latencies(std::int64_t calls) = 0;
-  // The last round's outputs (calls * batch floats; empty before any round).
-  virtual std::span<const float> last_outputs() const = 0;
+  // The last round's outputs: each output's calls * batch samples, in the
+  // model's order (none before any round).
+  virtual std::vector<std::span<const std::byte>> last_outputs() const = 0;
 };
+
+// calls as a count of calls for a round (1 <= calls <= max_calls), or a UsageError.
+std::size_t checked_calls(std::int64_t calls, std::int64_t max_calls);
 
 // calls model.call over consecutive samples, a barrier after each. Every
 // value it uses is a parameter, so none is reloaded after the barrier.
@@ -117,18 +121,13 @@ class Rounds final : public RoundRunner {
     return ns;
   }
 
-  std::span<const float> last_outputs() const override {
-    return {outputs_.data(), last_calls_ * out_step_};
+  std::vector<std::span<const std::byte>> last_outputs() const override {
+    if (last_calls_ == 0) return {};
+    return {std::as_bytes(std::span(outputs_.data(), last_calls_ * out_step_))};
   }
 
  private:
-  std::size_t checked(std::int64_t calls) const {
-    if (calls < 1 || calls > max_calls_) {
-      throw UsageError("a round takes 1 to " + std::to_string(max_calls_) + " calls, got " +
-                       std::to_string(calls));
-    }
-    return static_cast<std::size_t>(calls);
-  }
+  std::size_t checked(std::int64_t calls) const { return checked_calls(calls, max_calls_); }
 
   M& model_;
   const float* inputs_;

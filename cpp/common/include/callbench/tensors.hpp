@@ -1,0 +1,72 @@
+// tensors: contract version 3 in C++. A model's named inputs and outputs
+// (dtype, shape per sample), the raw file that holds each one's samples by
+// the naming rule (inputs.f32, inputs1.i64, reference.f32, reference1.i64,
+// ...), and reading those files. The same words as Python's kit: a Tensor,
+// a Signature of inputs and outputs, a sample shape, a dtype.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace callbench {
+
+enum class Dtype { float32, float16, float64, int64, int32, int8, uint8, boolean };
+
+std::size_t dtype_bytes(Dtype dtype);
+std::string_view dtype_name(Dtype dtype);       // "float32", ..., "bool"
+std::string_view dtype_extension(Dtype dtype);  // "f32", ..., "bool"
+bool is_floating(Dtype dtype);
+
+// One named input or output of a model.
+struct Tensor {
+  std::string name;
+  Dtype dtype = Dtype::float32;
+  std::vector<std::int64_t> shape;  // per sample, without the batch dimension
+
+  std::size_t sample_size() const;  // values per sample
+  std::size_t sample_bytes() const { return sample_size() * dtype_bytes(dtype); }
+  std::string describe() const;  // 'x' float32 [3, 32, 32]
+};
+
+// Every input and output, in the model's order (as its runtime reads them).
+struct Signature {
+  std::vector<Tensor> inputs;
+  std::vector<Tensor> outputs;
+};
+
+// The file of tensor `index` of a stem by the naming rule: ("inputs", 0,
+// float32) -> inputs.f32, ("reference", 1, int64) -> reference1.i64.
+std::string tensor_file(std::string_view stem, std::size_t index, Dtype dtype);
+inline constexpr std::string_view kInputsStem = "inputs";
+inline constexpr std::string_view kReferenceStem = "reference";
+
+// "[3, 32, 32]"
+std::string shape_text(std::span<const std::int64_t> shape);
+
+// One input's samples, as raw little-endian bytes.
+struct Samples {
+  std::vector<std::byte> bytes;
+  std::size_t count = 0;  // samples
+};
+
+// Each input's file of `models` by the naming rule, checked: a whole, non-zero
+// number of samples, every float finite, the same sample count in every file.
+// Throws DataError naming the file.
+std::vector<Samples> read_input_samples(const std::filesystem::path& models,
+                                        const Signature& signature);
+
+// Throws DataError(model, ...) unless every reference file in `models` (by
+// the naming rule) holds one sample of its output for each sample of the
+// first input's file: a model that answers another shape than the one its
+// reference was made with fails at load, naming the model. A driver calls it
+// once it has read the model's signature; a missing or partial file is left
+// to the reading that names it.
+void check_references(const std::filesystem::path& model, const std::filesystem::path& models,
+                      const Signature& signature);
+
+}  // namespace callbench
