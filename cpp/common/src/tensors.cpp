@@ -68,7 +68,7 @@ Samples read_samples(const std::filesystem::path& path, const Tensor& tensor) {
                               " bytes is not a whole number of samples of '" + tensor.name +
                               "' (" + std::to_string(sample) + " bytes each)");
   }
-  Samples samples{std::vector<std::byte>(bytes), bytes / sample};
+  Samples samples{Bytes(bytes), bytes / sample};
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(samples.bytes.data()), static_cast<std::streamsize>(bytes))) {
     throw DataError(path, "read failed after " + std::to_string(in.gcount()) + " bytes");

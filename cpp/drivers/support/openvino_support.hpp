@@ -82,8 +82,8 @@ class OpenVinoFixedTensors {
 
  private:
   OpenVinoModel ov_;
-  std::vector<std::vector<std::byte>> in_;
-  std::vector<std::vector<std::byte>> out_;
+  std::vector<Bytes> in_;
+  std::vector<Bytes> out_;
 };
 
 // OpenVINO's own version string (of the library loaded).

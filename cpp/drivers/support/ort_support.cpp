@@ -150,7 +150,7 @@ void OrtModel::check_outputs(const std::vector<Ort::Value>& values) const {
 }
 
 void check_model_answers(OrtModel& model) {
-  std::vector<std::vector<std::byte>> zeros;
+  std::vector<Bytes> zeros;
   std::vector<Ort::Value> inputs;
   for (std::size_t k = 0; k < model.input_count(); ++k) {
     zeros.emplace_back(model.input_bytes(k));

@@ -75,8 +75,8 @@ class OrtFixedBuffers {
   std::vector<Ort::Value>& outputs() { return outputs_; }
 
  private:
-  std::vector<std::vector<std::byte>> in_;
-  std::vector<std::vector<std::byte>> out_;
+  std::vector<Bytes> in_;
+  std::vector<Bytes> out_;
   std::vector<Ort::Value> inputs_;
   std::vector<Ort::Value> outputs_;
 };

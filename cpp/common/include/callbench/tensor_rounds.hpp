@@ -123,8 +123,8 @@ class TensorRounds final : public RoundRunner {
   std::int64_t max_calls_;
   TensorSteps steps_;
   std::vector<Dtype> dtypes_;                   // each output's
-  std::vector<std::vector<std::byte>> outputs_;  // each output's N * batch samples
-  std::vector<std::vector<std::byte>> scratch_;  // each output's one call, for the latency pass
+  std::vector<Bytes> outputs_;   // each output's N * batch samples
+  std::vector<Bytes> scratch_;   // each output's one call, for the latency pass
   std::vector<const std::byte*> in_;             // the pointers of the call being made
   std::vector<std::byte*> out_;
   std::size_t last_calls_ = 0;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,9 +49,27 @@ inline constexpr std::string_view kReferenceStem = "reference";
 // "[3, 32, 32]"
 std::string shape_text(std::span<const std::int64_t> shape);
 
+// Allocates on 64-byte boundaries: a runtime may take a buffer it is given
+// without copying only when it is aligned (OpenVINO's CPU plugin, for one),
+// so every buffer a call reads or writes starts on a cache line, not where
+// the heap happens to put it.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlignment{64};
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlignment)); }
+  void deallocate(T* p, std::size_t) { ::operator delete(p, kAlignment); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const { return true; }
+};
+using Bytes = std::vector<std::byte, CacheLineAllocator<std::byte>>;
+
 // One input's samples, as raw little-endian bytes.
 struct Samples {
-  std::vector<std::byte> bytes;
+  Bytes bytes;
   std::size_t count = 0;  // samples
 };
 
