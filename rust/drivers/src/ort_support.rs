@@ -4,10 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use callbench_kit::inputs::require_file;
-use callbench_kit::{Error, Options, Result, ResultExt, SampleWidths, check_sample_widths};
+use callbench_kit::tensors::check_references;
+use callbench_kit::{Dtype, Error, Options, Result, ResultExt, Signature, Tensor};
 use ort::environment::Environment;
-use ort::session::Session;
 use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
+use ort::session::{Session, SessionInputValue};
+use ort::value::{DynValue, TensorElementType, TensorRef};
 
 /// The variable naming the library to load: the wheel's
 /// `onnxruntime/capi/libonnxruntime.so.<version>`.
@@ -78,52 +80,199 @@ pub fn session(env: &Environment, path: &Path, threads: u64) -> Result<Session> 
         .data_err_while(path, "does not load as ONNX")
 }
 
-/// The model's one float input `[batch, F]` and one float output `[batch, ...]`,
-/// as the session reads them (ours: 2 and 1; a user's model, `--onnx`, its own).
-pub struct Signature {
-    pub widths: SampleWidths,
-    /// The output's dimensions after the batch one.
-    pub output_shape: Vec<usize>,
+/// Runs `$body` with `$T` the Rust type of `$dtype`: the one place a dtype
+/// becomes a type, so that no driver has a path per dtype.
+macro_rules! with_type {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            Dtype::Float32 => {
+                type $T = f32;
+                $body
+            }
+            Dtype::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            Dtype::Float64 => {
+                type $T = f64;
+                $body
+            }
+            Dtype::Int64 => {
+                type $T = i64;
+                $body
+            }
+            Dtype::Int32 => {
+                type $T = i32;
+                $body
+            }
+            Dtype::Int8 => {
+                type $T = i8;
+                $body
+            }
+            Dtype::Uint8 => {
+                type $T = u8;
+                $body
+            }
+            Dtype::Bool => {
+                type $T = bool;
+                $body
+            }
+        }
+    };
 }
 
-/// The dimensions after the batch one, each fixed, or a data error naming `what`.
-fn per_sample(path: &Path, outlet: &ort::value::Outlet, what: &str) -> Result<Vec<usize>> {
+fn dtype_of(element: TensorElementType) -> Option<Dtype> {
+    Some(match element {
+        TensorElementType::Float32 => Dtype::Float32,
+        TensorElementType::Float16 => Dtype::Float16,
+        TensorElementType::Float64 => Dtype::Float64,
+        TensorElementType::Int64 => Dtype::Int64,
+        TensorElementType::Int32 => Dtype::Int32,
+        TensorElementType::Int8 => Dtype::Int8,
+        TensorElementType::Uint8 => Dtype::Uint8,
+        TensorElementType::Bool => Dtype::Bool,
+        _ => return None,
+    })
+}
+
+/// The element type ONNX Runtime calls `dtype`.
+pub fn element_type(dtype: Dtype) -> TensorElementType {
+    with_type!(dtype, T => <T as ort::value::IntoTensorElementType>::into_tensor_element_type())
+}
+
+/// One input or output as the session declares it: a tensor of a dtype the
+/// contract has, with a batch dimension and every other dimension fixed.
+fn tensor_of(path: &Path, outlet: &ort::value::Outlet, role: &str) -> Result<Tensor> {
+    let name = outlet.name();
     let dtype = outlet.dtype();
-    let (Some(ort::value::TensorElementType::Float32), Some(shape)) =
-        (dtype.tensor_type(), dtype.tensor_shape())
-    else {
+    let (Some(element), Some(shape)) = (dtype.tensor_type(), dtype.tensor_shape()) else {
+        return Err(Error::data(path, format!("{role} '{name}' is not a tensor")));
+    };
+    let Some(dtype) = dtype_of(element) else {
         return Err(Error::data(
             path,
-            format!("{what} {:?} is not a float32 tensor", outlet.name()),
+            format!("{role} '{name}' is {element}, which the contract does not feed"),
         ));
     };
     let dims: Vec<i64> = shape.iter().copied().collect();
-    if dims.is_empty() || dims[1..].iter().any(|&d| d < 1) {
+    if dims.is_empty() {
+        return Err(Error::data(path, format!("{role} '{name}' has no batch dimension")));
+    }
+    if dims[1..].iter().any(|&d| d < 1) {
         return Err(Error::data(
             path,
-            format!("{what} {:?} is {dims:?}: only the batch size may be symbolic", outlet.name()),
+            format!("{role} '{name}' is {dims:?}: only the batch size may be symbolic"),
         ));
     }
-    Ok(dims[1..].iter().map(|&d| d as usize).collect())
+    let shape = dims[1..].iter().map(|&d| d as usize).collect();
+    Ok(Tensor { name: name.to_string(), dtype, shape })
 }
 
-/// The session's one input and one output, their sizes per sample.
+/// Every input and output of the session (contract 3), in the model's order,
+/// checked against the reference files beside the model.
 pub fn signature(session: &Session, path: &Path) -> Result<Signature> {
-    let (inputs, outputs) = (session.inputs(), session.outputs());
-    if inputs.len() != 1 || outputs.len() != 1 {
-        return Err(Error::data(
-            path,
-            format!("has {} inputs and {} outputs, expected 1 and 1", inputs.len(), outputs.len()),
-        ));
+    let read = |outlets: &[ort::value::Outlet], role| {
+        outlets.iter().map(|o| tensor_of(path, o, role)).collect::<Result<Vec<_>>>()
+    };
+    let signature = Signature {
+        inputs: read(session.inputs(), "input")?,
+        outputs: read(session.outputs(), "output")?,
+    };
+    if signature.inputs.is_empty() {
+        return Err(Error::data(path, "has no inputs"));
     }
-    let features = per_sample(path, &inputs[0], "input")?;
-    if features.len() != 1 {
-        return Err(Error::data(path, format!("input is [batch, {features:?}], not [batch, F]")));
+    check_references(path, path.parent().unwrap_or(Path::new(".")), &signature)?;
+    Ok(signature)
+}
+
+/// `[batch, *shape]`
+pub fn batch_shape(tensor: &Tensor, batch: usize) -> Vec<usize> {
+    std::iter::once(batch).chain(tensor.shape.iter().copied()).collect()
+}
+
+/// `bytes` as values of `T` (the kit's buffers are aligned to any dtype).
+fn typed<'a, T>(path: &Path, bytes: &'a [u8]) -> Result<&'a [T]> {
+    // SAFETY: T is one of the contract's types: every bit pattern is a value
+    // of the numeric ones, and the kit gives bool inputs of 0 or 1 only
+    // (checked when it reads them; TensorModel::call).
+    let (head, values, tail) = unsafe { bytes.align_to::<T>() };
+    if !head.is_empty() || !tail.is_empty() {
+        return Err(Error::failure(format!(
+            "{}: a buffer not aligned to its {}-byte values",
+            path.display(),
+            size_of::<T>()
+        )));
     }
-    let output_shape = per_sample(path, &outputs[0], "output")?;
-    let widths = SampleWidths { input: features[0], output: output_shape.iter().product() };
-    check_sample_widths(path, path.parent().unwrap_or(Path::new(".")), widths)?;
-    Ok(Signature { widths, output_shape })
+    Ok(values)
+}
+
+/// A tensor of `dtype` and `shape` over `bytes` (no copy), as a session input.
+#[inline]
+pub fn input_over<'a>(
+    path: &Path,
+    dtype: Dtype,
+    shape: &'a [usize],
+    bytes: &'a [u8],
+) -> Result<SessionInputValue<'a>> {
+    with_type!(dtype, T => {
+        let values: &'a [T] = typed(path, bytes)?;
+        TensorRef::from_array_view((shape, values)).map(SessionInputValue::from).data_err(path)
+    })
+}
+
+/// An output of a run, of `dtype`: its shape and its values as bytes.
+#[inline]
+pub fn output_bytes<'v>(
+    path: &Path,
+    value: &'v DynValue,
+    dtype: Dtype,
+) -> Result<(&'v ort::value::Shape, &'v [u8])> {
+    with_type!(dtype, T => {
+        let (shape, values) = value.try_extract_tensor::<T>().data_err(path)?;
+        // SAFETY: the values are initialised plain data; viewed as their bytes.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), size_of_val(values))
+        };
+        Ok((shape, bytes))
+    })
+}
+
+/// A data error about `path` unless each output of one call is of its dtype and `[batch, *shape]`.
+pub fn check_outputs(
+    path: &Path,
+    outputs: &ort::session::SessionOutputs,
+    signature: &Signature,
+    batch: usize,
+) -> Result<()> {
+    for (k, tensor) in signature.outputs.iter().enumerate() {
+        let expected = batch_shape(tensor, batch);
+        let found = output_bytes(path, &outputs[k], tensor.dtype)
+            .map(|(shape, _)| shape.iter().map(|&d| d as usize).collect::<Vec<_>>());
+        match found {
+            Ok(shape) if shape == expected => {}
+            Ok(shape) => {
+                return Err(Error::data(
+                    path,
+                    format!(
+                        "model answers '{}' with {shape:?}, expected {expected:?}",
+                        tensor.name
+                    ),
+                ));
+            }
+            Err(e) => {
+                return Err(Error::data(
+                    path,
+                    format!(
+                        "model answers '{}' not as {}: {}",
+                        tensor.name,
+                        tensor.dtype.name(),
+                        e.message
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `ort` crate's version, for the notes.

@@ -83,16 +83,20 @@ impl Inputs {
 
     /// A usage error unless the file holds the calls x batch samples the run needs.
     pub fn require(&self, calls: u64, batch: u64) -> Result<()> {
-        let needed = u128::from(calls) * u128::from(batch);
-        if needed > self.samples() as u128 {
-            return Err(Error::usage(format!(
-                "--calls {calls} x --batch {batch} needs {needed} samples but {} holds {}",
-                self.path.display(),
-                self.samples()
-            )));
-        }
-        Ok(())
+        require_samples(&self.path, self.samples(), calls, batch)
     }
+}
+
+/// A usage error unless `path`'s `samples` are the calls x batch samples the run needs.
+pub fn require_samples(path: &Path, samples: usize, calls: u64, batch: u64) -> Result<()> {
+    let needed = u128::from(calls) * u128::from(batch);
+    if needed > samples as u128 {
+        return Err(Error::usage(format!(
+            "--calls {calls} x --batch {batch} needs {needed} samples but {} holds {samples}",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The reference model's hidden width (2 -> 8 -> 8 -> 1); the family's wider

@@ -1,6 +1,8 @@
 //! callbench's Rust driver kit: everything the driver contract
-//! (docs/contract.md, version 2) asks of every driver, written once. A driver
-//! is then its load function and its [`Model::call`]:
+//! (docs/contract.md, version 3) asks of every driver, written once. A driver
+//! is then its load function and its [`Model::call`] (one float32 input and
+//! output, our MLP) or [`TensorModel::call`] (any model, through
+//! [`run_tensors`]):
 //!
 //! ```no_run
 //! use callbench_kit::{Model, Options, Result};
@@ -20,7 +22,7 @@
 //! ```
 //!
 //! The parts carry the contract's names: options, inputs, model, rounds,
-//! serve, outputs, result, errors.
+//! serve, outputs, result, errors; tensors and tensor_rounds for contract 3.
 
 pub mod errors;
 pub mod inputs;
@@ -32,6 +34,8 @@ pub mod rayon_pool;
 pub mod result;
 pub mod rounds;
 pub mod serve;
+pub mod tensor_rounds;
+pub mod tensors;
 #[cfg(test)]
 mod testing;
 
@@ -41,51 +45,82 @@ use std::time::Instant;
 
 pub use errors::{Error, Result, ResultExt};
 pub use inputs::{Inputs, MlpWeights};
-pub use model::{
-    Model, Notes, SampleWidths, check_output_shape, check_output_size, check_sample_widths,
-};
+pub use model::{Model, Notes, TensorModel, check_output_shape};
 pub use options::Options;
+pub use tensors::{Dtype, Signature, Tensor};
 
 use options::Parsed;
-use rounds::Rounds;
+use rounds::{Rounds, Runner};
 use serve::Session;
+use tensor_rounds::TensorRounds;
 
 /// Says which stage a driver is in, on stderr (the harness shows it while it waits).
 pub fn progress(stage: &str) {
     eprintln!("progress: {stage}");
 }
 
-/// `main` of every Rust driver: parses the options, reads and checks the
-/// inputs, loads the model (timed as `load_ns`), warms up, then serves
-/// commands from stdin (`--serve`) or runs the standalone script. Errors and
-/// panics end as the contract's one line on stderr and exit status.
+/// `main` of every Rust driver of a [`Model`]: parses the options, checks
+/// that inputs.f32 is there, loads the model (timed as `load_ns`), reads and
+/// checks the inputs, warms up, then serves commands from stdin (`--serve`) or
+/// runs the standalone script. Errors and panics end as the contract's one
+/// line on stderr and exit status.
 pub fn run<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
-    let args: Vec<_> = std::env::args_os().skip(1).collect();
-    let debug = Options::debug_requested(&args);
-    errors::guarded(id, debug, || {
-        let options = match Options::parse_args(id, args)? {
-            Parsed::Run(options) => options,
-            Parsed::Help(text) => {
-                print!("{text}");
-                return std::io::stdout()
-                    .flush()
-                    .map_err(|e| Error::failure(format!("stdout: {e}")));
-            }
-        };
-        inputs::require_file(&Inputs::path(&options))?;
-
-        progress("loading");
-        let start = Instant::now();
-        let mut model = load(&options)?;
-        let load_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        // Read after loading: how many floats make a sample is the model's to say.
-        let inputs = Inputs::for_run(&options, model.sample_widths().input)?;
+    guarded_run(id, |options| {
+        inputs::require_file(&Inputs::path(options))?;
+        let (mut model, load_ns) = timed_load(options, load)?;
+        let inputs = Inputs::for_run(options, inputs::INPUT_WIDTH)?;
 
         progress("warm-up");
         let mut rounds = Rounds::new(&mut model, &inputs.values, options.calls, options.batch);
         rounds.warm_up(options.warmup)?;
-
-        let session = Session::start(id, &options, rounds, load_ns, std::io::stdout().lock())?;
-        if options.serve { session.serve(std::io::stdin().lock()) } else { session.script() }
+        measure(id, options, rounds, load_ns)
     })
+}
+
+/// `main` of every Rust driver of a [`TensorModel`] (contract 3): as [`run`],
+/// with each input's samples read from its file by the naming rule once the
+/// model has said its signature.
+pub fn run_tensors<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
+    guarded_run(id, |options| {
+        let (mut model, load_ns) = timed_load(options, load)?;
+        let signature = model.signature();
+        let samples = tensors::read_input_samples(&options.models, signature)?;
+        let first = options.models.join(tensors::tensor_file(
+            tensors::INPUTS_STEM,
+            0,
+            signature.inputs[0].dtype,
+        ));
+        inputs::require_samples(&first, samples[0].count, options.calls, options.batch)?;
+
+        progress("warm-up");
+        let mut rounds = TensorRounds::new(&mut model, &samples, options.calls, options.batch);
+        rounds.warm_up(options.warmup)?;
+        measure(id, options, rounds, load_ns)
+    })
+}
+
+/// The options parsed (or the help printed), then `body`, under the contract's error handling.
+fn guarded_run(id: &str, body: impl FnOnce(&Options) -> Result<()>) -> ExitCode {
+    let args: Vec<_> = std::env::args_os().skip(1).collect();
+    let debug = Options::debug_requested(&args);
+    errors::guarded(id, debug, || match Options::parse_args(id, args)? {
+        Parsed::Run(options) => body(&options),
+        Parsed::Help(text) => {
+            print!("{text}");
+            std::io::stdout().flush().map_err(|e| Error::failure(format!("stdout: {e}")))
+        }
+    })
+}
+
+fn timed_load<M>(options: &Options, load: impl FnOnce(&Options) -> Result<M>) -> Result<(M, u64)> {
+    progress("loading");
+    let start = Instant::now();
+    let model = load(options)?;
+    Ok((model, u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)))
+}
+
+/// The serve dialogue or the standalone script, over the warmed-up rounds.
+fn measure(id: &str, options: &Options, rounds: impl Runner, load_ns: u64) -> Result<()> {
+    let session = Session::start(id, options, rounds, load_ns, std::io::stdout().lock())?;
+    if options.serve { session.serve(std::io::stdin().lock()) } else { session.script() }
 }

@@ -1,4 +1,5 @@
-//! Writing `--outputs` (float32) and `--latencies` (int64), little-endian raw arrays.
+//! Writing `--outputs` (each output in its dtype, one after another) and
+//! `--latencies` (int64), little-endian raw arrays.
 
 use std::path::Path;
 
@@ -11,6 +12,11 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn write_floats(path: &Path, values: &[f32]) -> Result<()> {
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     write_bytes(path, &bytes)
+}
+
+/// `--outputs`: each output's bytes, one after another (the contract's order).
+pub fn write_outputs(path: &Path, outputs: &[&[u8]]) -> Result<()> {
+    write_bytes(path, &outputs.concat())
 }
 
 pub fn write_int64s(path: &Path, values: &[i64]) -> Result<()> {

@@ -10,7 +10,32 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::errors::{Error, Result};
-use crate::model::Model;
+use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
+use crate::model::{Model, Notes};
+
+/// What the serve dialogue asks of a loaded model's rounds, a [`Model`]'s
+/// ([`Rounds`]) or a `TensorModel`'s (`TensorRounds`).
+pub trait Runner {
+    /// Times calls `0 .. calls-1` as one block.
+    fn round(&mut self, calls: u64) -> Result<RoundTiming>;
+    /// Times calls `0 .. calls-1` one at a time; each call's nanoseconds.
+    fn latencies(&mut self, calls: u64) -> Result<Vec<i64>>;
+    /// The last round's outputs: each output's K * B samples as little-endian
+    /// bytes, in the model's order (none before the first round).
+    fn last_outputs(&self) -> Vec<&[u8]>;
+    fn runtime_version(&self) -> String;
+    fn notes(&self) -> Notes;
+}
+
+/// `calls` as the number of calls of a round, or a usage error unless 1 <= calls <= max_calls.
+pub fn check_calls(calls: u64, max_calls: usize) -> Result<usize> {
+    if calls == 0 || calls > max_calls as u64 {
+        return Err(Error::usage(format!(
+            "{calls} calls is out of range 1..={max_calls} (--calls)"
+        )));
+    }
+    Ok(calls as usize)
+}
 
 /// One timed round, as the result line lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -40,7 +65,7 @@ pub struct Rounds<'a, M: Model> {
     model: &'a mut M,
     inputs: &'a [f32],
     max_calls: usize,
-    /// Floats a call reads and writes: B times the model's sample widths.
+    /// Floats a call reads and writes: B samples of 2 in and 1 out.
     step_in: usize,
     step_out: usize,
     /// max_calls * B floats; holds the last round's outputs in its first K * B.
@@ -52,8 +77,7 @@ impl<'a, M: Model> Rounds<'a, M> {
     /// `inputs` must hold `max_calls * batch` samples (checked by `Inputs::require`).
     pub fn new(model: &'a mut M, inputs: &'a [f32], max_calls: u64, batch: u64) -> Self {
         let (max_calls, batch) = (max_calls as usize, batch as usize);
-        let widths = model.sample_widths();
-        let (step_in, step_out) = (batch * widths.input, batch * widths.output);
+        let (step_in, step_out) = (batch * INPUT_WIDTH, batch * OUTPUT_WIDTH);
         assert!(inputs.len() >= max_calls * step_in, "inputs checked before");
         Self {
             model,
@@ -142,13 +166,35 @@ impl<'a, M: Model> Rounds<'a, M> {
     }
 
     fn check_calls(&self, calls: u64) -> Result<usize> {
-        if calls == 0 || calls > self.max_calls as u64 {
-            return Err(Error::usage(format!(
-                "{calls} calls is out of range 1..={} (--calls)",
-                self.max_calls
-            )));
+        check_calls(calls, self.max_calls)
+    }
+}
+
+#[cfg(target_endian = "little")]
+impl<M: Model> Runner for Rounds<'_, M> {
+    fn round(&mut self, calls: u64) -> Result<RoundTiming> {
+        Rounds::round(self, calls)
+    }
+
+    fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
+        Rounds::latencies(self, calls)
+    }
+
+    fn last_outputs(&self) -> Vec<&[u8]> {
+        let floats = Rounds::last_outputs(self);
+        if floats.is_empty() {
+            return Vec::new();
         }
-        Ok(calls as usize)
+        // SAFETY: any f32 is 4 initialised bytes; the host is little-endian (cfg above).
+        vec![unsafe { std::slice::from_raw_parts(floats.as_ptr().cast::<u8>(), 4 * floats.len()) }]
+    }
+
+    fn runtime_version(&self) -> String {
+        self.model.runtime_version()
+    }
+
+    fn notes(&self) -> Notes {
+        self.model.notes()
     }
 }
 

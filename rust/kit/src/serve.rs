@@ -5,11 +5,10 @@
 use std::io::{BufRead, Write};
 
 use crate::errors::{Error, Result};
-use crate::model::Model;
 use crate::options::Options;
-use crate::outputs::{write_floats, write_int64s};
+use crate::outputs::{write_int64s, write_outputs};
 use crate::result::{Event, ResultLine, json_line, peak_rss_bytes};
-use crate::rounds::{RoundTiming, Rounds};
+use crate::rounds::{RoundTiming, Runner};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
@@ -43,23 +42,23 @@ impl Command {
 }
 
 /// A loaded driver answering commands.
-pub struct Session<'a, M: Model, W: Write> {
+pub struct Session<'a, R: Runner, W: Write> {
     id: &'a str,
     options: &'a Options,
-    rounds: Rounds<'a, M>,
+    rounds: R,
     load_ns: u64,
     timings: Vec<RoundTiming>,
     out: W,
 }
 
-impl<'a, M: Model, W: Write> Session<'a, M, W> {
+impl<'a, R: Runner, W: Write> Session<'a, R, W> {
     /// A session whose model is loaded and warmed up; prints the ready line.
     /// Events (ready, round, latencies) are printed with `--serve` only: a
     /// standalone run prints just the result line.
     pub fn start(
         id: &'a str,
         options: &'a Options,
-        rounds: Rounds<'a, M>,
+        rounds: R,
         load_ns: u64,
         out: W,
     ) -> Result<Self> {
@@ -116,19 +115,18 @@ impl<'a, M: Model, W: Write> Session<'a, M, W> {
     /// Writes the last round's outputs and prints the result line.
     fn end(&mut self) -> Result<()> {
         if let Some(path) = &self.options.outputs {
-            write_floats(path, self.rounds.last_outputs())?;
+            write_outputs(path, &self.rounds.last_outputs())?;
         }
-        let model = self.rounds.model();
         let line = ResultLine {
             driver: self.id,
             calls: self.options.calls,
             batch: self.options.batch,
             threads: self.options.threads,
-            runtime_version: model.runtime_version(),
+            runtime_version: self.rounds.runtime_version(),
             load_ns: self.load_ns,
             peak_rss_bytes: peak_rss_bytes(),
             rounds: &self.timings,
-            notes: model.notes(),
+            notes: self.rounds.notes(),
         };
         self.print(&json_line(&line))
     }
@@ -158,7 +156,9 @@ pub fn standalone_script(options: &Options) -> Vec<Command> {
 mod tests {
     use super::*;
     use crate::errors::Kind;
+    use crate::model::Model;
     use crate::options::Parsed;
+    use crate::rounds::Rounds;
     use crate::testing::scratch_dir;
 
     struct Double;

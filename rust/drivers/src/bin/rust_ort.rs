@@ -1,45 +1,62 @@
 //! rust-ort: ONNX Runtime through the `ort` crate, called the plain way. The
-//! session is made once; each call wraps its samples in a `TensorRef` (no
-//! copy), `Session::run` returns a fresh output, which is copied out.
+//! session is made once; each call wraps each input's samples in a
+//! `TensorRef` (no copy), `Session::run` returns fresh outputs, which are
+//! copied out.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use callbench_drivers::ort_support;
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
-use ort::session::Session;
-use ort::value::TensorRef;
+use callbench_drivers::ort_support::{self, batch_shape, input_over, output_bytes};
+use callbench_kit::tensors::Bytes;
+use callbench_kit::{Error, Notes, Options, Result, ResultExt, Signature, TensorModel};
+use ort::session::{Session, SessionOutputs};
 
 struct OrtModel {
     session: Session,
     path: PathBuf,
-    batch: usize,
-    widths: SampleWidths,
+    signature: Signature,
+    /// Each input's `[batch, *shape]`.
+    input_shapes: Vec<Vec<usize>>,
     threads: u64,
     version: String,
 }
 
-impl OrtModel {
-    /// One run; returns the output's shape after copying it into `output`.
-    fn run(&mut self, input: &[f32], output: &mut [f32]) -> Result<Vec<usize>> {
-        let x = TensorRef::from_array_view(([self.batch, self.widths.input], input))
-            .data_err(&self.path)?;
-        let outputs = self.session.run(ort::inputs![x]).data_err_while(&self.path, "run")?;
-        let (shape, y) = outputs[0].try_extract_tensor::<f32>().data_err(&self.path)?;
-        if y.len() == output.len() {
-            output.copy_from_slice(y);
-        }
-        Ok(shape.iter().map(|&d| d as usize).collect())
-    }
+/// One run of `session` over each input's bytes wrapped as the signature says.
+fn run<'s>(
+    session: &'s mut Session,
+    path: &Path,
+    signature: &Signature,
+    input_shapes: &[Vec<usize>],
+    inputs: &[&[u8]],
+) -> Result<SessionOutputs<'s>> {
+    let values = inputs
+        .iter()
+        .zip(&signature.inputs)
+        .zip(input_shapes)
+        .map(|((bytes, tensor), shape)| input_over(path, tensor.dtype, shape, bytes))
+        .collect::<Result<Vec<_>>>()?;
+    session.run(&values[..]).data_err_while(path, "run")
 }
 
-impl Model for OrtModel {
-    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
-        self.run(input, output).map(drop)
+impl TensorModel for OrtModel {
+    fn signature(&self) -> &Signature {
+        &self.signature
     }
 
-    fn sample_widths(&self) -> SampleWidths {
-        self.widths
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        let Self { session, path, signature, input_shapes, .. } = self;
+        let results = run(session, path, signature, input_shapes, inputs)?;
+        for (k, (out, tensor)) in outputs.iter_mut().zip(&signature.outputs).enumerate() {
+            let (_, bytes) = output_bytes(path, &results[k], tensor.dtype)?;
+            if bytes.len() != out.len() {
+                return Err(Error::data(
+                    path,
+                    format!("'{}' changed size to {} bytes", tensor.name, bytes.len()),
+                ));
+            }
+            out.copy_from_slice(bytes);
+        }
+        Ok(())
     }
 
     fn runtime_version(&self) -> String {
@@ -58,16 +75,22 @@ fn load(options: &Options) -> Result<OrtModel> {
     let runtime = ort_support::open()?;
     let path = ort_support::model_path(options);
     let session = ort_support::session(&runtime.env, &path, options.threads)?;
-    let widths = ort_support::signature(&session, &path)?.widths;
+    let signature = ort_support::signature(&session, &path)?;
     let batch = options.batch as usize;
+    let input_shapes = signature.inputs.iter().map(|t| batch_shape(t, batch)).collect();
     let (threads, version) = (options.threads, runtime.version);
-    let mut model = OrtModel { session, path, batch, widths, threads, version };
-    let shape =
-        model.run(&vec![0.0; widths.input * batch], &mut vec![0.0; widths.output * batch])?;
-    check_output_size(&model.path, &shape, options.batch, widths.output)?;
+    let mut model = OrtModel { session, path, signature, input_shapes, threads, version };
+    // One run on zeros checks that the model answers each output's dtype and [batch, *shape].
+    let OrtModel { session, path, signature, input_shapes, .. } = &mut model;
+    let zeros: Vec<_> =
+        signature.inputs.iter().map(|t| Bytes::zeroed(batch * t.sample_bytes())).collect();
+    let views: Vec<&[u8]> = zeros.iter().map(|b| &b[..]).collect();
+    let results = run(session, path, signature, input_shapes, &views)?;
+    ort_support::check_outputs(path, &results, signature, batch)?;
+    drop(results);
     Ok(model)
 }
 
 fn main() -> ExitCode {
-    callbench_kit::run(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::run_tensors(env!("CARGO_BIN_NAME"), load)
 }

@@ -1,39 +1,51 @@
 //! rust-ort-iobinding: ONNX Runtime through the `ort` crate with an
-//! `IoBinding`: input and output tensors allocated once and bound once; each
-//! call copies its samples into the bound input, runs the binding and copies
-//! the bound output out.
+//! `IoBinding`: every input and output tensor allocated once and bound once;
+//! each call copies its samples into the bound inputs, runs the binding and
+//! copies the bound outputs out.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use callbench_drivers::ort_support;
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
+use callbench_drivers::ort_support::{self, batch_shape, element_type};
+use callbench_kit::{Notes, Options, Result, ResultExt, Signature, TensorModel};
 use ort::session::{IoBinding, Session};
-use ort::value::Tensor;
+use ort::value::DynTensor;
 
 struct OrtBoundModel {
     session: Session,
     binding: IoBinding,
-    x: Tensor<f32>,
-    y: Tensor<f32>,
+    inputs: Vec<DynTensor>,
+    outputs: Vec<DynTensor>,
     path: PathBuf,
-    widths: SampleWidths,
+    signature: Signature,
     threads: u64,
     version: String,
 }
 
-impl Model for OrtBoundModel {
-    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
-        // The binding holds the same OrtValue as `x`: writing its data is
-        // binding the new samples (ONNX Runtime does not copy CPU inputs).
-        self.x.extract_tensor_mut().1.copy_from_slice(input);
-        self.session.run_binding(&self.binding).data_err_while(&self.path, "run_binding")?;
-        output.copy_from_slice(self.y.extract_tensor().1);
-        Ok(())
+/// A CPU tensor's data as bytes: `len` is its byte size (the tensor was
+/// allocated for exactly its signature's `[batch, *shape]`).
+fn bytes_of(tensor: &mut DynTensor, len: usize) -> &mut [u8] {
+    // SAFETY: the tensor is on the CPU allocator, holds `len` initialised
+    // bytes (zeroed when made), and we hold the only borrow of it.
+    unsafe { std::slice::from_raw_parts_mut(tensor.data_ptr_mut().cast::<u8>(), len) }
+}
+
+impl TensorModel for OrtBoundModel {
+    fn signature(&self) -> &Signature {
+        &self.signature
     }
 
-    fn sample_widths(&self) -> SampleWidths {
-        self.widths
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        // The binding holds the same OrtValues as `self.inputs`: writing their
+        // data is binding the new samples (ONNX Runtime does not copy CPU inputs).
+        for (tensor, bytes) in self.inputs.iter_mut().zip(inputs) {
+            bytes_of(tensor, bytes.len()).copy_from_slice(bytes);
+        }
+        self.session.run_binding(&self.binding).data_err_while(&self.path, "run_binding")?;
+        for (tensor, out) in self.outputs.iter_mut().zip(outputs.iter_mut()) {
+            out.copy_from_slice(bytes_of(tensor, out.len()));
+        }
+        Ok(())
     }
 
     fn runtime_version(&self) -> String {
@@ -53,37 +65,38 @@ fn load(options: &Options) -> Result<OrtBoundModel> {
     let path = ort_support::model_path(options);
     let session = ort_support::session(&runtime.env, &path, options.threads)?;
     let signature = ort_support::signature(&session, &path)?;
-    let widths = signature.widths;
     let batch = options.batch as usize;
     let allocator = session.allocator();
-    let x = Tensor::<f32>::new(allocator, [batch, widths.input]).data_err(&path)?;
-    let y_shape: Vec<usize> = std::iter::once(batch).chain(signature.output_shape).collect();
-    let mut y = Tensor::<f32>::new(allocator, y_shape).data_err(&path)?;
+    let tensor = |t: &callbench_kit::Tensor| {
+        DynTensor::new(allocator, element_type(t.dtype), batch_shape(t, batch)).data_err(&path)
+    };
+    let inputs = signature.inputs.iter().map(tensor).collect::<Result<Vec<_>>>()?;
+    let mut outputs = signature.outputs.iter().map(tensor).collect::<Result<Vec<_>>>()?;
     let mut binding = session.create_binding().data_err(&path)?;
-    binding.bind_input(session.inputs()[0].name(), &x).data_err_while(&path, "bind_input")?;
-    binding
-        .bind_output(session.outputs()[0].name(), &mut y)
-        .data_err_while(&path, "bind_output")?;
+    for (outlet, value) in session.inputs().iter().zip(&inputs) {
+        binding.bind_input(outlet.name(), value).data_err_while(&path, "bind_input")?;
+    }
+    for (outlet, value) in session.outputs().iter().zip(outputs.iter_mut()) {
+        binding.bind_output(outlet.name(), value).data_err_while(&path, "bind_output")?;
+    }
     let mut model = OrtBoundModel {
         session,
         binding,
-        x,
-        y,
+        inputs,
+        outputs,
         path,
-        widths,
+        signature,
         threads: options.threads,
         version: runtime.version,
     };
 
-    // One run with the bound tensors checks that the model answers [B, ...] of the right size.
-    let outputs = model.session.run_binding(&model.binding).data_err(&model.path)?;
-    let (shape, _) = outputs[0].try_extract_tensor::<f32>().data_err(&model.path)?;
-    let shape: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    drop(outputs);
-    check_output_size(&model.path, &shape, options.batch, widths.output)?;
+    // One run with the bound tensors checks that the model answers each output's dtype and shape.
+    let results = model.session.run_binding(&model.binding).data_err(&model.path)?;
+    ort_support::check_outputs(&model.path, &results, &model.signature, batch)?;
+    drop(results);
     Ok(model)
 }
 
 fn main() -> ExitCode {
-    callbench_kit::run(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::run_tensors(env!("CARGO_BIN_NAME"), load)
 }

@@ -5,32 +5,27 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use callbench_drivers::tract_support::{self, input_tensor, store_output};
-use callbench_kit::{Model, Notes, Options, Result, ResultExt, SampleWidths, check_output_size};
+use callbench_drivers::tract_support::{self, input_tensors, input_types, store_outputs};
+use callbench_kit::{Notes, Options, Result, ResultExt, Signature, TensorModel};
 use tract_onnx::prelude::*;
 
 struct TractModel {
     plan: Arc<TypedSimplePlan>,
     path: PathBuf,
-    batch: usize,
-    widths: SampleWidths,
+    signature: Signature,
+    /// Each input's dtype as tract names it and its `[batch, *shape]`.
+    types: Vec<(DatumType, Vec<usize>)>,
 }
 
-impl TractModel {
-    fn run(&mut self, input: &[f32], output: &mut [f32]) -> Result<Vec<usize>> {
-        let x = input_tensor(&self.path, input, self.batch)?;
-        let outputs = self.plan.run(tvec!(x)).data_err_while(&self.path, "run")?;
-        store_output(&self.path, &outputs, output)
-    }
-}
-
-impl Model for TractModel {
-    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
-        self.run(input, output).map(drop)
+impl TensorModel for TractModel {
+    fn signature(&self) -> &Signature {
+        &self.signature
     }
 
-    fn sample_widths(&self) -> SampleWidths {
-        self.widths
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        let x = input_tensors(&self.path, inputs, &self.types)?;
+        let results = self.plan.run(x).data_err_while(&self.path, "run")?;
+        store_outputs(&self.path, &results, outputs)
     }
 
     fn runtime_version(&self) -> String {
@@ -39,7 +34,7 @@ impl Model for TractModel {
 
     fn notes(&self) -> Notes {
         Notes::new()
-            .with("call", "Tensor::from_shape copy + SimplePlan::run (new state each call)")
+            .with("call", "Tensor::from_raw_dt copy + SimplePlan::run (new state each call)")
             .with("threads", tract_support::THREADS_NOTE)
     }
 }
@@ -47,14 +42,13 @@ impl Model for TractModel {
 fn load(options: &Options) -> Result<TractModel> {
     let path = tract_support::model_path(options);
     let batch = options.batch as usize;
-    let (plan, widths) = tract_support::load_plan(&path, batch)?;
-    let mut model = TractModel { plan, path, batch, widths };
-    let shape =
-        model.run(&vec![0.0; widths.input * batch], &mut vec![0.0; widths.output * batch])?;
-    check_output_size(&model.path, &shape, options.batch, widths.output)?;
+    let (plan, signature) = tract_support::load_plan(&path, batch)?;
+    let types = input_types(&signature, batch);
+    let mut model = TractModel { plan, path, signature, types };
+    tract_support::check_answers(&mut model, batch)?;
     Ok(model)
 }
 
 fn main() -> ExitCode {
-    callbench_kit::run(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::run_tensors(env!("CARGO_BIN_NAME"), load)
 }

@@ -1,0 +1,253 @@
+//! The rounds of a [`TensorModel`] (contract 3), as `rounds` are of a float
+//! `Model`: the warm-up, one timed round, the latency pass. Call `i` takes
+//! samples `[i*B, (i+1)*B)` of every input and stores each output's batch at
+//! its place in that output's buffer; before each round every output is
+//! filled with what no call gives (NaN, an integer's smallest value).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::errors::Result;
+use crate::model::{Notes, TensorModel};
+use crate::rounds::{RoundTiming, Runner, check_calls, thread_cpu_ns};
+use crate::tensors::{Bytes, Dtype, Samples};
+
+fn nanos_since(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Runs the model over every input: call `i` takes samples `[i*B, (i+1)*B)` of each.
+pub struct TensorRounds<'a, M: TensorModel> {
+    model: &'a mut M,
+    inputs: &'a [Samples],
+    max_calls: usize,
+    /// Bytes one call reads of each input and writes of each output.
+    input_steps: Vec<usize>,
+    output_steps: Vec<usize>,
+    dtypes: Vec<Dtype>,
+    /// Each output's max_calls * B samples; the last round's in the first K * B.
+    outputs: Vec<Bytes>,
+    last_round_calls: usize,
+}
+
+impl<'a, M: TensorModel> TensorRounds<'a, M> {
+    /// `inputs` must hold `max_calls * batch` samples each, in the signature's order.
+    pub fn new(model: &'a mut M, inputs: &'a [Samples], max_calls: u64, batch: u64) -> Self {
+        let (max_calls, batch) = (max_calls as usize, batch as usize);
+        let signature = model.signature();
+        let input_steps: Vec<usize> =
+            signature.inputs.iter().map(|t| batch * t.sample_bytes()).collect();
+        let output_steps: Vec<usize> =
+            signature.outputs.iter().map(|t| batch * t.sample_bytes()).collect();
+        let dtypes = signature.outputs.iter().map(|t| t.dtype).collect();
+        for (samples, step) in inputs.iter().zip(&input_steps) {
+            assert!(samples.bytes.len() >= max_calls * step, "inputs checked before");
+        }
+        let outputs = output_steps.iter().map(|step| Bytes::zeroed(max_calls * step)).collect();
+        Self {
+            model,
+            inputs,
+            max_calls,
+            input_steps,
+            output_steps,
+            dtypes,
+            outputs,
+            last_round_calls: 0,
+        }
+    }
+
+    /// Calls `first .. first + calls` into the outputs' places, each stored before the next.
+    fn run_calls(&mut self, first: usize, calls: usize) -> Result<()> {
+        let mut input_views: Vec<&[u8]> = Vec::with_capacity(self.inputs.len());
+        let mut chunks: Vec<_> = self
+            .outputs
+            .iter_mut()
+            .zip(&self.output_steps)
+            .map(|(out, &step)| out[first * step..(first + calls) * step].chunks_exact_mut(step))
+            .collect();
+        let mut output_views: Vec<&mut [u8]> = Vec::with_capacity(chunks.len());
+        for i in first..first + calls {
+            input_views.clear();
+            for (samples, &step) in self.inputs.iter().zip(&self.input_steps) {
+                input_views.push(&samples.bytes[i * step..(i + 1) * step]);
+            }
+            output_views.clear();
+            output_views.extend(chunks.iter_mut().map(|c| c.next().expect("one chunk a call")));
+            self.model.call(&input_views, &mut output_views)?;
+            // The stores of this call must happen before the next one starts.
+            black_box(&mut output_views);
+        }
+        Ok(())
+    }
+
+    /// `warmup` untimed calls; call `j` takes the samples of call `j mod N`.
+    pub fn warm_up(&mut self, warmup: u64) -> Result<()> {
+        let mut done = 0;
+        while done < warmup {
+            let now = (warmup - done).min(self.max_calls as u64);
+            self.run_calls(0, now as usize)?;
+            done += now;
+        }
+        Ok(())
+    }
+}
+
+impl<M: TensorModel> Runner for TensorRounds<'_, M> {
+    fn round(&mut self, calls: u64) -> Result<RoundTiming> {
+        let k = check_calls(calls, self.max_calls)?;
+        for ((out, &step), dtype) in
+            self.outputs.iter_mut().zip(&self.output_steps).zip(&self.dtypes)
+        {
+            dtype.poison(&mut out[..k * step]);
+        }
+        let cpu_start = thread_cpu_ns();
+        let start = Instant::now();
+        self.run_calls(0, k)?;
+        let ns = nanos_since(start);
+        let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
+        self.last_round_calls = k;
+        Ok(RoundTiming { calls, ns, cpu_ns })
+    }
+
+    fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
+        let k = check_calls(calls, self.max_calls)?;
+        let mut scratch: Vec<Bytes> =
+            self.output_steps.iter().map(|&step| Bytes::zeroed(step)).collect();
+        let mut durations = vec![0_i64; k];
+        let mut input_views: Vec<&[u8]> = Vec::with_capacity(self.inputs.len());
+        for (i, duration) in durations.iter_mut().enumerate() {
+            input_views.clear();
+            for (samples, &step) in self.inputs.iter().zip(&self.input_steps) {
+                input_views.push(&samples.bytes[i * step..(i + 1) * step]);
+            }
+            let mut output_views: Vec<&mut [u8]> = scratch.iter_mut().map(|b| &mut b[..]).collect();
+            let start = Instant::now();
+            self.model.call(&input_views, &mut output_views)?;
+            black_box(&mut output_views);
+            *duration = i64::try_from(nanos_since(start)).unwrap_or(i64::MAX);
+        }
+        Ok(durations)
+    }
+
+    fn last_outputs(&self) -> Vec<&[u8]> {
+        if self.last_round_calls == 0 {
+            return Vec::new();
+        }
+        let k = self.last_round_calls;
+        self.outputs.iter().zip(&self.output_steps).map(|(out, &step)| &out[..k * step]).collect()
+    }
+
+    fn runtime_version(&self) -> String {
+        self.model.runtime_version()
+    }
+
+    fn notes(&self) -> Notes {
+        self.model.notes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Kind;
+    use crate::tensors::{Signature, Tensor};
+
+    /// Two inputs (an int64 pair, an int64 bias), two outputs (their sum as an
+    /// int64 label and, halved, as a float32 score); records each call's first id.
+    struct Pair {
+        signature: Signature,
+        store: bool,
+        first_ids: Vec<i64>,
+    }
+
+    impl Pair {
+        fn new() -> Self {
+            let tensor = |name: &str, dtype, shape: &[usize]| Tensor {
+                name: name.into(),
+                dtype,
+                shape: shape.to_vec(),
+            };
+            let signature = Signature {
+                inputs: vec![tensor("ids", Dtype::Int64, &[2]), tensor("bias", Dtype::Int64, &[])],
+                outputs: vec![
+                    tensor("label", Dtype::Int64, &[]),
+                    tensor("score", Dtype::Float32, &[]),
+                ],
+            };
+            Self { signature, store: true, first_ids: Vec::new() }
+        }
+    }
+
+    fn int(bytes: &[u8]) -> i64 {
+        i64::from_le_bytes(bytes.try_into().unwrap())
+    }
+
+    impl TensorModel for Pair {
+        fn signature(&self) -> &Signature {
+            &self.signature
+        }
+        fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+            self.first_ids.push(int(&inputs[0][..8]));
+            if !self.store {
+                return Ok(());
+            }
+            let samples = inputs[1].len() / 8;
+            for s in 0..samples {
+                let pair = &inputs[0][16 * s..16 * s + 16];
+                let label = int(&pair[..8]) + int(&pair[8..]) + int(&inputs[1][8 * s..8 * s + 8]);
+                outputs[0][8 * s..8 * s + 8].copy_from_slice(&label.to_le_bytes());
+                outputs[1][4 * s..4 * s + 4].copy_from_slice(&(label as f32 / 2.0).to_le_bytes());
+            }
+            Ok(())
+        }
+        fn runtime_version(&self) -> String {
+            "test".into()
+        }
+    }
+
+    /// `samples` samples: ids (2s, 2s + 1), bias 100.
+    fn inputs(samples: usize) -> Vec<Samples> {
+        let to_bytes = |values: Vec<i64>| {
+            let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let mut bytes = Bytes::zeroed(raw.len());
+            bytes.copy_from_slice(&raw);
+            Samples { bytes, count: samples }
+        };
+        vec![to_bytes((0..2 * samples as i64).collect()), to_bytes(vec![100; samples])]
+    }
+
+    #[test]
+    fn each_call_takes_its_samples_of_every_input_and_stores_every_output() {
+        let inputs = inputs(6);
+        let mut model = Pair::new();
+        let mut rounds = TensorRounds::new(&mut model, &inputs, 3, 2);
+        rounds.warm_up(4).unwrap(); // calls 0, 1, 2, 0
+        assert!(rounds.last_outputs().is_empty());
+        rounds.round(2).unwrap();
+        let outputs = rounds.last_outputs();
+        let labels: Vec<i64> = outputs[0].chunks_exact(8).map(int).collect();
+        assert_eq!(labels, [101, 105, 109, 113]);
+        let scores: Vec<f32> =
+            outputs[1].chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect();
+        assert_eq!(scores, [50.5, 52.5, 54.5, 56.5]);
+        assert_eq!(rounds.latencies(3).unwrap().len(), 3);
+        assert_eq!(rounds.last_outputs()[0].len(), 32); // the round's, not the latencies'
+        assert_eq!(model.first_ids, [0, 4, 8, 0, 0, 4, 0, 4, 8]);
+    }
+
+    #[test]
+    fn outputs_are_filled_with_what_no_call_gives_before_each_round() {
+        let inputs = inputs(3);
+        let mut model = Pair::new();
+        let mut rounds = TensorRounds::new(&mut model, &inputs, 3, 1);
+        rounds.round(3).unwrap();
+        rounds.model.store = false;
+        rounds.round(3).unwrap();
+        let outputs = rounds.last_outputs();
+        assert!(outputs[0].chunks_exact(8).all(|b| int(b) == i64::MIN));
+        assert!(
+            outputs[1].chunks_exact(4).all(|b| f32::from_le_bytes(b.try_into().unwrap()).is_nan())
+        );
+        assert_eq!(rounds.round(4).unwrap_err().kind, Kind::Usage);
+    }
+}
