@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 )
 
 // InputWidth and OutputWidth are the floats of one sample in inputs.f32 and
@@ -21,36 +20,10 @@ const (
 // ReadInputs reads inputs.f32: a whole number of samples, none NaN or Inf.
 // Every problem is a DataError naming the file.
 func ReadInputs(path string) ([]float32, error) {
-	return ReadSamples(path, InputWidth)
+	return ReadFiniteFloats(path, InputWidth, "sample")
 }
 
-// ReadSamples reads inputs.f32 as samples of width floats (a model's own width).
-func ReadSamples(path string, width int) ([]float32, error) {
-	return ReadFiniteFloats(path, width, "sample")
-}
-
-// CheckSampleWidths is a DataError about model unless the artifact set in
-// models fits its sample widths: reference.f32 (when there) w.Output floats
-// for each of the samples of w.Input floats in inputs.f32. A driver of a
-// model that says its own sizes calls it once loaded.
-func CheckSampleWidths(model, models string, w SampleWidths) error {
-	inputsPath, referencePath := filepath.Join(models, "inputs.f32"), filepath.Join(models, "reference.f32")
-	in, err := os.Stat(inputsPath)
-	if err != nil || w.Input < 1 {
-		return nil // a missing file is named when it is read
-	}
-	// Not a whole number of samples: reading inputs.f32 names that file.
-	sample := int64(4 * w.Input)
-	samples := in.Size() / sample
-	ref, err := os.Stat(referencePath)
-	if err != nil || in.Size()%sample != 0 || samples == 0 || ref.Size() == samples*int64(4*w.Output) {
-		return nil
-	}
-	return Dataf(model, "takes %d floats a sample and answers %d; %s (%d bytes) does not hold %d for each of the %d samples of inputs.f32",
-		w.Input, w.Output, referencePath, ref.Size(), w.Output, samples)
-}
-
-// RequireFile is a DataError unless path exists (read once the model says its width).
+// RequireFile is a DataError unless path exists.
 func RequireFile(path string) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return MissingArtifact(path)

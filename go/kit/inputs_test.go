@@ -70,29 +70,3 @@ func TestTooFewSamples(t *testing.T) {
 		t.Fatalf("got %q", usage.Problem)
 	}
 }
-
-func TestCheckSampleWidthsAgainstTheArtifactSet(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "inputs.f32"), make([]byte, 48), 0o644); err != nil { // 3 x 4
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "reference.f32"), make([]byte, 24), 0o644); err != nil { // 3 x 2
-		t.Fatal(err)
-	}
-	model := filepath.Join(dir, "m.onnx")
-	if err := CheckSampleWidths(model, dir, SampleWidths{Input: 4, Output: 2}); err != nil {
-		t.Fatal(err)
-	}
-	err := CheckSampleWidths(model, dir, SampleWidths{Input: 4, Output: 1})
-	if err == nil || !strings.HasPrefix(err.Error(), model+": takes 4 floats a sample and answers 1") {
-		t.Fatalf("got %v", err)
-	}
-	err = CheckSampleWidths(model, dir, SampleWidths{Input: 2, Output: 2})
-	if err == nil || !strings.Contains(err.Error(), "for each of the 6 samples") {
-		t.Fatalf("got %v", err)
-	}
-	// Not a whole number of 5-float samples: left to reading inputs.f32, which names it.
-	if err := CheckSampleWidths(model, dir, SampleWidths{Input: 5, Output: 2}); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -5,6 +5,8 @@
 // model and make one call:
 //
 //	func main() { kit.DriverMain("go-x", load) }
+//
+// or, for a TensorModel (any ONNX model), kit.DriverMainTensors("go-x", load).
 
 package kit
 
@@ -18,13 +20,31 @@ import (
 	"time"
 )
 
-// DriverMain runs the driver on the process's arguments and streams, and exits.
+// DriverMain runs the driver of a Model on the process's arguments and streams, and exits.
 func DriverMain(id string, load Loader) {
 	os.Exit(Run(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
 }
 
+// DriverMainTensors runs the driver of a TensorModel (contract 3), and exits.
+func DriverMainTensors(id string, load TensorLoader) {
+	os.Exit(RunTensors(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
+}
+
 // Run is DriverMain without the exit: it returns the exit status.
-func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr io.Writer) int {
+	return guarded(id, args, stderr, func(o Options) error { return drive(id, o, load, stdin, stdout, stderr) })
+}
+
+// RunTensors is DriverMainTensors without the exit: it returns the exit status.
+func RunTensors(id string, args []string, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) int {
+	return guarded(id, args, stderr, func(o Options) error {
+		return driveTensors(id, o, load, stdin, stdout, stderr)
+	})
+}
+
+// guarded parses the options and runs body, its errors and panics turned
+// into the contract's one line and exit status.
+func guarded(id string, args []string, stderr io.Writer, body func(Options) error) (status int) {
 	// Every call, clock read and CPU-clock read happens on this one thread.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -40,10 +60,19 @@ func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr 
 			status = Report(stderr, id, fmt.Errorf("panic: %v", p), false)
 		}
 	}()
-	if err := drive(id, o, load, stdin, stdout, stderr); err != nil {
+	if err := body(o); err != nil {
 		return Report(stderr, id, err, o.Debug)
 	}
 	return 0
+}
+
+// measured is what a loaded, warmed-up model leaves for the dialogue and the result line.
+type measured struct {
+	runner         Runner
+	writeOutputs   func(path string) error
+	runtimeVersion func() string
+	notes          func() Notes
+	loadNS         int64
 }
 
 func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -51,22 +80,15 @@ func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io
 	if err := RequireFile(inputsPath); err != nil {
 		return err
 	}
-
-	fmt.Fprintln(stderr, "progress: loading")
-	start := time.Now()
-	model, err := load(o)
+	model, loadNS, err := timedLoad(o, load, stderr)
 	if err != nil {
 		return err
 	}
-	loadNS := time.Since(start).Nanoseconds()
-
-	// Read after loading: how many floats make a sample is the model's to say.
-	width := WidthsOf(model).Input
-	inputs, err := ReadSamples(inputsPath, width)
+	inputs, err := ReadInputs(inputsPath)
 	if err != nil {
 		return err
 	}
-	if err := RequireSamples(inputsPath, len(inputs)/width, o); err != nil {
+	if err := RequireSamples(inputsPath, len(inputs)/InputWidth, o); err != nil {
 		return err
 	}
 
@@ -75,24 +97,71 @@ func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io
 	if err := rounds.WarmUp(o.Warmup); err != nil {
 		return err
 	}
+	return finish(id, o, measured{
+		runner:         rounds,
+		writeOutputs:   func(path string) error { return WriteFloats(path, rounds.LastOutputs()) },
+		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS,
+	}, stdin, stdout)
+}
+
+func driveTensors(id string, o Options, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) error {
+	model, loadNS, err := timedLoad(o, load, stderr)
+	if err != nil {
+		return err
+	}
+	// Read after loading: which files hold the samples is the model's signature to say.
+	signature := model.Signature()
+	inputs, err := ReadInputSamples(o.Models, signature)
+	if err != nil {
+		return err
+	}
+	first := filepath.Join(o.Models, TensorFile(InputsStem, 0, signature.Inputs[0].Dtype))
+	if err := RequireSamples(first, inputs[0].Count, o); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(stderr, "progress: warm-up")
+	rounds := NewTensorRounds(model, inputs, o.Calls, o.Batch)
+	if err := rounds.WarmUp(o.Warmup); err != nil {
+		return err
+	}
+	return finish(id, o, measured{
+		runner:         rounds,
+		writeOutputs:   func(path string) error { return WriteOutputs(path, rounds.LastOutputs()) },
+		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS,
+	}, stdin, stdout)
+}
+
+// timedLoad calls load, timed as load_ns.
+func timedLoad[M any](o Options, load func(Options) (M, error), stderr io.Writer) (M, int64, error) {
+	fmt.Fprintln(stderr, "progress: loading")
+	start := time.Now()
+	model, err := load(o)
+	return model, time.Since(start).Nanoseconds(), err
+}
+
+// finish runs the dialogue (--serve) or the standalone script, writes
+// --outputs and prints the result line.
+func finish(id string, o Options, m measured, stdin io.Reader, stdout io.Writer) error {
 	var done []Round
+	var err error
 	if o.Serve {
-		done, err = Serve(o, rounds, loadNS, stdin, stdout)
+		done, err = Serve(o, m.runner, m.loadNS, stdin, stdout)
 	} else {
-		done, err = RunScript(o, rounds)
+		done, err = RunScript(o, m.runner)
 	}
 	if err != nil {
 		return err
 	}
 	if o.Outputs != "" {
-		if err := WriteFloats(o.Outputs, rounds.LastOutputs()); err != nil {
+		if err := m.writeOutputs(o.Outputs); err != nil {
 			return err
 		}
 	}
 	result := Result{
 		Driver: id, Calls: o.Calls, Batch: o.Batch, Threads: o.Threads,
-		RuntimeVersion: model.RuntimeVersion(), LoadNS: loadNS,
-		PeakRSSBytes: PeakRSSBytes(), Rounds: done, Notes: model.Notes(),
+		RuntimeVersion: m.runtimeVersion(), LoadNS: m.loadNS,
+		PeakRSSBytes: PeakRSSBytes(), Rounds: done, Notes: m.notes(),
 	}
 	fmt.Fprintln(stdout, result.JSON())
 	return nil

@@ -1,5 +1,5 @@
-// outputs: writing the --outputs (float32) and --latencies (int64) files,
-// little-endian raw arrays.
+// outputs: writing the --outputs (float32, or each output in its dtype one
+// after another) and --latencies (int64) files, little-endian raw arrays.
 
 package kit
 
@@ -25,6 +25,16 @@ func WriteInt64s(path string, values []int64) error {
 	data := make([]byte, 8*len(values))
 	for i, v := range values {
 		binary.LittleEndian.PutUint64(data[8*i:], uint64(v))
+	}
+	return writeFile(path, data)
+}
+
+// WriteOutputs writes each output's bytes, one after another (the contract's
+// order); a DataError naming the file on failure.
+func WriteOutputs(path string, outputs [][]byte) error {
+	var data []byte
+	for _, o := range outputs {
+		data = append(data, o...)
 	}
 	return writeFile(path, data)
 }

@@ -45,15 +45,14 @@ type Rounds struct {
 
 // NewRounds: inputs hold at least maxCalls*batch samples (RequireSamples).
 func NewRounds(model Model, inputs []float32, maxCalls, batch int) *Rounds {
-	widths := WidthsOf(model)
 	return &Rounds{
 		model:    model,
 		inputs:   inputs,
 		maxCalls: maxCalls,
-		inStep:   batch * widths.Input,
-		outStep:  batch * widths.Output,
-		outputs:  make([]float32, maxCalls*batch*widths.Output),
-		scratch:  make([]float32, batch*widths.Output),
+		inStep:   batch * InputWidth,
+		outStep:  batch * OutputWidth,
+		outputs:  make([]float32, maxCalls*batch*OutputWidth),
+		scratch:  make([]float32, batch*OutputWidth),
 	}
 }
 
@@ -120,9 +119,12 @@ func (r *Rounds) out(i int) []float32 {
 	return r.outputs[i*r.outStep : (i+1)*r.outStep]
 }
 
-func (r *Rounds) check(command string, k int) error {
-	if k < 1 || k > r.maxCalls {
-		return Usagef("%s K needs 1 <= K <= %d (--calls), got %d", command, r.maxCalls, k)
+func (r *Rounds) check(command string, k int) error { return checkCalls(command, k, r.maxCalls) }
+
+// checkCalls is a UsageError unless 1 <= k <= maxCalls.
+func checkCalls(command string, k, maxCalls int) error {
+	if k < 1 || k > maxCalls {
+		return Usagef("%s K needs 1 <= K <= %d (--calls), got %d", command, maxCalls, k)
 	}
 	return nil
 }

@@ -1,5 +1,5 @@
-// session: the session options every Go ONNX Runtime driver uses, and the
-// checks around loading.
+// session: the session options every Go ONNX Runtime driver uses, the
+// model's signature and the tensors over it, and the checks around loading.
 
 package ortsupport
 
@@ -14,66 +14,125 @@ import (
 	"callbench/kit"
 )
 
-// Signature is the model's one float input [batch, F] and one float output
-// [batch, ...], as ONNX Runtime reads them (ours: x [batch, 2] and y
-// [batch, 1]; a user's model, --onnx, its own).
-type Signature struct {
-	InputName, OutputName string
-	Widths                kit.SampleWidths
-	OutputShape           []int64 // after the batch dimension
+// dtypes: ONNX Runtime's element types the contract has.
+var dtypes = map[ort.TensorElementDataType]kit.Dtype{
+	ort.TensorElementDataTypeFloat:   kit.Float32,
+	ort.TensorElementDataTypeFloat16: kit.Float16,
+	ort.TensorElementDataTypeDouble:  kit.Float64,
+	ort.TensorElementDataTypeInt64:   kit.Int64,
+	ort.TensorElementDataTypeInt32:   kit.Int32,
+	ort.TensorElementDataTypeInt8:    kit.Int8,
+	ort.TensorElementDataTypeUint8:   kit.Uint8,
+	ort.TensorElementDataTypeBool:    kit.Bool,
 }
 
-// ReadSignature asks ONNX Runtime for the model's names and sizes (it opens
-// a session of its own for it, which load_ns includes).
-func ReadSignature(path string) (Signature, error) {
+// ElementType is ONNX Runtime's name for d.
+func ElementType(d kit.Dtype) ort.TensorElementDataType {
+	for element, dtype := range dtypes {
+		if dtype == d {
+			return element
+		}
+	}
+	return ort.TensorElementDataTypeUndefined
+}
+
+// ReadSignature asks ONNX Runtime for the model's inputs and outputs
+// (contract 3: names, dtypes, shapes per sample, in the model's order) and
+// checks them against the reference files beside it. It opens a session of
+// its own for it, which load_ns includes.
+func ReadSignature(path string) (kit.Signature, error) {
 	inputs, outputs, err := ort.GetInputOutputInfo(path)
 	if err != nil {
-		return Signature{}, LoadError(path, err)
+		return kit.Signature{}, LoadError(path, err)
 	}
-	if len(inputs) != 1 || len(outputs) != 1 {
-		return Signature{}, kit.Dataf(path, "has %d inputs and %d outputs, expected 1 and 1",
-			len(inputs), len(outputs))
+	var s kit.Signature
+	for _, info := range inputs {
+		t, err := tensorOf(path, "input", info)
+		if err != nil {
+			return kit.Signature{}, err
+		}
+		s.Inputs = append(s.Inputs, t)
 	}
-	in, err := perSample(path, inputs[0])
-	if err != nil {
-		return Signature{}, err
+	for _, info := range outputs {
+		t, err := tensorOf(path, "output", info)
+		if err != nil {
+			return kit.Signature{}, err
+		}
+		s.Outputs = append(s.Outputs, t)
 	}
-	if len(in) != 1 {
-		return Signature{}, kit.Dataf(path, "input %q is %v, not [batch, F]", inputs[0].Name,
-			inputs[0].Dimensions)
+	if len(s.Inputs) == 0 {
+		return kit.Signature{}, kit.Dataf(path, "has no inputs")
 	}
-	out, err := perSample(path, outputs[0])
-	if err != nil {
-		return Signature{}, err
+	if err := kit.CheckReferences(path, filepath.Dir(path), s); err != nil {
+		return kit.Signature{}, err
 	}
-	width := int64(1)
-	for _, d := range out {
-		width *= d
-	}
-	widths := kit.SampleWidths{Input: int(in[0]), Output: int(width)}
-	if err := kit.CheckSampleWidths(path, filepath.Dir(path), widths); err != nil {
-		return Signature{}, err
-	}
-	return Signature{InputName: inputs[0].Name, OutputName: outputs[0].Name, Widths: widths,
-		OutputShape: out}, nil
+	return s, nil
 }
 
-// perSample is a float tensor's dimensions after the batch one, each fixed.
-func perSample(path string, info ort.InputOutputInfo) ([]int64, error) {
-	if info.OrtValueType != ort.ONNXTypeTensor || info.DataType != ort.TensorElementDataTypeFloat {
-		return nil, kit.Dataf(path, "%q is not a float32 tensor", info.Name)
+// tensorOf is one input or output as the model declares it: a tensor of a
+// dtype the contract has, a batch dimension and every other dimension fixed.
+func tensorOf(path, role string, info ort.InputOutputInfo) (kit.Tensor, error) {
+	if info.OrtValueType != ort.ONNXTypeTensor {
+		return kit.Tensor{}, kit.Dataf(path, "%s '%s' is not a tensor", role, info.Name)
+	}
+	dtype, ok := dtypes[info.DataType]
+	if !ok {
+		return kit.Tensor{}, kit.Dataf(path, "%s '%s' is %v, which the contract does not feed", role,
+			info.Name, info.DataType)
 	}
 	dims := info.Dimensions
 	if len(dims) == 0 {
-		return nil, kit.Dataf(path, "%q is a scalar, not [batch, ...]", info.Name)
+		return kit.Tensor{}, kit.Dataf(path, "%s '%s' has no batch dimension", role, info.Name)
 	}
 	for _, d := range dims[1:] {
 		if d < 1 {
-			return nil, kit.Dataf(path, "%q is %v: only the batch size may be symbolic",
-				info.Name, dims)
+			return kit.Tensor{}, kit.Dataf(path, "%s '%s' is %v: only the batch size may be symbolic",
+				role, info.Name, dims)
 		}
 	}
-	return dims[1:], nil
+	return kit.Tensor{Name: info.Name, Dtype: dtype, Shape: append([]int64(nil), dims[1:]...)}, nil
+}
+
+// Tensors are ONNX Runtime tensors made once over buffers of ours, one per
+// input or output of the signature, [batch, *shape] each: a custom-data
+// tensor takes any element type over raw bytes, and ONNX Runtime writes
+// outputs into preallocated ones (the binding copies outputs it allocated
+// itself by element count, not bytes).
+type Tensors struct {
+	Values []ort.Value
+	Data   [][]byte // each tensor's bytes, fixed for the session's life
+}
+
+// NewTensors makes them; the caller destroys them with Destroy.
+func NewTensors(path string, tensors []kit.Tensor, batch int) (Tensors, error) {
+	var made Tensors
+	for _, t := range tensors {
+		data := kit.AlignedBytes(batch * t.SampleBytes())
+		value, err := ort.NewCustomDataTensor(Shape(batch, t.Shape...), data, ElementType(t.Dtype))
+		if err != nil {
+			made.Destroy()
+			return Tensors{}, kit.Dataf(path, "cannot make a tensor for %s: %s", t.Describe(), kit.FirstLine(err.Error()))
+		}
+		made.Values = append(made.Values, value)
+		made.Data = append(made.Data, data)
+	}
+	return made, nil
+}
+
+// Names are the tensors' names, in order.
+func Names(tensors []kit.Tensor) []string {
+	names := make([]string, len(tensors))
+	for i, t := range tensors {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Destroy releases every tensor made.
+func (t Tensors) Destroy() {
+	for _, v := range t.Values {
+		v.Destroy()
+	}
 }
 
 // Shape is [batch, dims...].
@@ -121,7 +180,7 @@ func LoadError(path string, err error) error {
 }
 
 // RunError is the DataError for a run that failed (at load, a model that does
-// not map x [B, 2] to y [B, 1]; later, the runtime failing mid-round).
+// not answer its outputs' shapes; later, the runtime failing mid-round).
 func RunError(path string, err error) error {
 	return kit.Dataf(path, "run failed: %s", kit.FirstLine(err.Error()))
 }

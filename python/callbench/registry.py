@@ -139,8 +139,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # rust/burn/src/bin/rust_burn.rs: burn in its own Cargo workspace.
     swept(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE)),
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
-    go.driver("go-onnxruntime", "onnxruntime", ONNX),
-    swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
+    any_tensors(go.driver("go-onnxruntime", "onnxruntime", ONNX)),
+    any_tensors(swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX))),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
     swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),

@@ -1,6 +1,6 @@
 """Models people call in a loop (contract 3), through `callbench run --onnx`: an image
 model, a policy-value net, a classifier with an int64 label, a two-input token model and
-a float16 model, each verified through every ONNX driver of the Python, C++ and Rust
+a float16 model, each verified through every ONNX driver of the Python, C++, Rust and Go
 kits; the drivers of the other languages skipped, saying why; and each way a model or an
 inputs file is refused, as the user sees it (one line, exit 2, no run folder)."""
 
@@ -50,7 +50,12 @@ def test_each_model_is_prepared_with_a_file_per_tensor(name: str, tmp_path: Path
 
 
 # The drivers that read every tensor, by kit: each model goes through each group.
-READ_EVERY_TENSOR = {"python": PYTHON_ONNX, "cpp": CPP_ONNX, "rust": RUST_ONNX}
+READ_EVERY_TENSOR = {
+    "python": PYTHON_ONNX,
+    "cpp": CPP_ONNX,
+    "rust": RUST_ONNX,
+    "go": ["go-onnxruntime", "go-onnxruntime-iobinding"],
+}
 
 
 @pytest.mark.parametrize("kit", sorted(READ_EVERY_TENSOR))
@@ -80,12 +85,12 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     name: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
     path = onnx_models.MODELS[name](tmp_path / f"{name}.onnx")
-    run = run_harness("--onnx", str(path), "--only", "go-onnxruntime", "--only", "node-onnxruntime",
-                      "--only", "python-onnxruntime", "--rounds", "1", "--round-time", "0.01",
-                      "--warmup", "10")  # fmt: skip
+    run = run_harness("--onnx", str(path), "--only", "java-onnxruntime", "--only",
+                      "node-onnxruntime", "--only", "python-onnxruntime", "--rounds", "1",
+                      "--round-time", "0.01", "--warmup", "10")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert run.records["python-onnxruntime"].status == "ok"
-    for driver_id in ("go-onnxruntime", "node-onnxruntime"):
+    for driver_id in ("java-onnxruntime", "node-onnxruntime"):
         record = run.records[driver_id]
         assert record.status == "skipped", driver_id
         assert record.error == f"{ONE_FLOAT}; this model has {SKIPPED_BECAUSE[name]} (per sample)"
@@ -96,7 +101,7 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     not_timed = next(line for line in text.splitlines() if line.startswith("Not timed: "))
     assert not_timed.count(ONE_FLOAT) == 1  # the reason once, after both rows it holds for
-    assert "`go-onnxruntime`, " in not_timed and "`node-onnxruntime` skipped (" in not_timed
+    assert "`java-onnxruntime`, " in not_timed and "`node-onnxruntime` skipped (" in not_timed
 
 
 def test_a_model_with_a_fixed_batch_runs_only_at_that_batch(

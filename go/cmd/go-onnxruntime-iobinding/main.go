@@ -1,8 +1,8 @@
 // go-onnxruntime-iobinding: the same input and output tensors as
 // go-onnxruntime, bound once to an IoBinding of a DynamicAdvancedSession
 // (onnxruntime_go's documented IoBinding API); each call copies its samples
-// into the input tensor's data, calls RunWithBinding, and copies the output
-// tensor's data out.
+// into the input tensors' data, calls RunWithBinding, and copies the output
+// tensors' data out.
 package main
 
 import (
@@ -15,15 +15,15 @@ import (
 )
 
 type model struct {
-	path    string
-	session *ort.DynamicAdvancedSession
-	binding *ort.IoBinding
-	x, y    []float32 // the bound tensors' data
-	threads int
-	widths  kit.SampleWidths
+	path      string
+	session   *ort.DynamicAdvancedSession
+	binding   *ort.IoBinding
+	signature kit.Signature
+	x, y      [][]byte // the bound tensors' data
+	threads   int
 }
 
-func load(o kit.Options) (kit.Model, error) {
+func load(o kit.Options) (kit.TensorModel, error) {
 	path := filepath.Join(o.Models, "mlp.onnx")
 	if err := ortsupport.RequireModel(path); err != nil {
 		return nil, err
@@ -35,11 +35,11 @@ func load(o kit.Options) (kit.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, int64(sig.Widths.Input)))
+	x, err := ortsupport.NewTensors(path, sig.Inputs, o.Batch)
 	if err != nil {
 		return nil, err
 	}
-	y, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, sig.OutputShape...))
+	y, err := ortsupport.NewTensors(path, sig.Outputs, o.Batch)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +48,8 @@ func load(o kit.Options) (kit.Model, error) {
 		return nil, err
 	}
 	defer options.Destroy()
-	session, err := ort.NewDynamicAdvancedSession(path,
-		[]string{sig.InputName}, []string{sig.OutputName}, options)
+	session, err := ort.NewDynamicAdvancedSession(path, ortsupport.Names(sig.Inputs),
+		ortsupport.Names(sig.Outputs), options)
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
@@ -57,31 +57,39 @@ func load(o kit.Options) (kit.Model, error) {
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	if err := binding.BindInput(sig.InputName, x); err != nil {
-		return nil, ortsupport.LoadError(path, err)
+	for k, t := range sig.Inputs {
+		if err := binding.BindInput(t.Name, x.Values[k]); err != nil {
+			return nil, ortsupport.LoadError(path, err)
+		}
 	}
-	if err := binding.BindOutput(sig.OutputName, y); err != nil {
-		return nil, ortsupport.LoadError(path, err)
+	for k, t := range sig.Outputs {
+		if err := binding.BindOutput(t.Name, y.Values[k]); err != nil {
+			return nil, ortsupport.LoadError(path, err)
+		}
 	}
-	// One run checks that the model maps [B, F] to its output's shape: ONNX
+	// One run checks that the model answers each output's shape: ONNX
 	// Runtime refuses a bound output of another shape.
 	if err := session.RunWithBinding(binding); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
-	return &model{path: path, session: session, binding: binding, x: x.GetData(), y: y.GetData(),
-		threads: o.Threads, widths: sig.Widths}, nil
+	return &model{path: path, session: session, binding: binding, signature: sig, x: x.Data, y: y.Data,
+		threads: o.Threads}, nil
 }
 
-func (m *model) Call(in, out []float32) error {
-	copy(m.x, in)
+func (m *model) Call(in, out [][]byte) error {
+	for k, data := range m.x {
+		copy(data, in[k])
+	}
 	if err := m.session.RunWithBinding(m.binding); err != nil {
 		return ortsupport.RunError(m.path, err)
 	}
-	copy(out, m.y)
+	for k, data := range m.y {
+		copy(out[k], data)
+	}
 	return nil
 }
 
-func (m *model) SampleWidths() kit.SampleWidths { return m.widths }
+func (m *model) Signature() kit.Signature { return m.signature }
 
 func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
 
@@ -93,4 +101,4 @@ func (m *model) Notes() kit.Notes {
 	}
 }
 
-func main() { kit.DriverMain("go-onnxruntime-iobinding", load) }
+func main() { kit.DriverMainTensors("go-onnxruntime-iobinding", load) }

@@ -1,7 +1,7 @@
 // go-onnxruntime: onnxruntime_go's documented way (its README's example):
 // an AdvancedSession made once with its input and output tensors; each call
-// copies its samples into the input tensor's data, calls Run(), and copies
-// the output tensor's data out.
+// copies its samples into the input tensors' data, calls Run(), and copies
+// the output tensors' data out.
 package main
 
 import (
@@ -14,14 +14,14 @@ import (
 )
 
 type model struct {
-	path    string
-	session *ort.AdvancedSession
-	x, y    []float32 // the tensors' data, fixed for the session's life
-	threads int
-	widths  kit.SampleWidths
+	path      string
+	session   *ort.AdvancedSession
+	signature kit.Signature
+	x, y      [][]byte // the tensors' data, fixed for the session's life
+	threads   int
 }
 
-func load(o kit.Options) (kit.Model, error) {
+func load(o kit.Options) (kit.TensorModel, error) {
 	path := filepath.Join(o.Models, "mlp.onnx")
 	if err := ortsupport.RequireModel(path); err != nil {
 		return nil, err
@@ -33,11 +33,11 @@ func load(o kit.Options) (kit.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, int64(sig.Widths.Input)))
+	x, err := ortsupport.NewTensors(path, sig.Inputs, o.Batch)
 	if err != nil {
 		return nil, err
 	}
-	y, err := ort.NewEmptyTensor[float32](ortsupport.Shape(o.Batch, sig.OutputShape...))
+	y, err := ortsupport.NewTensors(path, sig.Outputs, o.Batch)
 	if err != nil {
 		return nil, err
 	}
@@ -46,31 +46,33 @@ func load(o kit.Options) (kit.Model, error) {
 		return nil, err
 	}
 	defer options.Destroy()
-	session, err := ort.NewAdvancedSession(path,
-		[]string{sig.InputName}, []string{sig.OutputName},
-		[]ort.Value{x}, []ort.Value{y}, options)
+	session, err := ort.NewAdvancedSession(path, ortsupport.Names(sig.Inputs), ortsupport.Names(sig.Outputs),
+		x.Values, y.Values, options)
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
-	// One run checks that the model maps [B, F] to its output's shape: ONNX
+	// One run checks that the model answers each output's shape: ONNX
 	// Runtime refuses a preallocated output of another shape.
 	if err := session.Run(); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
-	return &model{path: path, session: session, x: x.GetData(), y: y.GetData(), threads: o.Threads,
-		widths: sig.Widths}, nil
+	return &model{path: path, session: session, signature: sig, x: x.Data, y: y.Data, threads: o.Threads}, nil
 }
 
-func (m *model) Call(in, out []float32) error {
-	copy(m.x, in)
+func (m *model) Call(in, out [][]byte) error {
+	for k, data := range m.x {
+		copy(data, in[k])
+	}
 	if err := m.session.Run(); err != nil {
 		return ortsupport.RunError(m.path, err)
 	}
-	copy(out, m.y)
+	for k, data := range m.y {
+		copy(out[k], data)
+	}
 	return nil
 }
 
-func (m *model) SampleWidths() kit.SampleWidths { return m.widths }
+func (m *model) Signature() kit.Signature { return m.signature }
 
 func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
 
@@ -82,4 +84,4 @@ func (m *model) Notes() kit.Notes {
 	}
 }
 
-func main() { kit.DriverMain("go-onnxruntime", load) }
+func main() { kit.DriverMainTensors("go-onnxruntime", load) }
