@@ -1,61 +1,66 @@
-// node-onnxruntime-reuse: the input ort.Tensor and the feeds object are made
-// once; each call copies its samples into the tensor's data buffer, awaits
-// session.run(feeds) and copies y's data out. (Preallocated outputs through
-// run's `fetches` argument, also documented, measured slower here: see
-// node/README.md.)
+// node-onnxruntime-reuse: every input's ort.Tensor and the feeds object are
+// made once; each call copies its samples into the tensors' data, awaits
+// session.run(feeds) and copies each output's bytes out. (Preallocated
+// outputs through run's `fetches` argument, also documented, measured slower
+// here: see node/README.md.)
 
-import { driverMain } from '../kit/main.js';
+import { driverMainTensors } from '../kit/main.js';
+import { zeros } from '../ortsupport/plain.js';
 import {
-  checkOutput,
+  batchDims,
+  checkOutputs,
   commonNotes,
   loadSession,
   ort,
   runError,
   runtimeVersion,
   signature,
+  storeOutputs,
 } from '../ortsupport/session.js';
 
 class ReuseModel {
-  constructor(path, session, options, io) {
+  constructor(path, session, options, found) {
     this.path = path;
     this.session = session;
     this.options = options;
-    this.io = io;
-    this.output = io.output;
-    this.x = new Float32Array(options.batch * io.features); // the input tensor's data, refilled each call
-    this.feeds = { [io.input]: new ort.Tensor('float32', this.x, [options.batch, io.features]) };
+    this.found = found;
+    this.x = zeros(found, options.batch); // the input tensors' data, refilled each call
+    this.feeds = {};
+    found.inputs.forEach((t, k) => {
+      this.feeds[t.name] = new ort.Tensor(t.dtype, this.x[k], batchDims(t, options.batch));
+    });
   }
 
-  async call(input, output) {
-    this.x.set(input);
-    let result;
+  async call(inputs, outputs) {
+    for (let k = 0; k < inputs.length; k++) this.x[k].set(inputs[k]);
+    let results;
     try {
-      result = await this.session.run(this.feeds);
+      results = await this.session.run(this.feeds);
     } catch (error) {
       throw runError(this.path, error);
     }
-    output.set(result[this.output].data);
+    storeOutputs(results, this.found, outputs);
+  }
+
+  signature() {
+    return this.found;
   }
 
   runtimeVersion() {
     return runtimeVersion();
   }
 
-  sampleWidths() {
-    return this.io.widths;
-  }
-
   notes() {
-    return { call: 'await session.run(feeds made once), samples copied into the input tensor', ...commonNotes(this.options) };
+    return { call: 'await session.run(feeds made once), samples copied into the input tensors', ...commonNotes(this.options) };
   }
 }
 
 async function load(options) {
   const { path, session } = await loadSession(options);
-  const io = signature(path, session);
-  const model = new ReuseModel(path, session, options, io);
-  checkOutput(path, (await session.run(model.feeds))[io.output], options.batch, io.widths.output);
+  const found = signature(path, session);
+  const model = new ReuseModel(path, session, options, found);
+  checkOutputs(path, await session.run(model.feeds), found, options.batch);
   return model;
 }
 
-await driverMain('node-onnxruntime-reuse', load);
+await driverMainTensors('node-onnxruntime-reuse', load);

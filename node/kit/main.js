@@ -5,36 +5,47 @@
 // model and make one call:
 //
 //   await driverMain('node-x', async (options) => new XModel(...));
+//
+// or, for a model of any inputs and outputs (contract 3: its signature() and
+// call(inputs, outputs), kit/model.js), driverMainTensors('node-x', load).
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { missingArtifact, report } from './errors.js';
-import { readInputs, requireSamples, sampleWidths } from './inputs.js';
+import { INPUT_WIDTH, readInputs, requireSamples } from './inputs.js';
 import { checkModel } from './model.js';
 import { parseOptions } from './options.js';
-import { writeFloats } from './outputs.js';
+import { writeOutputs } from './outputs.js';
 import { peakRssBytes, resultJson } from './result.js';
 import { Rounds } from './rounds.js';
 import { runScript, serve } from './serve.js';
+import { TensorRounds } from './tensor_rounds.js';
+import { INPUTS_STEM, readInputSamples, tensorFile } from './tensors.js';
 
 /** Runs the driver on the process's arguments and streams, then exits with its status. */
-export async function driverMain(id, load) {
+export async function driverMain(id, load, { tensors = false } = {}) {
   const status = await runDriver(id, process.argv.slice(2), load, {
     stdin: process.stdin,
     write: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
-  });
+  }, { tensors });
   // stdout and stderr are synchronous for files and pipes on Linux: nothing is lost.
   process.exit(status);
 }
 
+/** driverMain for a tensor model (contract 3): every input and output, each in its dtype. */
+export async function driverMainTensors(id, load) {
+  return driverMain(id, load, { tensors: true });
+}
+
 /**
  * driverMain without the exit: returns the exit status. `io` holds `stdin`
- * (a readable stream, or an iterable of lines in tests), `write` and `writeErr`.
+ * (a readable stream, or an iterable of lines in tests), `write` and
+ * `writeErr`; `tensors` says the model is a tensor model.
  */
-export async function runDriver(id, args, load, io) {
+export async function runDriver(id, args, load, io, { tensors = false } = {}) {
   let options;
   try {
     options = parseOptions(args);
@@ -42,34 +53,45 @@ export async function runDriver(id, args, load, io) {
     return report(io.writeErr, id, error, false);
   }
   try {
-    await drive(id, options, load, io);
+    await drive(id, options, load, io, tensors);
     return 0;
   } catch (error) {
     return report(io.writeErr, id, error, options.debug);
   }
 }
 
-async function drive(id, options, load, io) {
+async function drive(id, options, load, io, tensors) {
   const inputsPath = join(options.models, 'inputs.f32');
-  if (!existsSync(inputsPath)) throw missingArtifact(inputsPath);
+  // A tensor model's inputs are the files its signature names, read after loading.
+  if (!tensors && !existsSync(inputsPath)) throw missingArtifact(inputsPath);
 
   io.writeErr('progress: loading\n');
   const start = process.hrtime.bigint();
   const model = checkModel(await load(options));
   const loadNs = Number(process.hrtime.bigint() - start);
 
-  // Read after loading: how many floats make a sample is the model's to say.
-  const width = sampleWidths(model).input;
-  const inputs = readInputs(inputsPath, width);
-  requireSamples(inputsPath, inputs.length / width, options);
+  let rounds;
+  if (tensors) {
+    const signature = model.signature();
+    const inputs = readInputSamples(options.models, signature);
+    const first = join(options.models, tensorFile(INPUTS_STEM, 0, signature.inputs[0].dtype));
+    requireSamples(first, inputs[0].count, options);
+    rounds = new TensorRounds(model, inputs, options.calls, options.batch);
+  } else {
+    const inputs = readInputs(inputsPath);
+    requireSamples(inputsPath, inputs.length / INPUT_WIDTH, options);
+    rounds = new Rounds(model, inputs, options.calls, options.batch);
+  }
 
   io.writeErr('progress: warm-up\n');
-  const rounds = new Rounds(model, inputs, options.calls, options.batch);
   await rounds.warmUp(options.warmup);
   const done = options.serve
     ? await serve(options, rounds, loadNs, lines(io.stdin), io.write)
     : await runScript(options, rounds);
-  if (options.outputs) writeFloats(options.outputs, rounds.lastOutputs());
+  if (options.outputs) {
+    const last = rounds.lastOutputs();
+    writeOutputs(options.outputs, Array.isArray(last) ? last : [last]);
+  }
   const result = {
     driver: id,
     calls: options.calls,

@@ -5,9 +5,12 @@
 //                         into; may return a promise (the kit awaits it)
 //   runtimeVersion()      the runtime's own version string
 //   notes()               {key: string | number}: how the runtime is called
-// and, where the model says its own sizes (a user's ONNX model, --onnx),
-//   sampleWidths()        {input, output}: floats per sample in and out
-//                         (else our MLP's 2 and 1)
+// or, for a model of any inputs and outputs (contract 3, a user's ONNX model),
+//   signature()           {inputs, outputs}: each [{name, dtype, shape}], the
+//                         shape per sample, in the model's order
+//   call(inputs, outputs) one typed array of its dtype per input (its batch of
+//                         samples) and per output (to store into)
+// with its driver started by driverMainTensors (kit/main.js).
 // The kit does everything else (options, inputs, rounds, serve, result).
 
 /** Throws a TypeError unless `model` has the three methods above. */

@@ -1,5 +1,6 @@
-// outputs: writing the --outputs (float32) and --latencies (int64) files,
-// little-endian raw arrays (the host's order; inputs.js refuses a big-endian host).
+// outputs: writing the --outputs (each output in its dtype, one after
+// another) and --latencies (int64) files, little-endian raw arrays (the
+// host's order; inputs.js refuses a big-endian host).
 
 import { writeFileSync } from 'node:fs';
 
@@ -13,6 +14,15 @@ export function writeFloats(path, values) {
 /** Writes int64 values (a BigInt64Array, or bigints / integers); a DataError naming the file on failure. */
 export function writeInt64s(path, values) {
   writeTyped(path, values instanceof BigInt64Array ? values : BigInt64Array.from(values, BigInt));
+}
+
+/** Writes each typed array's bytes, one after another (the contract's order). */
+export function writeOutputs(path, arrays) {
+  try {
+    writeFileSync(path, Buffer.concat(arrays.map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength))));
+  } catch (error) {
+    throw new DataError(path, `cannot write: ${firstLine(error.message)}`);
+  }
 }
 
 function writeTyped(path, array) {

@@ -3,7 +3,7 @@
 // no per-thread CPU clock: cpu_ns is the process's (process.cpuUsage, user +
 // system over all its threads, in µs), and the drivers say so in their notes.
 
-import { sampleWidths } from './inputs.js';
+import { INPUT_WIDTH, OUTPUT_WIDTH } from './inputs.js';
 import { UsageError } from './errors.js';
 
 /** The process's CPU time, in ns (µs resolution). */
@@ -22,9 +22,8 @@ export class Rounds {
     this.model = model;
     this.inputs = inputs;
     this.maxCalls = maxCalls;
-    const widths = sampleWidths(model);
-    this.inStep = batch * widths.input;
-    this.outStep = batch * widths.output;
+    this.inStep = batch * INPUT_WIDTH;
+    this.outStep = batch * OUTPUT_WIDTH;
     this.outputs = new Float32Array(maxCalls * this.outStep);
     this.scratch = new Float32Array(this.outStep); // one call's outputs, for the latency pass
     this.lastCalls = 0;

@@ -1,46 +1,44 @@
 // What every ONNX Runtime binding for JavaScript shares, whichever build of the
 // engine it loads (the native addon, onnxruntime-node, or WebAssembly,
 // onnxruntime-web; both speak onnxruntime-common's API): the session's options,
-// checked loading of models/mlp.onnx, the model's signature and the output check.
+// checked loading of models/mlp.onnx, the model's signature (contract 3) and
+// the output check.
 
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { DataError, firstLine, missingArtifact } from '../kit/errors.js';
-import { checkSampleWidths } from '../kit/inputs.js';
+import { DTYPES, bytesOf, checkReferences } from '../kit/tensors.js';
 
 /**
- * The model's one float32 input [batch, F] and one float32 output [batch, ...],
- * as the session reads them (ours: x [batch, 2] and y [batch, 1]; a user's
- * model, --onnx, its own): { input, output, features, outputShape, widths }.
+ * Every input and output of the session (contract 3): {inputs, outputs}, each
+ * [{name, dtype, shape}] with the shape per sample, in the model's order,
+ * checked against the reference files beside the model.
  */
 export function signature(path, session) {
-  const [inputs, outputs] = [session.inputMetadata, session.outputMetadata];
-  if (inputs.length !== 1 || outputs.length !== 1) {
-    throw new DataError(path, `has ${inputs.length} inputs and ${outputs.length} outputs, expected 1 and 1`);
-  }
-  const features = perSample(path, inputs[0]);
-  if (features.length !== 1) throw new DataError(path, `input '${inputs[0].name}' is not [batch, F]`);
-  const outputShape = perSample(path, outputs[0]);
-  const width = outputShape.reduce((a, b) => a * b, 1);
-  checkSampleWidths(path, dirname(path), { input: features[0], output: width });
-  return {
-    input: inputs[0].name,
-    output: outputs[0].name,
-    features: features[0],
-    outputShape,
-    widths: { input: features[0], output: width },
-  };
+  const read = (metas, role) => metas.map((meta) => tensorOf(path, meta, role));
+  const found = { inputs: read(session.inputMetadata, 'input'), outputs: read(session.outputMetadata, 'output') };
+  if (found.inputs.length === 0) throw new DataError(path, 'has no inputs');
+  checkReferences(path, dirname(path), found);
+  return found;
 }
 
-/** A float32 tensor's dimensions after the batch one, each fixed. */
-function perSample(path, meta) {
-  if (!meta.isTensor || meta.type !== 'float32') throw new DataError(path, `'${meta.name}' is not a float32 tensor`);
+/** One input or output as the session declares it: a contract dtype, a batch dimension, the rest fixed. */
+function tensorOf(path, meta, role) {
+  if (!meta.isTensor) throw new DataError(path, `${role} '${meta.name}' is not a tensor`);
+  if (!(meta.type in DTYPES)) {
+    throw new DataError(path, `${role} '${meta.name}' is ${meta.type}, which the contract does not feed`);
+  }
   const rest = meta.shape.slice(1);
   if (meta.shape.length === 0 || rest.some((d) => typeof d !== 'number' || d < 1)) {
-    throw new DataError(path, `'${meta.name}' is [${meta.shape.join(', ')}]: only the batch size may be symbolic`);
+    throw new DataError(path, `${role} '${meta.name}' is [${meta.shape.join(', ')}]: only the batch size may be symbolic`);
   }
-  return rest;
+  return { name: meta.name, dtype: meta.type, shape: rest };
+}
+
+/** [batch, ...shape] */
+export function batchDims(tensor, batch) {
+  return [batch, ...tensor.shape];
 }
 
 /** `threads` intra-op threads, one inter-op thread, sequential, all graph optimisations (as cpp-onnxruntime). */
@@ -71,16 +69,25 @@ export async function openSession(ort, options, extra = {}) {
   }
 }
 
-/** A DataError unless `output` is a float32 tensor of `batch` rows of `width` floats. */
-export function checkOutput(path, output, batch, width = 1) {
-  const dims = output?.dims ?? [];
-  const perSampleWidth = dims.slice(1).reduce((a, b) => a * b, 1);
-  if (output?.type !== 'float32' || dims.length < 1 || dims[0] !== batch || perSampleWidth !== width) {
-    throw new DataError(
-      path,
-      `model answers with [${dims.join(', ')}] of type ${output?.type}, expected ${batch} rows of ${width} float32`,
-    );
+/** A DataError unless each output of one run (`results`, by name) is of its dtype and [batch, ...shape]. */
+export function checkOutputs(path, results, signature, batch) {
+  for (const tensor of signature.outputs) {
+    const output = results[tensor.name];
+    const dims = output?.dims ?? [];
+    const expected = batchDims(tensor, batch);
+    if (output?.type !== tensor.dtype || dims.length !== expected.length || dims.some((d, i) => d !== expected[i])) {
+      throw new DataError(
+        path,
+        `model answers '${tensor.name}' with [${dims.join(', ')}] of type ${output?.type}, ` +
+          `expected [${expected.join(', ')}] ${tensor.dtype}`,
+      );
+    }
   }
+}
+
+/** Copies each output's bytes of one run into its place (never element by element: float16 may come as Float16Array). */
+export function storeOutputs(results, signature, outputs) {
+  signature.outputs.forEach((tensor, k) => bytesOf(outputs[k]).set(bytesOf(results[tensor.name].data)));
 }
 
 /** The DataError for a run that failed mid-round. */

@@ -1,40 +1,44 @@
 // The plain call, the same for every JavaScript binding of ONNX Runtime: the
-// session made once; each call wraps its samples in a new ort.Tensor (a view,
-// no copy), awaits session.run({x}) (answered with a freshly allocated
-// output) and copies y's data out. `binding` is the binding's support module
-// (./session.js for the native addon, ./web.js for WebAssembly).
+// session made once; each call wraps each input's samples in a new ort.Tensor
+// (a view, no copy), awaits session.run(feeds) (answered with freshly
+// allocated outputs) and copies each output's bytes out. `binding` is the
+// binding's support module (./session.js for the native addon, ./web.js for
+// WebAssembly).
 
-import { checkOutput, runError, signature } from './graph.js';
+import { DTYPES } from '../kit/tensors.js';
+import { batchDims, checkOutputs, runError, signature, storeOutputs } from './graph.js';
 
 class PlainModel {
-  constructor(binding, path, session, options, io) {
+  constructor(binding, path, session, options, found) {
     this.binding = binding;
     this.Tensor = binding.ort.Tensor;
     this.path = path;
     this.session = session;
     this.options = options;
-    this.io = io;
-    this.input = io.input;
-    this.output = io.output;
-    this.dims = [options.batch, io.features];
+    this.found = found;
+    this.dims = found.inputs.map((t) => batchDims(t, options.batch));
   }
 
-  async call(input, output) {
-    let result;
+  async call(inputs, outputs) {
+    const feeds = {};
+    this.found.inputs.forEach((t, k) => {
+      feeds[t.name] = new this.Tensor(t.dtype, inputs[k], this.dims[k]);
+    });
+    let results;
     try {
-      result = await this.session.run({ [this.input]: new this.Tensor('float32', input, this.dims) });
+      results = await this.session.run(feeds);
     } catch (error) {
       throw runError(this.path, error);
     }
-    output.set(result[this.output].data);
+    storeOutputs(results, this.found, outputs);
+  }
+
+  signature() {
+    return this.found;
   }
 
   runtimeVersion() {
     return this.binding.runtimeVersion();
-  }
-
-  sampleWidths() {
-    return this.io.widths;
   }
 
   notes() {
@@ -42,14 +46,22 @@ class PlainModel {
   }
 }
 
+/** Zeros of each input's dtype, one call's batch. */
+export function zeros(found, batch) {
+  return found.inputs.map((t) => new DTYPES[t.dtype].Array(batch * t.shape.reduce((a, b) => a * b, 1)));
+}
+
 /** The driver's load function for `binding`: the session, checked with one call. */
 export function plainLoad(binding) {
   return async (options) => {
     const { path, session } = await binding.loadSession(options);
-    const io = signature(path, session);
-    const dims = [options.batch, io.features];
-    const zeros = new binding.ort.Tensor('float32', new Float32Array(options.batch * io.features), dims);
-    checkOutput(path, (await session.run({ [io.input]: zeros }))[io.output], options.batch, io.widths.output);
-    return new PlainModel(binding, path, session, options, io);
+    const found = signature(path, session);
+    const model = new PlainModel(binding, path, session, options, found);
+    const feeds = {};
+    zeros(found, options.batch).forEach((values, k) => {
+      feeds[found.inputs[k].name] = new binding.ort.Tensor(found.inputs[k].dtype, values, model.dims[k]);
+    });
+    checkOutputs(path, await session.run(feeds), found, options.batch);
+    return model;
   };
 }

@@ -6,7 +6,7 @@ import ort from 'onnxruntime-node';
 
 import { openSession } from './graph.js';
 
-export { checkOutput, runError, sessionOptions, signature } from './graph.js';
+export { batchDims, checkOutputs, runError, sessionOptions, signature, storeOutputs } from './graph.js';
 export { ort };
 
 /** The session over models/mlp.onnx, and its path; DataErrors name the file. */

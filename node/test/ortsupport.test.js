@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { DataError } from '../kit/errors.js';
-import { checkSampleWidths } from '../kit/inputs.js';
-import { checkOutput, loadSession, ort, runtimeVersion, sessionOptions } from '../ortsupport/session.js';
+import { checkOutputs, loadSession, ort, runtimeVersion, sessionOptions, signature } from '../ortsupport/session.js';
 import * as web from '../ortsupport/web.js';
 import { tempDir } from './helpers.js';
 
@@ -33,34 +32,24 @@ test('a model that is not ONNX names the file, in one line', async (t) => {
     error instanceof DataError && error.problem.startsWith('does not load as ONNX') && !error.message.includes('\n'));
 });
 
+const MLP = { inputs: [{ name: 'x', dtype: 'float32', shape: [2] }], outputs: [{ name: 'y', dtype: 'float32', shape: [1] }] };
+
 test('an output of the wrong shape or type', () => {
-  const good = new ort.Tensor('float32', new Float32Array(2), [2, 1]);
-  checkOutput('m.onnx', good, 2);
-  checkOutput('m.onnx', new ort.Tensor('float32', new Float32Array(12), [2, 2, 3]), 2, 6); // a user's [batch, 2, 3]
-  assert.throws(() => checkOutput('m.onnx', good, 1), { message: 'm.onnx: model answers with [2, 1] of type float32, expected 1 rows of 1 float32' });
-  assert.throws(() => checkOutput('m.onnx', new ort.Tensor('int32', new Int32Array(2), [2, 1]), 2), DataError);
-  assert.throws(() => checkOutput('m.onnx', undefined, 2), DataError);
+  const good = { y: new ort.Tensor('float32', new Float32Array(2), [2, 1]) };
+  checkOutputs('m.onnx', good, MLP, 2);
+  assert.throws(() => checkOutputs('m.onnx', good, MLP, 1), {
+    message: "m.onnx: model answers 'y' with [2, 1] of type float32, expected [1, 1] float32",
+  });
+  assert.throws(() => checkOutputs('m.onnx', { y: new ort.Tensor('int32', new Int32Array(2), [2, 1]) }, MLP, 2), DataError);
+  assert.throws(() => checkOutputs('m.onnx', {}, MLP, 2), DataError);
 });
 
 test('the exported model loads and answers [B, 1]', { skip: !existsSync(join(MODELS, 'mlp.onnx')) && 'no models/mlp.onnx (nox -s export)' }, async () => {
-  const { session } = await loadSession({ models: MODELS, threads: 1 });
+  const { path, session } = await loadSession({ models: MODELS, threads: 1 });
+  assert.deepEqual(signature(path, session), MLP);
   const x = new ort.Tensor('float32', new Float32Array(6), [3, 2]);
-  checkOutput('mlp.onnx', (await session.run({ x })).y, 3);
+  checkOutputs('mlp.onnx', await session.run({ x }), MLP, 3);
   assert.match(runtimeVersion(), /^\d+\.\d+\.\d+$/);
-});
-
-test('a model whose sample widths the artifact set does not fit', (t) => {
-  const dir = tempDir(t);
-  writeFileSync(join(dir, 'inputs.f32'), Buffer.alloc(48)); // 3 samples of 4
-  writeFileSync(join(dir, 'reference.f32'), Buffer.alloc(24)); // 3 of 2
-  const model = join(dir, 'm.onnx');
-  checkSampleWidths(model, dir, { input: 4, output: 2 });
-  assert.throws(() => checkSampleWidths(model, dir, { input: 4, output: 1 }), (error) =>
-    error instanceof DataError && error.message.startsWith(`${model}: takes 4 floats a sample and answers 1`));
-  assert.throws(() => checkSampleWidths(model, dir, { input: 2, output: 2 }), (error) =>
-    error instanceof DataError && error.message.includes('for each of the 6 samples'));
-  // Not a whole number of 5-float samples: left to reading inputs.f32, which names it.
-  checkSampleWidths(model, dir, { input: 5, output: 2 });
 });
 
 test('the WebAssembly build: a missing model names the file', async (t) => {
@@ -72,7 +61,7 @@ test('the WebAssembly build: a missing model names the file', async (t) => {
 test('the WebAssembly build loads the exported model on one wasm thread', { skip: !existsSync(join(MODELS, 'mlp.onnx')) && 'no models/mlp.onnx (nox -s export)' }, async () => {
   const { session } = await web.loadSession({ models: MODELS, threads: 1 });
   const x = new web.ort.Tensor('float32', new Float32Array(6), [3, 2]);
-  checkOutput('mlp.onnx', (await session.run({ x })).y, 3);
+  checkOutputs('mlp.onnx', await session.run({ x }), MLP, 3);
   assert.equal(web.ort.env.wasm.numThreads, 1);
   assert.match(web.runtimeVersion(), /^\d+\.\d+\.\d+$/);
   assert.equal(web.commonNotes({ threads: 1 }).execution_provider, 'wasm');

@@ -143,9 +143,9 @@ DRIVERS: tuple[DriverSpec, ...] = (
     any_tensors(swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX))),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
-    swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
-    node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),
-    node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
+    any_tensors(swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"))),
+    any_tensors(node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node")),
+    any_tensors(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web")),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")

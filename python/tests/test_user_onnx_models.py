@@ -1,7 +1,7 @@
 """Models people call in a loop (contract 3), through `callbench run --onnx`: an image
 model, a policy-value net, a classifier with an int64 label, a two-input token model and
-a float16 model, each verified through every ONNX driver of the Python, C++, Rust and Go
-kits; the drivers of the other languages skipped, saying why; and each way a model or an
+a float16 model, each verified through every ONNX driver of the Python, C++, Rust, Go and Node.js
+kits; the Java drivers skipped, saying why; and each way a model or an
 inputs file is refused, as the user sees it (one line, exit 2, no run folder)."""
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ READ_EVERY_TENSOR = {
     "cpp": CPP_ONNX,
     "rust": RUST_ONNX,
     "go": ["go-onnxruntime", "go-onnxruntime-iobinding"],
+    "node": ["node-onnxruntime", "node-onnxruntime-reuse", "node-onnxruntime-web"],
 }
 
 
@@ -86,11 +87,11 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
 ) -> None:
     path = onnx_models.MODELS[name](tmp_path / f"{name}.onnx")
     run = run_harness("--onnx", str(path), "--only", "java-onnxruntime", "--only",
-                      "node-onnxruntime", "--only", "python-onnxruntime", "--rounds", "1",
-                      "--round-time", "0.01", "--warmup", "10")  # fmt: skip
+                      "python-onnxruntime", "--rounds", "1", "--round-time", "0.01",
+                      "--warmup", "10")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert run.records["python-onnxruntime"].status == "ok"
-    for driver_id in ("java-onnxruntime", "node-onnxruntime"):
+    for driver_id in ("java-onnxruntime", "java-onnxruntime-reuse", "java-onnxruntime-ffm"):
         record = run.records[driver_id]
         assert record.status == "skipped", driver_id
         assert record.error == f"{ONE_FLOAT}; this model has {SKIPPED_BECAUSE[name]} (per sample)"
@@ -100,8 +101,8 @@ def test_the_drivers_outside_python_skip_such_a_model_saying_why(
     assert run.run_dir is not None
     text = render([load_run(run.run_dir)], tmp_path / "report")
     not_timed = next(line for line in text.splitlines() if line.startswith("Not timed: "))
-    assert not_timed.count(ONE_FLOAT) == 1  # the reason once, after both rows it holds for
-    assert "`java-onnxruntime`, " in not_timed and "`node-onnxruntime` skipped (" in not_timed
+    assert not_timed.count(ONE_FLOAT) == 1  # the reason once, after every row it holds for
+    assert "`java-onnxruntime-ffm`, " in not_timed and "`java-onnxruntime` skipped (" in not_timed
 
 
 def test_a_model_with_a_fixed_batch_runs_only_at_that_batch(
