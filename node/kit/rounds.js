@@ -83,8 +83,13 @@ export class Rounds {
   }
 
   check(command, k) {
-    if (!Number.isInteger(k) || k < 1 || k > this.maxCalls) {
-      throw new UsageError(`${command} K needs 1 <= K <= ${this.maxCalls} (--calls), got ${k}`);
-    }
+    checkCalls(command, k, this.maxCalls);
+  }
+}
+
+/** A UsageError unless 1 <= k <= maxCalls (a round's or a latency pass's calls). */
+export function checkCalls(command, k, maxCalls) {
+  if (!Number.isInteger(k) || k < 1 || k > maxCalls) {
+    throw new UsageError(`${command} K needs 1 <= K <= ${maxCalls} (--calls), got ${k}`);
   }
 }

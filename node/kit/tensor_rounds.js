@@ -5,7 +5,7 @@
 // each round every output is filled with what no call gives (NaN, an
 // integer's smallest value).
 
-import { UsageError } from './errors.js';
+import { checkCalls } from './rounds.js';
 import { DTYPES, poison, sampleSize } from './tensors.js';
 
 export class TensorRounds {
@@ -43,7 +43,7 @@ export class TensorRounds {
 
   /** Times calls 0 .. k-1 as one block: {calls, ns, cpu_ns}, each output poisoned first (untimed). */
   async round(k) {
-    this.check('round', k);
+    checkCalls('round', k, this.maxCalls);
     this.outputs.forEach((values, o) => poison(values.subarray(0, k * this.outSteps[o]), this.dtypes[o]));
     this.lastCalls = k;
     const { model } = this;
@@ -59,7 +59,7 @@ export class TensorRounds {
 
   /** Times calls 0 .. k-1 one at a time into scratch arrays (the outputs keep the last round's): ns per call. */
   async latencies(k) {
-    this.check('latencies', k);
+    checkCalls('latencies', k, this.maxCalls);
     const ns = new BigInt64Array(k);
     for (let i = 0; i < k; i++) {
       const start = process.hrtime.bigint();
@@ -73,11 +73,5 @@ export class TensorRounds {
   lastOutputs() {
     if (this.lastCalls === 0) return [];
     return this.outputs.map((values, o) => values.subarray(0, this.lastCalls * this.outSteps[o]));
-  }
-
-  check(command, k) {
-    if (!Number.isInteger(k) || k < 1 || k > this.maxCalls) {
-      throw new UsageError(`${command} K needs 1 <= K <= ${this.maxCalls} (--calls), got ${k}`);
-    }
   }
 }
