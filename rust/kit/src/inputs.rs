@@ -50,15 +50,13 @@ pub fn read_finite_floats(path: &Path, width: usize, what: &str) -> Result<Vec<f
 pub struct Inputs {
     pub path: PathBuf,
     pub values: Vec<f32>,
-    /// Floats per sample (2 for our MLP; a user's model, `--onnx`, says its own).
-    pub width: usize,
 }
 
 impl Inputs {
-    /// `<models>/inputs.f32`, `width` floats a sample, read and checked
-    /// against what the run needs.
-    pub fn for_run(options: &Options, width: usize) -> Result<Self> {
-        let inputs = Self::read_samples(&Self::path(options), width)?;
+    /// `<models>/inputs.f32`, read and checked against what the run needs.
+    /// (A model of other inputs is a `TensorModel`: `tensors::read_input_samples`.)
+    pub fn for_run(options: &Options) -> Result<Self> {
+        let inputs = Self::read(&Self::path(options))?;
         inputs.require(options.calls, options.batch)?;
         Ok(inputs)
     }
@@ -67,18 +65,14 @@ impl Inputs {
         options.models.join("inputs.f32")
     }
 
-    /// Samples of our MLP's width.
+    /// Samples of our MLP's 2 floats.
     pub fn read(path: &Path) -> Result<Self> {
-        Self::read_samples(path, INPUT_WIDTH)
-    }
-
-    pub fn read_samples(path: &Path, width: usize) -> Result<Self> {
-        let values = read_finite_floats(path, width, "sample")?;
-        Ok(Self { path: path.to_path_buf(), values, width })
+        let values = read_finite_floats(path, INPUT_WIDTH, "sample")?;
+        Ok(Self { path: path.to_path_buf(), values })
     }
 
     pub fn samples(&self) -> usize {
-        self.values.len() / self.width
+        self.values.len() / INPUT_WIDTH
     }
 
     /// A usage error unless the file holds the calls x batch samples the run needs.

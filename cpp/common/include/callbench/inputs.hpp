@@ -19,10 +19,9 @@ inline constexpr std::size_t kOutputWidth = 1;  // floats per sample in the outp
 std::vector<float> read_finite_floats(const std::filesystem::path& path, std::size_t width,
                                       const char* what);
 
-// inputs.f32: [N, width] float32 (width: floats per sample, 2 for our MLP), N >= 0,
+// inputs.f32: [N, 2] float32 (a model of other inputs is a TensorModel: tensors.hpp), N >= 0,
 // no NaN or Inf.
-std::vector<float> read_inputs(const std::filesystem::path& path,
-                               std::size_t width = kInputWidth);
+std::vector<float> read_inputs(const std::filesystem::path& path);
 
 // Throws UsageError unless the file holds the calls * batch samples the run needs.
 void require_samples(const std::filesystem::path& path, std::size_t samples,

@@ -30,12 +30,6 @@ namespace callbench {
 using NoteValue = std::variant<std::string, std::int64_t, double>;
 using Notes = std::vector<std::pair<std::string, NoteValue>>;
 
-// Floats per sample of a Model: in (inputs.f32) and out (the outputs), our MLP's.
-struct SampleWidths {
-  std::size_t input = 2;
-  std::size_t output = 1;
-};
-
 template <class M>
 concept Model = requires(M& model, const M& loaded, const float* in, float* out) {
   model.call(in, out);

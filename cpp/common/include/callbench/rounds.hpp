@@ -76,13 +76,12 @@ template <Model M>
 class Rounds final : public RoundRunner {
  public:
   // inputs: at least max_calls * batch samples (checked by require_samples).
-  Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch,
-         SampleWidths widths = {})
+  Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch)
       : model_(model),
         inputs_(inputs.data()),
         max_calls_(max_calls),
-        in_step_(static_cast<std::size_t>(batch) * widths.input),
-        out_step_(static_cast<std::size_t>(batch) * widths.output),
+        in_step_(static_cast<std::size_t>(batch) * kInputWidth),
+        out_step_(static_cast<std::size_t>(batch) * kOutputWidth),
         outputs_(static_cast<std::size_t>(max_calls) * out_step_),
         scratch_(out_step_) {}
 
