@@ -23,7 +23,6 @@ from callbench.roles import (
     FLOOR,
     PYTHON_MODULE,
     SWEEP,
-    TENSORS,
     TORCHSCRIPT_FROM_CPP,
     TORCHSCRIPT_FROM_JAVA,
     TORCHSCRIPT_FROM_PYTHON,
@@ -41,11 +40,6 @@ def swept(spec: DriverSpec) -> DriverSpec:
 def floor(spec: DriverSpec) -> DriverSpec:
     """The main table's ratios are taken against this driver (a hand-written loop)."""
     return replace(spec, roles=spec.roles | {FLOOR})
-
-
-def any_tensors(spec: DriverSpec) -> DriverSpec:
-    """The driver reads every tensor of contract 3: it runs any ONNX model a user brings."""
-    return replace(spec, roles=spec.roles | {TENSORS})
 
 
 def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
@@ -104,17 +98,17 @@ DRIVERS: tuple[DriverSpec, ...] = (
     seed_row(CPP_API, Call.OURS, "`torch::nn::Linear` modules under InferenceMode, as the seed",
              cpp.driver("cpp-libtorch", "libtorch", WEIGHTS)),
     swept(cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS)),
-    any_tensors(cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX)),
-    any_tensors(swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX))),
-    any_tensors(cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX)),
+    cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX),
+    swept(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX)),
+    cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX),
     cpp.driver("cpp-aoti", "aotinductor", AOTI_PACKAGE),
     swept(cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE)),
     cpp.driver("cpp-executorch", "executorch", EXECUTORCH_XNNPACK),
     swept(cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK)),
     cpp.driver("cpp-executorch-portable", "executorch", EXECUTORCH_PORTABLE),
-    any_tensors(cpp.driver("cpp-openvino", "openvino", ONNX)),
-    any_tensors(cpp.driver("cpp-openvino-reuse", "openvino", ONNX)),
-    any_tensors(swept(cpp.driver("cpp-openvino-static", "openvino", ONNX))),
+    cpp.driver("cpp-openvino", "openvino", ONNX),
+    cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
+    swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
     floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
@@ -131,21 +125,21 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(rust.driver("rust-handwritten", "handwritten", WEIGHTS)),
     rust.driver("rust-tch", "libtorch", WEIGHTS),
     rust.driver("rust-tch-torchscript", "libtorch", TORCHSCRIPT),
-    any_tensors(rust.driver("rust-ort", "onnxruntime", ONNX)),
-    any_tensors(swept(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX))),
-    any_tensors(rust.driver("rust-tract", "tract", ONNX)),
-    any_tensors(swept(rust.driver("rust-tract-state", "tract", ONNX))),
+    rust.driver("rust-ort", "onnxruntime", ONNX),
+    swept(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX)),
+    rust.driver("rust-tract", "tract", ONNX),
+    swept(rust.driver("rust-tract-state", "tract", ONNX)),
     swept(rust.driver("rust-candle", "candle", WEIGHTS)),
     # rust/burn/src/bin/rust_burn.rs: burn in its own Cargo workspace.
     swept(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE)),
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
-    any_tensors(go.driver("go-onnxruntime", "onnxruntime", ONNX)),
-    any_tensors(swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX))),
+    go.driver("go-onnxruntime", "onnxruntime", ONNX),
+    swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
-    any_tensors(swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"))),
-    any_tensors(node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node")),
-    any_tensors(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web")),
+    swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
+    node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),
+    node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")

@@ -12,9 +12,6 @@ from enum import IntEnum
 
 SWEEP = "sweep"  # runs in the batch and thread sweeps: its runtime's fastest way
 FLOOR = "floor"  # the hand-written loop the main table's ratios are taken against
-# Reads every input and output of contract 3 (any ONNX model a user brings), not only
-# one float32 input [batch, F] and one output. Python's kit reads every tensor.
-TENSORS = "tensors"
 
 
 @dataclass(frozen=True)

@@ -189,9 +189,10 @@ PYTHON_ONNX = ["python-onnxruntime", "python-onnxruntime-iobinding",
 CPP_ONNX = ["cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobinding",
             "cpp-openvino", "cpp-openvino-reuse", "cpp-openvino-static"]  # fmt: skip
 RUST_ONNX = ["rust-ort", "rust-ort-iobinding", "rust-tract", "rust-tract-state"]
-OTHER_ONNX = ["go-onnxruntime", "go-onnxruntime-iobinding", "java-onnxruntime",
-              "java-onnxruntime-reuse", "java-onnxruntime-ffm", "node-onnxruntime",
-              "node-onnxruntime-reuse", "node-onnxruntime-web"]  # fmt: skip
+GO_ONNX = ["go-onnxruntime", "go-onnxruntime-iobinding"]
+JAVA_ONNX = ["java-onnxruntime", "java-onnxruntime-reuse", "java-onnxruntime-ffm"]
+NODE_ONNX = ["node-onnxruntime", "node-onnxruntime-reuse", "node-onnxruntime-web"]
+OTHER_ONNX = [*GO_ONNX, *JAVA_ONNX, *NODE_ONNX]
 
 
 def run_users_model(

@@ -26,14 +26,6 @@ from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.records.store import write_record
-from callbench.roles import TENSORS
-
-# Why a driver outside Python not yet marked TENSORS skips a model of several tensors or
-# other dtypes, for now.
-ONE_FLOAT = (
-    "reads one float32 input [batch, F] and one float32 output until its language's kit "
-    "reads contract 3 (issue 46)"
-)
 
 
 class Session:
@@ -107,8 +99,6 @@ class Session:
         reason = spec.available()
         if reason is None and self.sweep and self.sweep["kind"] == "width":
             reason = self._not_exported(spec)
-        if reason is None:
-            reason = self._reads_one_float(spec)
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -125,24 +115,6 @@ class Session:
             return None
         width = self.sweep["value"] if self.sweep else "?"
         return f"width {width} has no {spec.artifact} (not exported)"
-
-    def _reads_one_float(self, spec: DriverSpec) -> str | None:
-        """Why a driver outside Python skips a model that contract 2 did not describe: its kit
-        reads one float32 input ``[batch, F]`` and one float32 output until it reads contract 3."""
-        found = self.expected.signature
-        every = (*found.inputs, *found.outputs)
-        if (
-            spec.language == "Python"
-            or TENSORS in spec.roles
-            or (
-                len(found.inputs) == len(found.outputs) == 1
-                and all(t.dtype == "float32" for t in every)
-                and len(found.inputs[0].shape) == 1
-            )
-        ):
-            return None
-        described = ", ".join(f"{t.name!r} {t.dtype} {list(t.shape)}" for t in every)
-        return f"{ONE_FLOAT}; this model has {described} (per sample)"
 
     def _running(self) -> list[Live]:
         return [live for live in self.live if live.process is not None]

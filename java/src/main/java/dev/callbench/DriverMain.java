@@ -7,10 +7,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * Wires the kit for one driver: {@link Options}, {@link Inputs}, the timed
- * load of its {@link Model}, warm-up ({@link Rounds}), then {@link Serve}
+ * Wires the kit for one driver: {@link Options}, the timed load of its model,
+ * its inputs ({@link Inputs} for a {@link Model}, {@link Tensors} for a
+ * {@link TensorModel}), warm-up ({@link Rounds}, {@link TensorRounds}), then {@link Serve}
  * (commands from standard input with {@code --serve}, else the standalone
  * script) ending in the {@link Result} line. Every driver's {@code main}
  * delegates here. Failures surface as {@link CallbenchException}s whose
@@ -67,19 +69,18 @@ public final class DriverMain {
 
     private static void serve(Driver driver, Options options, InputStream in, PrintStream out)
             throws CallbenchException {
-        Inputs.require(options);
         Path modelPath = options.models.resolve(driver.artifact());
         if (!Files.isRegularFile(modelPath)) {
             throw new DataException(modelPath, "missing; run `nox -s export` first");
         }
         long loadStart = System.nanoTime();
-        Model model = load(driver, modelPath, options);
+        LoadedModel loaded = load(driver, modelPath, options);
         long loadNs = System.nanoTime() - loadStart;
-        try (model) {
-            // Read after loading: how many floats make a sample is the model's to say.
-            float[] inputs = Inputs.forRun(driver.id(), options, model.inputWidth());
-            Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
-            rounds.warmup(options.warmup);
+        try (loaded) {
+            // Read after loading: which files hold the samples, and their sizes, are the model's to say.
+            Runner rounds = loaded instanceof TensorModel model
+                    ? tensorRounds(driver, options, model, modelPath)
+                    : floatRounds(driver, options, (Model) loaded, modelPath);
             BufferedReader commands = options.serve
                     ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
                     : Serve.script(options);
@@ -87,7 +88,29 @@ public final class DriverMain {
         }
     }
 
-    private static Model load(Driver driver, Path modelPath, Options options) throws DataException {
+    private static Runner floatRounds(Driver driver, Options options, Model model, Path modelPath)
+            throws CallbenchException {
+        Inputs.require(options);
+        float[] inputs = Inputs.forRun(driver.id(), options);
+        Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
+        rounds.warmup(options.warmup);
+        return rounds;
+    }
+
+    private static Runner tensorRounds(Driver driver, Options options, TensorModel model,
+            Path modelPath) throws CallbenchException {
+        Signature signature = model.signature();
+        List<Tensors.Samples> inputs = Tensors.readInputSamples(options.models, signature);
+        Inputs.requireSamples(driver.id(), options,
+                options.models.resolve(Tensors.file(Tensors.INPUTS, 0, signature.inputs().get(0).dtype())),
+                inputs.get(0).count());
+        TensorRounds rounds = new TensorRounds(model, modelPath, inputs, options.calls, options.batch);
+        rounds.warmup(options.warmup);
+        return rounds;
+    }
+
+    private static LoadedModel load(Driver driver, Path modelPath, Options options)
+            throws DataException {
         try {
             return driver.load(modelPath, options);
         } catch (DataException e) {

@@ -24,16 +24,20 @@ public final class Inputs {
      * for {@code N*B} is a usage error (the options ask too much); a broken
      * file is a {@link DataException} naming it.
      */
-    public static float[] forRun(String driverId, Options options, int width)
-            throws CallbenchException {
+    public static float[] forRun(String driverId, Options options) throws CallbenchException {
         Path path = options.models.resolve(NAME);
+        requireSamples(driverId, options, path, countSamples(path));
+        return read(path, options.samplesNeeded());
+    }
+
+    /** A usage error unless {@code available} samples in {@code path} are enough for the options. */
+    public static void requireSamples(String driverId, Options options, Path path, long available)
+            throws UsageException {
         int needed = options.samplesNeeded();
-        long available = countSamples(path, width);
         if (available < needed) {
             throw new UsageException(driverId, "--calls " + options.calls + " x --batch "
                     + options.batch + " needs " + needed + " samples, " + path + " holds " + available);
         }
-        return read(path, needed, width);
     }
 
     /** A {@link DataException} unless {@code --models}/inputs.f32 exists (read once the model is loaded). */
@@ -44,44 +48,9 @@ public final class Inputs {
         }
     }
 
-    /**
-     * A {@link DataException} about {@code model} unless the artifact set in {@code models}
-     * fits its sample widths: reference.f32 (when there) {@code outputWidth} floats for
-     * each of the samples of {@code inputWidth} floats in inputs.f32. A driver of a model
-     * that says its own sizes calls it once loaded.
-     */
-    public static void checkSampleWidths(Path model, Path models, int inputWidth, int outputWidth)
-            throws DataException {
-        Path inputs = models.resolve(NAME);
-        Path reference = models.resolve("reference.f32");
-        if (!Files.isRegularFile(inputs) || inputWidth < 1) {
-            return; // a missing file is named when it is read
-        }
-        try {
-            long size = Files.size(inputs);
-            long sample = 4L * inputWidth;
-            long samples = size / sample;
-            // Not a whole number of samples: reading inputs.f32 names that file.
-            if (size % sample == 0 && Files.isRegularFile(reference) && samples > 0
-                    && Files.size(reference) != samples * 4L * outputWidth) {
-                throw new DataException(model, "takes " + inputWidth + " floats a sample and answers "
-                        + outputWidth + "; " + reference + " (" + Files.size(reference)
-                        + " bytes) does not hold " + outputWidth + " for each of the " + samples
-                        + " samples of inputs.f32");
-            }
-        } catch (IOException e) {
-            throw new DataException(inputs, "cannot be read (" + e.getMessage() + ")");
-        }
-    }
-
     /** How many whole samples {@code path} holds; a size that is not a whole number is an error. */
     public static long countSamples(Path path) throws DataException {
-        return countSamples(path, WIDTH);
-    }
-
-    /** How many whole samples of {@code width} floats {@code path} holds. */
-    public static long countSamples(Path path, int width) throws DataException {
-        long sampleBytes = 4L * width;
+        long sampleBytes = SAMPLE_BYTES;
         long size;
         try {
             size = Files.size(path);
@@ -103,16 +72,11 @@ public final class Inputs {
      * or any value read is NaN or Inf.
      */
     public static float[] read(Path path, int needed) throws DataException {
-        return read(path, needed, WIDTH);
-    }
-
-    /** The first {@code needed} samples of {@code width} floats each. */
-    public static float[] read(Path path, int needed, int width) throws DataException {
-        long available = countSamples(path, width);
+        long available = countSamples(path);
         if (available < needed) {
             throw new DataException(path, "holds " + available + " samples, the run needs " + needed);
         }
-        float[] values = new float[needed * width];
+        float[] values = new float[needed * WIDTH];
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             while (bytes.hasRemaining()) {
@@ -127,7 +91,7 @@ public final class Inputs {
         bytes.asFloatBuffer().get(values);
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
-                throw new DataException(path, "sample " + (i / width) + " is NaN or Inf");
+                throw new DataException(path, "sample " + (i / WIDTH) + " is NaN or Inf");
             }
         }
         return values;

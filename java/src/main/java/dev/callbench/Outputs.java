@@ -7,7 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** Writes {@code --outputs} (float32 LE) and {@code --latencies} (int64 LE ns) for the harness. */
+/** Writes {@code --outputs} (float32 LE, or each output's raw bytes) and {@code --latencies} (int64 LE ns) for the harness. */
 public final class Outputs {
     private Outputs() {}
 
@@ -15,6 +15,20 @@ public final class Outputs {
     public static void writeFloats(Path path, float[] values, int count) throws DataException {
         ByteBuffer bytes = ByteBuffer.allocate(count * 4).order(ByteOrder.LITTLE_ENDIAN);
         bytes.asFloatBuffer().put(values, 0, count);
+        write(path, bytes);
+    }
+
+    /** Each buffer's bytes from 0 to its limit, one after another (a model's outputs, contract 3). */
+    public static void writeBytes(Path path, ByteBuffer[] buffers) throws DataException {
+        int total = 0;
+        for (ByteBuffer b : buffers) {
+            total += b.limit();
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(total);
+        for (ByteBuffer b : buffers) {
+            bytes.put(b.duplicate().rewind());
+        }
+        bytes.flip();
         write(path, bytes);
     }
 

@@ -16,7 +16,7 @@ import java.util.List;
  * {@code System.nanoTime}, the CPU clock the calling thread's
  * ({@code ThreadMXBean.getCurrentThreadCpuTime}).
  */
-public final class Rounds {
+public final class Rounds implements Runner {
     /**
      * One timed round: K calls, their wall time and the calling thread's CPU
      * time over the same block ({@code cpuNs} null if the JVM cannot tell).
@@ -43,19 +43,19 @@ public final class Rounds {
      * call becomes a {@link DataException} naming {@code modelPath}.
      */
     public Rounds(Model model, Path modelPath, float[] inputs, int maxCalls, int batch) {
-        int width = model.inputWidth();
-        if ((long) maxCalls * batch * width > inputs.length) {
+        if ((long) maxCalls * batch * Inputs.WIDTH > inputs.length) {
             throw new IllegalArgumentException(maxCalls + " calls of " + batch
-                    + " samples need more inputs than " + inputs.length / width + " samples");
+                    + " samples need more inputs than " + inputs.length / Inputs.WIDTH + " samples");
         }
         this.model = model;
         this.modelPath = modelPath;
         this.inputs = inputs;
         this.maxCalls = maxCalls;
         this.batch = batch;
-        this.outputs = new float[maxCalls * batch * model.outputWidth()];
+        this.outputs = new float[maxCalls * batch];
     }
 
+    @Override
     public int maxCalls() {
         return maxCalls;
     }
@@ -72,8 +72,9 @@ public final class Rounds {
     }
 
     /** Fills the outputs with NaN, then times calls {@code 0 .. calls-1} as one block. */
+    @Override
     public Round round(int calls) throws DataException {
-        requireCalls(calls);
+        requireCalls(calls, maxCalls);
         // Outside the timing: a call that stores nothing leaves NaN, which the harness rejects.
         Arrays.fill(outputs, Float.NaN);
         long cpuStart = threadCpuNs();
@@ -91,8 +92,9 @@ public final class Rounds {
      * The duration in ns of each of calls {@code 0 .. calls-1}, timed one at a
      * time into a scratch buffer, so the outputs keep the last round.
      */
+    @Override
     public long[] latencies(int calls) throws DataException {
-        requireCalls(calls);
+        requireCalls(calls, maxCalls);
         if (scratch == null) {
             scratch = new float[outputs.length];
         }
@@ -106,12 +108,13 @@ public final class Rounds {
         } catch (DataException e) {
             throw e;
         } catch (Exception | LinkageError e) {
-            throw failedWhileRunning(e);
+            throw failedWhileRunning(modelPath, e);
         }
         return each;
     }
 
     /** Every round so far, in the order run. */
+    @Override
     public List<Round> done() {
         return Collections.unmodifiableList(done);
     }
@@ -121,9 +124,14 @@ public final class Rounds {
         return outputs;
     }
 
-    /** K*B*O for the last round of K calls, 0 before any round. */
+    /** K*B for the last round of K calls, 0 before any round. */
     public int lastOutputCount() {
-        return lastCalls * batch * model.outputWidth();
+        return lastCalls * batch;
+    }
+
+    @Override
+    public void writeOutputs(Path path) throws DataException {
+        Outputs.writeFloats(path, outputs, lastOutputCount());
     }
 
     private void callRange(int calls, float[] into) throws DataException {
@@ -134,22 +142,23 @@ public final class Rounds {
         } catch (DataException e) {
             throw e;
         } catch (Exception | LinkageError e) {
-            throw failedWhileRunning(e);
+            throw failedWhileRunning(modelPath, e);
         }
     }
 
-    private DataException failedWhileRunning(Throwable e) {
+    /** A call's failure as the contract's error, naming the model. */
+    static DataException failedWhileRunning(Path modelPath, Throwable e) {
         return new DataException(modelPath, "failed while running: " + CallbenchException.oneLine(e), e);
     }
 
-    private void requireCalls(int calls) {
+    static void requireCalls(int calls, int maxCalls) {
         if (calls < 1 || calls > maxCalls) {
             throw new IllegalArgumentException("calls " + calls + " outside 1.." + maxCalls);
         }
     }
 
     /** The calling thread's CPU time in ns, or -1 when the JVM cannot measure it. */
-    private static long threadCpuNs() {
+    static long threadCpuNs() {
         return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
     }
 }

@@ -27,11 +27,11 @@ public final class Serve {
 
     private final Driver driver;
     private final Options options;
-    private final Rounds rounds;
+    private final Runner rounds;
     private final long loadNs;
     private final PrintStream out;
 
-    public Serve(Driver driver, Options options, Rounds rounds, long loadNs, PrintStream out) {
+    public Serve(Driver driver, Options options, Runner rounds, long loadNs, PrintStream out) {
         this.driver = driver;
         this.options = options;
         this.rounds = rounds;
@@ -123,7 +123,7 @@ public final class Serve {
                 }
                 case END -> {
                     if (options.outputs != null) {
-                        Outputs.writeFloats(options.outputs, rounds.outputs(), rounds.lastOutputCount());
+                        rounds.writeOutputs(options.outputs);
                     }
                     answer(Result.line(id, options, driver.runtimeVersion(), loadNs, rounds.done(),
                             driver.notes()));

@@ -67,21 +67,4 @@ class InputsTest {
         DataException e = new DataException(Path.of("m/x.onnx"), "broken").withDriver("java-y");
         assertEquals("java-y: error: m/x.onnx: broken", e.getMessage());
     }
-
-    @Test
-    void checksAModelsSampleWidthsAgainstTheArtifactSet() throws Exception {
-        Files.write(dir.resolve("inputs.f32"), new byte[48]); // 3 samples of 4
-        Files.write(dir.resolve("reference.f32"), new byte[24]); // 3 of 2
-        Path model = dir.resolve("m.onnx");
-        Inputs.checkSampleWidths(model, dir, 4, 2);
-        DataException output = assertThrows(DataException.class,
-                () -> Inputs.checkSampleWidths(model, dir, 4, 1));
-        assertTrue(output.getMessage().startsWith(model + ": takes 4 floats a sample and answers 1"),
-                output.getMessage());
-        DataException input = assertThrows(DataException.class,
-                () -> Inputs.checkSampleWidths(model, dir, 2, 2));
-        assertTrue(input.getMessage().contains("for each of the 6 samples"), input.getMessage());
-        // Not a whole number of 5-float samples: left to reading inputs.f32, which names it.
-        Inputs.checkSampleWidths(model, dir, 5, 2);
-    }
 }

@@ -6,19 +6,26 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
 import dev.callbench.DriverMain;
-import dev.callbench.Model;
-import java.nio.FloatBuffer;
+import dev.callbench.Signature;
+import dev.callbench.Tensor;
+import dev.callbench.TensorModel;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * java-onnxruntime: the ONNX Runtime Java API called the plain documented way,
- * a new input tensor per call from a slice of the inputs, {@code session.run}
- * with the input map, and the output read back as a Java array.
+ * java-onnxruntime: the ONNX Runtime Java API called the plain documented way.
+ * Each call makes a new tensor of every input from a slice of its samples
+ * ({@code OnnxTensor.createTensor(env, buffer, shape, type)}, which copies a
+ * heap buffer), calls {@code session.run} with the input map, and reads each
+ * output back as a ByteBuffer ({@code getByteBuffer}, a copy), then closes
+ * what it made.
  */
 public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     public OnnxRuntimeDriver() {
-        super("java-onnxruntime", "OnnxTensor.createTensor(FloatBuffer slice) + session.run(Map)"
-                + " + float[][] output, each call");
+        super("java-onnxruntime", "OnnxTensor.createTensor(heap ByteBuffer slice, shape, type)"
+                + " + session.run(Map) + getByteBuffer() of each output, each call");
     }
 
     public static void main(String[] args) throws CallbenchException {
@@ -26,45 +33,50 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io) {
-        return new Plain(env, session, batch, io);
+    TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature) {
+        return new Plain(env, session, batch, signature);
     }
 
     private static final class Plain extends Bound {
         private final OrtEnvironment env;
         private final int batch;
-        private final long[] shape;
-        private final String input;
-        private final boolean matrix;
+        private final List<Tensor> inputs;
+        private final List<Tensor> outputs;
+        private final OnnxTensor[] made;
+        private final Map<String, OnnxTensor> feed = new HashMap<>();
 
-        Plain(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io) {
-            super(session, io);
+        Plain(OrtEnvironment env, OrtSession session, int batch, Signature signature) {
+            super(session, signature);
             this.env = env;
             this.batch = batch;
-            this.input = io.input();
-            this.shape = new long[] {batch, features};
-            this.matrix = io.outputShape().length == 1;
+            this.inputs = signature.inputs();
+            this.outputs = signature.outputs();
+            this.made = new OnnxTensor[inputs.size()];
         }
 
         @Override
-        public void call(float[] inputs, int first, float[] outputs) throws OrtException {
-            FloatBuffer slice = FloatBuffer.wrap(inputs, features * first, features * batch);
-            try (OnnxTensor x = OnnxTensor.createTensor(env, slice, shape);
-                    OrtSession.Result result = session.run(Map.of(input, x))) {
-                if (matrix) {
-                    // [batch, O]: the Java array the documented getValue() gives.
-                    float[][] y = (float[][]) result.get(0).getValue();
-                    for (int i = 0; i < batch; i++) {
-                        if (outputWidth == 1) {
-                            outputs[first + i] = y[i][0];
-                        } else {
-                            System.arraycopy(y[i], 0, outputs, outputWidth * (first + i), outputWidth);
-                        }
+        public void call(ByteBuffer[] values, int first, ByteBuffer[] into) throws OrtException {
+            try {
+                for (int k = 0; k < made.length; k++) {
+                    Tensor input = inputs.get(k);
+                    int step = batch * input.sampleBytes();
+                    made[k] = OnnxRuntimeSessions.tensor(env,
+                            values[k].slice(first * input.sampleBytes(), step), input, batch);
+                    feed.put(input.name(), made[k]);
+                }
+                try (OrtSession.Result result = session.run(feed)) {
+                    for (int k = 0; k < into.length; k++) {
+                        int sample = outputs.get(k).sampleBytes();
+                        ByteBuffer y = ((OnnxTensor) result.get(k)).getByteBuffer();
+                        into[k].put(first * sample, y, 0, batch * sample);
                     }
-                } else {
-                    // [batch, ...] of higher rank: read the tensor's buffer as it lies.
-                    ((OnnxTensor) result.get(0)).getFloatBuffer()
-                            .get(outputs, outputWidth * first, outputWidth * batch);
+                }
+            } finally {
+                for (int k = 0; k < made.length; k++) {
+                    if (made[k] != null) {
+                        made[k].close();
+                        made[k] = null;
+                    }
                 }
             }
         }

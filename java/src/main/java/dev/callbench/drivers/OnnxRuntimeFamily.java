@@ -5,16 +5,18 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.DataException;
 import dev.callbench.Driver;
-import dev.callbench.Model;
 import dev.callbench.Options;
+import dev.callbench.Signature;
+import dev.callbench.TensorModel;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What both ONNX Runtime drivers share: the artifact, the session (opened and
- * checked once, closed if the driver's call cannot be set up), the version
- * and the notes. A driver gives its id, what its call does, and the call.
+ * What both ONNX Runtime Java API drivers share: the artifact, the session
+ * (opened, its signature read and checked once, closed if the driver's call
+ * cannot be set up), the version and the notes. A driver gives its id, what
+ * its call does, and the call on every input and output (contract version 3).
  */
 abstract class OnnxRuntimeFamily implements Driver {
     private final String id;
@@ -25,29 +27,19 @@ abstract class OnnxRuntimeFamily implements Driver {
         this.call = call;
     }
 
-    /**
-     * A driver's model over an open session: its sample widths are the model's
-     * signature's, and closing it closes the session.
-     */
-    abstract static class Bound implements Model {
+    /** A driver's model over an open session whose signature it keeps; closing it closes the session. */
+    abstract static class Bound implements TensorModel {
         final OrtSession session;
-        final int features;
-        final int outputWidth;
+        final Signature signature;
 
-        Bound(OrtSession session, OnnxSignature io) {
+        Bound(OrtSession session, Signature signature) {
             this.session = session;
-            this.features = io.features();
-            this.outputWidth = io.outputWidth();
+            this.signature = signature;
         }
 
         @Override
-        public final int inputWidth() {
-            return features;
-        }
-
-        @Override
-        public final int outputWidth() {
-            return outputWidth;
+        public final Signature signature() {
+            return signature;
         }
 
         @Override
@@ -57,11 +49,11 @@ abstract class OnnxRuntimeFamily implements Driver {
     }
 
     /**
-     * The driver's call over an open session whose output the signature
+     * The driver's call over an open session whose outputs the signature
      * describes (checked by one run); closing it closes the session.
      */
-    abstract Model bind(OrtEnvironment env, OrtSession session, int batch,
-            OnnxSignature io) throws OrtException;
+    abstract TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
+            throws OrtException;
 
     @Override
     public final String id() {
@@ -74,13 +66,13 @@ abstract class OnnxRuntimeFamily implements Driver {
     }
 
     @Override
-    public final Model load(Path model, Options options) throws OrtException, DataException {
+    public final TensorModel load(Path model, Options options) throws OrtException, DataException {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
         try {
-            OnnxSignature io = OnnxRuntimeSessions.signature(session, model);
-            OnnxRuntimeSessions.requireOutputShape(env, session, model, options.batch, io);
-            return bind(env, session, options.batch, io);
+            Signature signature = OnnxRuntimeSessions.signature(session, model);
+            OnnxRuntimeSessions.checkAnswers(env, session, model, options.batch, signature);
+            return bind(env, session, options.batch, signature);
         } catch (OrtException | DataException | RuntimeException e) {
             OnnxRuntimeSessions.close(session);
             throw e;

@@ -6,24 +6,27 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.callbench.CallbenchException;
 import dev.callbench.DriverMain;
-import dev.callbench.Model;
+import dev.callbench.Signature;
+import dev.callbench.Tensor;
+import dev.callbench.TensorModel;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * java-onnxruntime-reuse: the fastest way the ONNX Runtime Java API documents.
- * A tensor made from a direct FloatBuffer wraps that memory without copying,
- * so one input tensor is created once and its buffer rewritten each call; the
- * output is a pinned tensor over another direct buffer
- * ({@code OrtSession.run(inputs, pinnedOutputs)}), so no output tensor or Java
- * array is allocated per call either.
+ * A tensor made from a direct buffer wraps that memory without copying, so
+ * one tensor per input is made once, at load, and its buffer rewritten each
+ * call; every output is a pinned tensor over another direct buffer
+ * ({@code OrtSession.run(inputs, pinnedOutputs)}), so no output tensor or
+ * Java array is allocated per call either.
  */
 public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     public OnnxRuntimeReuseDriver() {
         super("java-onnxruntime-reuse",
-                "one input tensor over a rewritten direct buffer, session.run(inputs, pinned output tensor)");
+                "one tensor per input over a rewritten direct buffer, session.run(inputs, pinned output tensors)");
     }
 
     public static void main(String[] args) throws CallbenchException {
@@ -31,55 +34,69 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    Model bind(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io)
+    TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
             throws OrtException {
-        return new Reuse(env, session, batch, io);
-    }
-
-    private static FloatBuffer direct(int floats) {
-        return ByteBuffer.allocateDirect(4 * floats).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        return new Reuse(env, session, batch, signature);
     }
 
     private static final class Reuse extends Bound {
-        private final int inFloats;
-        private final int outFloats;
-        private final FloatBuffer inBuffer;
-        private final FloatBuffer outBuffer;
-        private final OnnxTensor input;
-        private final OnnxTensor output;
+        private final int[] inSamples;
+        private final int[] outSamples;
+        private final int batch;
+        private final ByteBuffer[] inBuffers;
+        private final ByteBuffer[] outBuffers;
+        private final List<OnnxTensor> made = new ArrayList<>();
         private final Map<String, OnnxTensor> inputs;
         private final Map<String, OnnxTensor> pinned;
 
-        Reuse(OrtEnvironment env, OrtSession session, int batch, OnnxSignature io)
+        Reuse(OrtEnvironment env, OrtSession session, int batch, Signature signature)
                 throws OrtException {
-            super(session, io);
-            this.inFloats = features * batch;
-            this.outFloats = outputWidth * batch;
-            this.inBuffer = direct(inFloats);
-            this.outBuffer = direct(outFloats);
-            this.input = OnnxTensor.createTensor(env, inBuffer, new long[] {batch, features});
+            super(session, signature);
+            this.batch = batch;
+            List<Tensor> ins = signature.inputs();
+            List<Tensor> outs = signature.outputs();
+            this.inSamples = ins.stream().mapToInt(Tensor::sampleBytes).toArray();
+            this.outSamples = outs.stream().mapToInt(Tensor::sampleBytes).toArray();
+            this.inBuffers = new ByteBuffer[ins.size()];
+            this.outBuffers = new ByteBuffer[outs.size()];
             try {
-                this.output = OnnxTensor.createTensor(env, outBuffer, io.outputShape(batch));
-            } catch (OrtException e) {
-                input.close();
+                this.inputs = wrap(env, ins, inBuffers);
+                this.pinned = wrap(env, outs, outBuffers);
+            } catch (OrtException | RuntimeException e) {
+                made.forEach(OnnxTensor::close);
                 throw e;
             }
-            this.inputs = Map.of(io.input(), input);
-            this.pinned = Map.of(io.output(), output);
+        }
+
+        /** A tensor over a direct buffer made once for each of {@code tensors}, by name. */
+        private Map<String, OnnxTensor> wrap(OrtEnvironment env, List<Tensor> tensors,
+                ByteBuffer[] buffers) throws OrtException {
+            Map<String, OnnxTensor> byName = new LinkedHashMap<>();
+            for (int k = 0; k < buffers.length; k++) {
+                Tensor tensor = tensors.get(k);
+                buffers[k] = OnnxRuntimeSessions.direct(batch * tensor.sampleBytes());
+                OnnxTensor wrapped = OnnxRuntimeSessions.tensor(env, buffers[k], tensor, batch);
+                made.add(wrapped);
+                byName.put(tensor.name(), wrapped);
+            }
+            return Map.copyOf(byName);
         }
 
         @Override
-        public void call(float[] values, int first, float[] outputs) throws OrtException {
-            inBuffer.put(0, values, features * first, inFloats);
-            // The result does not own the pinned output: closing it frees nothing of ours.
+        public void call(ByteBuffer[] values, int first, ByteBuffer[] into) throws OrtException {
+            for (int k = 0; k < inBuffers.length; k++) {
+                inBuffers[k].put(0, values[k], first * inSamples[k], batch * inSamples[k]);
+            }
+            // The result does not own the pinned outputs: closing it frees nothing of ours.
             session.run(inputs, pinned).close();
-            outBuffer.get(0, outputs, outputWidth * first, outFloats);
+            for (int k = 0; k < outBuffers.length; k++) {
+                into[k].put(first * outSamples[k], outBuffers[k], 0, batch * outSamples[k]);
+            }
         }
 
         @Override
         public void close() {
-            input.close();
-            output.close();
+            made.forEach(OnnxTensor::close);
             super.close();
         }
     }

@@ -1,18 +1,26 @@
 package dev.callbench.drivers;
 
 import ai.onnxruntime.NodeInfo;
+import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.callbench.DataException;
-import dev.callbench.OutputShape;
-import java.nio.FloatBuffer;
+import dev.callbench.Dtype;
+import dev.callbench.Signature;
+import dev.callbench.Tensor;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
-/** Opens {@code mlp.onnx} the same way for both ONNX Runtime drivers. */
+/** Opens a model the same way for every ONNX Runtime Java API driver, and reads and checks its signature. */
 final class OnnxRuntimeSessions {
     private OnnxRuntimeSessions() {}
 
@@ -31,34 +39,112 @@ final class OnnxRuntimeSessions {
         }
     }
 
-    /** The session's one input and one output, their names and sizes per sample. */
-    static OnnxSignature signature(OrtSession session, Path model) throws OrtException, DataException {
-        Map<String, NodeInfo> inputs = session.getInputInfo();
-        Map<String, NodeInfo> outputs = session.getOutputInfo();
-        return OnnxSignature.of(model, inputs.size(), outputs.size(), port(inputs), port(outputs));
+    /** Every input and output as the session declares them (its maps keep the model's order). */
+    static Signature signature(OrtSession session, Path model) throws OrtException, DataException {
+        return OnnxSignature.of(model, ports(session.getInputInfo()), ports(session.getOutputInfo()));
     }
 
-    /** The first of {@code nodes} as a signature's port (null when there is none). */
-    private static OnnxSignature.Port port(Map<String, NodeInfo> nodes) {
-        if (nodes.isEmpty()) {
-            return null;
+    private static List<OnnxSignature.Port> ports(Map<String, NodeInfo> nodes) {
+        List<OnnxSignature.Port> ports = new ArrayList<>();
+        for (NodeInfo node : nodes.values()) {
+            ports.add(node.getInfo() instanceof TensorInfo tensor
+                    ? new OnnxSignature.Port(node.getName(), dtypeOf(tensor.onnxType),
+                            tensor.onnxType.name(), tensor.getShape())
+                    : new OnnxSignature.Port(node.getName(), null, null, new long[0]));
         }
-        NodeInfo node = nodes.values().iterator().next();
-        if (node.getInfo() instanceof TensorInfo tensor) {
-            return new OnnxSignature.Port(node.getName(),
-                    tensor.type == ai.onnxruntime.OnnxJavaType.FLOAT, tensor.getShape());
-        }
-        return new OnnxSignature.Port(node.getName(), false, new long[0]);
+        return ports;
     }
 
-    /** Runs one batch of zeros and checks the output's shape against the signature. */
-    static void requireOutputShape(OrtEnvironment env, OrtSession session, Path model, int batch,
-            OnnxSignature io) throws OrtException, DataException {
-        FloatBuffer zeros = FloatBuffer.wrap(new float[io.features() * batch]);
-        try (OnnxTensor x = OnnxTensor.createTensor(env, zeros, new long[] {batch, io.features()});
-                OrtSession.Result result = session.run(Map.of(io.input(), x))) {
-            long[] shape = ((OnnxTensor) result.get(0)).getInfo().getShape();
-            OutputShape.require(model, shape, batch, io.outputWidth());
+    /** The dtype of the Java API's element type, null if the contract has none. */
+    static Dtype dtypeOf(TensorInfo.OnnxTensorType type) {
+        return switch (type) {
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT -> Dtype.FLOAT32;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT16 -> Dtype.FLOAT16;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_DOUBLE -> Dtype.FLOAT64;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64 -> Dtype.INT64;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32 -> Dtype.INT32;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_INT8 -> Dtype.INT8;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_UINT8 -> Dtype.UINT8;
+            case ONNX_TENSOR_ELEMENT_DATA_TYPE_BOOL -> Dtype.BOOL;
+            default -> null;
+        };
+    }
+
+    /** The Java API's type of a dtype's tensors (float16: raw bits in a ByteBuffer). */
+    static OnnxJavaType javaType(Dtype dtype) {
+        return switch (dtype) {
+            case FLOAT32 -> OnnxJavaType.FLOAT;
+            case FLOAT16 -> OnnxJavaType.FLOAT16;
+            case FLOAT64 -> OnnxJavaType.DOUBLE;
+            case INT64 -> OnnxJavaType.INT64;
+            case INT32 -> OnnxJavaType.INT32;
+            case INT8 -> OnnxJavaType.INT8;
+            case UINT8 -> OnnxJavaType.UINT8;
+            case BOOL -> OnnxJavaType.BOOL;
+        };
+    }
+
+    /**
+     * A tensor of one call's batch of {@code tensor} over {@code data}'s bytes
+     * from its position to its limit (little-endian): a direct buffer is wrapped
+     * without a copy, a heap one copied. A heap buffer goes through its typed
+     * view (FloatBuffer, LongBuffer, ...), the overload the Java API documents
+     * for it: 1.29 copies a heap ByteBuffer of a wider type by casting it to the
+     * typed buffer, which fails.
+     */
+    static OnnxTensor tensor(OrtEnvironment env, ByteBuffer data, Tensor tensor, int batch)
+            throws OrtException {
+        long[] shape = tensor.batchShape(batch);
+        if (data.isDirect()) {
+            return OnnxTensor.createTensor(env, data, shape, javaType(tensor.dtype()));
+        }
+        ByteBuffer le = data.order(ByteOrder.LITTLE_ENDIAN);
+        return switch (tensor.dtype()) {
+            case FLOAT32 -> OnnxTensor.createTensor(env, le.asFloatBuffer(), shape);
+            case FLOAT64 -> OnnxTensor.createTensor(env, le.asDoubleBuffer(), shape);
+            case INT64 -> OnnxTensor.createTensor(env, le.asLongBuffer(), shape);
+            case INT32 -> OnnxTensor.createTensor(env, le.asIntBuffer(), shape);
+            case FLOAT16 -> OnnxTensor.createTensor(env, le.asShortBuffer(), shape, OnnxJavaType.FLOAT16);
+            case INT8, UINT8, BOOL -> OnnxTensor.createTensor(env, le, shape, javaType(tensor.dtype()));
+        };
+    }
+
+    /** A direct buffer of {@code bytes} in native (little-endian) order, as the runtime's memory. */
+    static ByteBuffer direct(int bytes) {
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * Runs one batch of zeros and checks that each output comes back of its
+     * dtype and of shape {@code [batch, ...shape]}: a preallocated output of
+     * another shape would hide a wrong one.
+     */
+    static void checkAnswers(OrtEnvironment env, OrtSession session, Path model, int batch,
+            Signature signature) throws OrtException, DataException {
+        List<OnnxTensor> zeros = new ArrayList<>();
+        try {
+            Map<String, OnnxTensor> inputs = new HashMap<>();
+            for (Tensor input : signature.inputs()) {
+                OnnxTensor zero = tensor(env, direct(batch * input.sampleBytes()), input, batch);
+                zeros.add(zero);
+                inputs.put(input.name(), zero);
+            }
+            try (OrtSession.Result result = session.run(inputs)) {
+                for (int k = 0; k < signature.outputs().size(); k++) {
+                    Tensor output = signature.outputs().get(k);
+                    TensorInfo info = ((OnnxTensor) result.get(k)).getInfo();
+                    long[] expected = output.batchShape(batch);
+                    if (dtypeOf(info.onnxType) != output.dtype()
+                            || !Arrays.equals(info.getShape(), expected)) {
+                        throw new DataException(model, "model answers '" + output.name() + "' with "
+                                + Arrays.toString(info.getShape()) + " of element type "
+                                + info.onnxType.name() + ", expected " + Arrays.toString(expected)
+                                + " " + output.dtype().contractName());
+                    }
+                }
+            }
+        } finally {
+            zeros.forEach(OnnxTensor::close);
         }
     }
 

@@ -29,7 +29,6 @@ import java.util.Arrays;
 final class OrtCApi {
     /** The OrtApi version asked for: 21 is ONNX Runtime 1.21, the header the places come from. */
     static final int API_VERSION = 21;
-    static final int ELEMENT_FLOAT = 1; // ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT
     private static final int LOGGING_ERROR = 3; // ORT_LOGGING_LEVEL_ERROR
     private static final int SEQUENTIAL = 0; // ORT_SEQUENTIAL
     private static final int ENABLE_ALL = 99; // ORT_ENABLE_ALL
@@ -239,7 +238,7 @@ final class OrtCApi {
         return out.get(JAVA_LONG, 0);
     }
 
-    /** Input (or output) {@code index}: its name, whether it is a float tensor, its shape. */
+    /** Input (or output) {@code index}: its name, its element type (or not a tensor), its shape. */
     OnnxSignature.Port port(Arena arena, MemorySegment session, boolean output, long index)
             throws Failure {
         MemorySegment allocator = created(Function.GetAllocatorWithDefaultOptions, arena);
@@ -255,10 +254,9 @@ final class OrtCApi {
             // Not a tensor (a sequence, a map): the cast gives NULL.
             MemorySegment tensor = created(Function.CastTypeInfoToTensorInfo, arena, typeInfo);
             if (tensor.equals(MemorySegment.NULL)) {
-                return new OnnxSignature.Port(name, false, new long[0]);
+                return new OnnxSignature.Port(name, null, null, new long[0]);
             }
-            return new OnnxSignature.Port(name, elementType(arena, tensor) == ELEMENT_FLOAT,
-                    shape(arena, tensor));
+            return port(arena, name, tensor);
         } finally {
             release(Function.ReleaseTypeInfo, typeInfo);
         }
@@ -280,35 +278,44 @@ final class OrtCApi {
         return dims.asSlice(0, rank * JAVA_LONG.byteSize()).toArray(JAVA_LONG);
     }
 
-    /** The shape of a tensor value (a Run's output). */
-    long[] valueShape(Arena arena, MemorySegment value) throws Failure {
+    /** A tensor value's element type and shape (a Run's output), as a port named {@code name}. */
+    OnnxSignature.Port valuePort(Arena arena, String name, MemorySegment value) throws Failure {
         MemorySegment info = created(Function.GetTensorTypeAndShape, arena, value);
         try {
-            return shape(arena, info);
+            return port(arena, name, info);
         } finally {
             release(Function.ReleaseTensorTypeAndShapeInfo, info);
         }
     }
 
-    /** A float tensor value over {@code data}, which it does not own or copy. */
-    MemorySegment floatTensor(Arena arena, MemorySegment memory, MemorySegment data, long[] shape)
+    private OnnxSignature.Port port(Arena arena, String name, MemorySegment tensorInfo)
             throws Failure {
+        int type = elementType(arena, tensorInfo);
+        return new OnnxSignature.Port(name, OnnxSignature.dtypeOf(type), Integer.toString(type),
+                shape(arena, tensorInfo));
+    }
+
+    /** A tensor value of ONNX element type {@code elementType} over {@code data}, which it does not own or copy. */
+    MemorySegment tensor(Arena arena, MemorySegment memory, MemorySegment data, long[] shape,
+            int elementType) throws Failure {
         return created(Function.CreateTensorWithDataAsOrtValue, arena, memory, data,
                 data.byteSize(), arena.allocateFrom(JAVA_LONG, shape), (long) shape.length,
-                ELEMENT_FLOAT);
+                elementType);
     }
 
     /**
-     * {@code OrtApi::Run} with one input and one output: {@code outputs} holds
-     * one OrtValue pointer, a preallocated value that Run writes into, or NULL
-     * for Run to make one. The timed call: an exact invocation, no boxing.
+     * {@code OrtApi::Run} with {@code inputCount} inputs and {@code outputCount}
+     * outputs: {@code outputs} holds an OrtValue pointer for each, a preallocated
+     * value that Run writes into, or NULL for Run to make one. The timed call: an
+     * exact invocation, no boxing.
      */
     void run(MemorySegment session, MemorySegment inputNames, MemorySegment inputs,
-            MemorySegment outputNames, MemorySegment outputs) throws Failure {
+            long inputCount, MemorySegment outputNames, long outputCount, MemorySegment outputs)
+            throws Failure {
         MemorySegment status;
         try {
             status = (MemorySegment) run.invokeExact(session, MemorySegment.NULL, inputNames,
-                    inputs, 1L, outputNames, 1L, outputs);
+                    inputs, inputCount, outputNames, outputCount, outputs);
         } catch (Throwable e) {
             throw new IllegalStateException("Run failed", e);
         }

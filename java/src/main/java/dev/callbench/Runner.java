@@ -1,0 +1,22 @@
+package dev.callbench;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** What {@link Serve} asks of either kind of rounds: {@link Rounds} or {@link TensorRounds}. */
+public interface Runner {
+    /** The most calls a round or latency pass may make (--calls). */
+    int maxCalls();
+
+    /** Times calls {@code 0 .. calls-1} as one block, every output poisoned first. */
+    Rounds.Round round(int calls) throws DataException;
+
+    /** The duration in ns of each of calls {@code 0 .. calls-1}, timed one at a time. */
+    long[] latencies(int calls) throws DataException;
+
+    /** Every round so far, in the order run. */
+    List<Rounds.Round> done();
+
+    /** Writes the last round's outputs to {@code path} (--outputs). */
+    void writeOutputs(Path path) throws DataException;
+}

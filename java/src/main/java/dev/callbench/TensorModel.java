@@ -1,0 +1,23 @@
+package dev.callbench;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The driver's one call on a model of any inputs and outputs (contract
+ * version 3: a user's ONNX model), loaded for batches of B samples. Tensors
+ * travel as raw little-endian bytes of their dtype, so one path serves every
+ * dtype.
+ */
+public non-sealed interface TensorModel extends LoadedModel {
+    /** Every input and output, as the runtime read them from the model. */
+    Signature signature();
+
+    /**
+     * Runs the forward pass on samples {@code [first, first + B)}: input k's are
+     * the bytes of {@code inputs[k]} from {@code first * sampleBytes(k)}. Stores
+     * every byte of output k's batch into {@code outputs[k]} at
+     * {@code first * sampleBytes} of that output: storing them is how each call's
+     * result is consumed. The buffers' positions and limits are not used.
+     */
+    void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception;
+}
