@@ -105,6 +105,21 @@ def half(path: Path) -> Path:
                  [helper.make_tensor_value_info("y", FLOAT16, ["N", 3])], inits)  # fmt: skip
 
 
+def other_dtypes(path: Path) -> Path:
+    """One input of each dtype the five models above leave out, each [N, 2], and an output
+    of the same dtype from it: float64 and int32 doubled, int8 and uint8 passed through,
+    bool negated."""
+    ports = [("a", TensorProto.DOUBLE, "Add"), ("b", TensorProto.INT32, "Add"),
+             ("c", TensorProto.INT8, "Identity"), ("d", TensorProto.UINT8, "Identity"),
+             ("e", TensorProto.BOOL, "Not")]  # fmt: skip
+    nodes = [helper.make_node(op, [name, name] if op == "Add" else [name], [f"{name}_out"])
+             for name, _, op in ports]  # fmt: skip
+    return _save(path, nodes,
+                 [helper.make_tensor_value_info(n, t, ["N", 2]) for n, t, _ in ports],
+                 [helper.make_tensor_value_info(f"{n}_out", t, ["N", 2]) for n, t, _ in ports],
+                 [])  # fmt: skip
+
+
 MODELS = {"image": image, "policy_value": policy_value, "classifier": classifier,
           "tokens": tokens, "float16": half}  # fmt: skip
 

@@ -67,6 +67,21 @@ READ_EVERY_TENSOR = {
 }
 
 
+@pytest.mark.parametrize("kit", sorted(READ_EVERY_TENSOR))
+def test_every_other_dtype_goes_both_ways_through_every_onnx_driver_of_a_kit(
+    kit: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    """float64, int32, int8, uint8 and bool in and out: no binding refuses a dtype."""
+    path = onnx_models.other_dtypes(tmp_path / "dtypes.onnx")
+    drivers = READ_EVERY_TENSOR[kit]
+    run = run_users_model(path, drivers, run_harness, "--batch", "3")
+    for driver_id in drivers:
+        errors = run.records[driver_id].output_errors or {}
+        assert set(errors) == {"a_out", "b_out", "c_out", "d_out", "e_out"}, driver_id
+        exact = ("b_out", "c_out", "d_out", "e_out")  # integers and bool: equal, or not verified
+        assert all(errors[n] == {"max_abs_error": 0.0, "tolerance": 0.0} for n in exact), driver_id
+
+
 def test_every_onnx_driver_reads_every_tensor() -> None:
     """No ONNX driver is left to skip a model of other tensors: each is in a group above."""
     from callbench.registry import DRIVERS
