@@ -8,6 +8,7 @@ from pathlib import Path
 from callbench.records.store import Run
 from callbench.report import (
     charts,
+    coverage,
     model_size,
     peers,
     puzzles,
@@ -75,6 +76,9 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
             "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
             today.bindings(run.drivers),
         ]  # fmt: skip
+    missing = coverage.not_in_run(run)
+    if missing:
+        timed += ["", missing]
     return [
         *timed,
         "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
