@@ -7,6 +7,7 @@ from pathlib import Path
 
 from callbench.records.store import Run
 from callbench.report import (
+    answer,
     charts,
     coverage,
     model_size,
@@ -79,7 +80,13 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     missing = coverage.not_in_run(run)
     if missing:
         timed += ["", missing]
+    choice = ["", f"## {answer.TITLE}{title}", "", answer.choice_table(run.drivers)]
+    floor = answer.floor_line(run.drivers)
+    choice += ["", floor] if floor else []
+    lever = answer.batch_lever(run.sweeps.get("batch") or {})
+    choice += ["", answer.LEVER_INTRO, "", lever] if lever else []
     return [
+        *choice,
         *timed,
         "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
         "", f"### The seed's puzzles{title}", "", puzzles.seed_findings(by_id),
