@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
 
 import matplotlib
 
@@ -16,10 +15,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from adjustText import adjust_text
-from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from callbench.records.record import Record
+from callbench.registry import the_floor
+from callbench.report.answer import cheapest_per_language
 from callbench.report.counts import Trend
 from callbench.report.sweeps import per_unit_ns
 from callbench.report.tables import ordered
@@ -50,7 +50,7 @@ def _legend(languages: Sequence[str]) -> list[Patch]:
     return [Patch(color=colour(name), label=name) for name in STYLES if name in languages]
 
 
-def per_call(records: Sequence[Record], host: str, path: Path) -> Path:
+def per_call(records: Sequence[Record], run_id: str, path: Path) -> Path:
     """Median µs per call of every verified driver, its 95% interval as error bars, log scale."""
     shown = [r for r in ordered(records) if r.ok][::-1]
     fig, ax = plt.subplots(figsize=(9, 0.35 * max(len(shown), 3) + 1.2))
@@ -64,7 +64,7 @@ def per_call(records: Sequence[Record], host: str, path: Path) -> Path:
         ax.set_yticks(list(y), [r.id for r in shown], fontsize=8)
         ax.set_xscale("log")
     ax.set_xlabel("µs per call (median of rounds; bars: 95% interval), log scale")
-    ax.set_title(f"Cost per call, batch 1 — {host}")
+    ax.set_title(f"Cost per call, batch 1 — run {run_id}")
     ax.legend(handles=_legend([r.language for r in shown]), loc="upper left",
               bbox_to_anchor=(1.01, 1), fontsize=8)  # fmt: skip
     fig.tight_layout()
@@ -73,14 +73,25 @@ def per_call(records: Sequence[Record], host: str, path: Path) -> Path:
     return path
 
 
-def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Path) -> Path | None:
+def width_drivers(points: Mapping[int, Sequence[Record]]) -> set[str]:
+    """Each language's cheapest real runtime at the smallest value among the drivers that
+    ran at every value, and the floor."""
+    everywhere = set.intersection(*({r.id for r in rs if r.ok} for rs in points.values()))
+    first = [r for r in points[min(points)] if r.id in everywhere]
+    return {r.id for r in cheapest_per_language(first)} | {the_floor()}
+
+
+def sweep(
+    points: Mapping[int, Sequence[Record]], kind: str, run_id: str, path: Path
+) -> Path | None:
     """Cost per sample against batch size, or per call against threads or model width, one
-    line a driver."""
+    line a driver (for the width, each language's cheapest driver only: the lines cross)."""
     series: dict[str, list[tuple[int, float]]] = {}
     languages: dict[str, str] = {}
+    kept = width_drivers(points) if kind == "width" and points else None
     for value, records in sorted(points.items()):
         for r in records:
-            if r.ok:
+            if r.ok and (kept is None or r.id in kept):
                 series.setdefault(r.id, []).append((value, per_unit_ns(r, kind) / 1e3))
                 languages[r.id] = r.language
     if not series:
@@ -99,37 +110,29 @@ def sweep(points: Mapping[int, Sequence[Record]], kind: str, host: str, path: Pa
         ax.set_xscale("log")
         ax.set_xlabel("samples per call (batch)")
         ax.set_ylabel("µs per sample, log scale")
-        ax.set_title(f"Where batching stops paying — {host}")
+        ax.set_title(f"Where batching stops paying — run {run_id}")
     elif kind == "width":
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(points), [f"{v:,}" for v in sorted(points)])
         ax.set_xlabel("hidden width H of the 2 -> H -> H -> 1 model (log scale)")
         ax.set_ylabel("µs per call, log scale")
-        ax.set_title(f"Where the binding stops mattering — {host}")
+        ax.set_title(f"Where the binding stops mattering — run {run_id}")
     else:
+        ax.set_xticks(sorted(points), [str(v) for v in sorted(points)])  # whole threads only
         ax.set_xlabel("intra-op threads")
         ax.set_ylabel("µs per call, log scale")
-        ax.set_title(f"Thread sweep — {host}")
+        ax.set_title(f"Thread sweep — run {run_id}")
     ax.grid(True, which="both", alpha=0.3)
-    handles = [Line2D([], [], color=colour(language), ls=linestyle(language), label=language)
-               for language in STYLES if language in languages.values()]  # fmt: skip
-    # Where the lines are not: the width sweep's climb to the right, the others' fall.
-    corner: Literal["upper left", "upper right"] = (
-        "upper left" if kind == "width" else "upper right"
-    )
-    first = ax.legend(handles=handles, fontsize=7, loc=corner, title="language")
-    ax.add_artist(first)
-    if kind == "width":  # lines cross: the drivers' legend goes beside the plot
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
-    else:
-        ax.legend(fontsize=7, ncol=2, loc="lower left")
+    # Beside the plot, never over a line; a driver's id starts with its language, whose
+    # colour and line style it has.
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), title="driver")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def work_and_time(found: Trend, host: str, languages: Mapping[str, str], path: Path) -> Path:
+def work_and_time(found: Trend, run_id: str, languages: Mapping[str, str], path: Path) -> Path:
     """µs per call against instructions per call, log–log, labelled, with the trend line."""
     fig, ax = plt.subplots(figsize=(12, 9))
     labels = []
@@ -145,11 +148,13 @@ def work_and_time(found: Trend, host: str, languages: Mapping[str, str], path: P
     ax.set_yscale("log")
     ax.set_xlabel("instructions per call under callgrind (AVX2 paths), log scale")
     ax.set_ylabel("µs per call, median of the timed rounds, log scale")
-    ax.set_title(f"Wall time against work — {host}")
+    ax.set_title(f"Wall time against work — run {run_id}")
     ax.grid(True, which="both", alpha=0.3)
     # Rows doing similar work crowd together: adjustText moves the labels apart,
     # each joined to its point by a thin line.
-    adjust_text(labels, ax=ax, arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.4})
+    # A wider box around each label than the default keeps neighbours from touching.
+    adjust_text(labels, ax=ax, expand=(1.3, 1.9), force_text=(0.3, 0.6), iter_lim=2000,
+                arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.4})  # fmt: skip
     trend_line = ax.legend(loc="lower right", fontsize=8)
     ax.add_artist(trend_line)
     shown = [languages.get(d, "") for d in found.points]
