@@ -62,7 +62,7 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         return ["", f"## Cost per call, one sample a call{title}", "",
                 "No driver records in this run."]  # fmt: skip
     by_id = {r.id: r for r in run.drivers}
-    chart = charts.per_call(run.drivers, run.host, chart_dir / f"{run.name}-per-call.png")
+    chart = charts.per_call(run.drivers, run.name, chart_dir / f"{run.name}-per-call.png")
     timed = [
         "", f"## Cost per call, one sample a call{title}", "", sections.timing(run), "",
         f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
@@ -108,7 +108,7 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     found = trend(run.drivers)
     if found is not None:
         languages = {r.id: r.language for r in run.drivers}
-        chart = charts.work_and_time(found, run.host, languages,
+        chart = charts.work_and_time(found, run.name, languages,
                                      chart_dir / f"{run.name}-work-and-time.png")  # fmt: skip
         parts += ["", f"## Wall time against instructions{title}", "",
                   trend_text(found, f"{CHARTS}/{chart.name}")]  # fmt: skip
@@ -117,13 +117,13 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         if not points:
             continue
         parts += ["", f"## {what}{title}", ""]
-        path = charts.sweep(points, kind, run.host, chart_dir / f"{run.name}-{kind}-sweep.png")
+        path = charts.sweep(points, kind, run.name, chart_dir / f"{run.name}-{kind}-sweep.png")
         if path is not None:
             parts += [f"![{what}]({CHARTS}/{path.name})", ""]
         parts.append(sweeps.sweep_table(points, kind))
     widths = run.sweeps.get("width")
     if widths:
-        drawn = charts.sweep(widths, "width", run.host, chart_dir / f"{run.name}-width-sweep.png")
+        drawn = charts.sweep(widths, "width", run.name, chart_dir / f"{run.name}-width-sweep.png")
         where = f"{CHARTS}/{drawn.name}" if drawn is not None else None
         parts += ["", f"## {model_size.TITLE}{title}", "", model_size.section(widths, where)]
     ladder = ladder_section(run.path, chart_dir)

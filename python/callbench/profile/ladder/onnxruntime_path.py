@@ -29,7 +29,13 @@ STEPS = (
     Step("sample", "taking one sample (x[i], NumPy)", "sample", "empty"),
     Step("input", "building the input (OrtValue.ortvalue_from_numpy)", "input", "empty"),
     Step("call", "running a graph that does nothing (Identity)", "noop", "empty"),
-    Step("model", "the MLP's layers (MLP run less Identity run)", "mlp", "noop"),
+    Step(
+        "model",
+        "the MLP's operators, mostly their dispatch: its arithmetic is 209 FLOPs "
+        "(MLP run less Identity run)",
+        "mlp",
+        "noop",
+    ),
     Step("store", "storing the result (y[i] = out[0])", "store", "empty"),
 )
 
