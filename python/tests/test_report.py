@@ -510,3 +510,15 @@ def test_the_newer_runtimes_are_placed_against_their_peers(tmp_path: Path) -> No
     web = lines["WebAssembly or the native addon, same engine?"]
     assert "skipped" in web and "onnxruntime-web is not installed" in web
     assert "IREE or ONNX Runtime from Python?" not in lines  # no IREE row in this run
+
+
+def test_the_main_table_is_followed_by_its_glossary(tmp_path: Path) -> None:
+    from callbench.registry import DRIVERS
+    from callbench.report.tables import GLOSSARY
+
+    text = report(tmp_path, make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3)]))
+    assert GLOSSARY in text
+    # Every suffix that marks a variant in two or more languages' drivers is explained.
+    for suffix in ("reuse", "iobinding", "static", "seed", "independent"):
+        assert any(s.id.endswith(f"-{suffix}") or s.id.startswith(f"{suffix}-") for s in DRIVERS)
+        assert f"`-{suffix}`" in GLOSSARY or f"`{suffix}-*`" in GLOSSARY

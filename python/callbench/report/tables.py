@@ -122,6 +122,27 @@ def count_cells(record: Record, cycles: bool) -> list[str]:
     return [fmt.NOT_SHOWN if v is None else f"{v:,.0f}" for v in found]
 
 
+# What a driver id's suffix says about its call, and the independent rows.
+GLOSSARY = """A driver's id is its language, its runtime, then how it calls:
+
+- no suffix: the runtime's plain documented call, new tensors each call;
+- `-reuse`: input and output tensors (or buffers) made once and refilled each call;
+- `-iobinding`: ONNX Runtime's IO binding, inputs and outputs bound to the session once;
+- `-static`: OpenVINO with the model reshaped to the run's batch (static shapes);
+- `-method`: ExecuTorch's `Method` called directly, without the `Module` wrapper;
+- `-portable`: ExecuTorch's portable kernels, not XNNPACK;
+- `-out`: LibTorch's `out=` operators, writing into tensors made once;
+- `-loader`: AOTInductor's loader called directly, skipping the pytree round trip;
+- `-state`: tract's `SimpleState` made once and reused;
+- `-frozen`: a frozen TorchScript module; `-inference`: eager under `torch.inference_mode`;
+- `-invoke`: IREE's lowest-level function invocation; `-ffm`: the C API through Java's
+  FFM API, not JNI; `-web`: onnxruntime-web's WebAssembly build;
+- `-seed`: the seed study's loop exactly as its author wrote it; `-loop`: the whole loop
+  in Cython, the floor's neighbour;
+- `independent-*`: a plain caller written apart from the drivers' kit, sharing only
+  the files: the drivers' harness should cost nothing beside it."""
+
+
 def driver_table(records: Sequence[Record]) -> str:
     placed = claims.table_order(records)
     rest = [r for r in ordered(records) if not r.ok]
@@ -156,7 +177,7 @@ def driver_table(records: Sequence[Record]) -> str:
         *(["est. cycles / call"] if cycles else []),
         "placed below the row above by", "status",
     ]  # fmt: skip
-    table = fmt.table(header, rows)
+    table = fmt.table(header, rows) + "\n\n" + GLOSSARY
     if any(r.artifact == TORCHSCRIPT for r in records):
         table += "\n\n" + TORCHSCRIPT_NOTE
     return table
