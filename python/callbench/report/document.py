@@ -67,6 +67,7 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         "", f"## Cost per call, one sample a call{title}", "", sections.timing(run), "",
         f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
         tables.driver_table(run.drivers),
+        "", f"### Each row's other figures{title}", "", tables.details_table(run.drivers),
     ]  # fmt: skip
     model = user_model.brought(run)
     if model is not None:  # a user's model: the ONNX drivers only, none of our MLP's sections

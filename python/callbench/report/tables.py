@@ -108,8 +108,11 @@ def order_cell(placed: claims.Placed, above: Record | None) -> str:
         return f"wall time, ×{fmt.times(versus.value)}"
     if placed.axis == "instructions":
         return "instructions (a tie on wall time)"
-    if claims.instructions(placed.record) is None or claims.instructions(above) is None:
-        return "median only (a tie on wall time; not counted)"
+    # Say whose count is missing: the row's own, or the one above it.
+    if claims.instructions(placed.record) is None:
+        return "median only (a tie on wall time; this row not counted)"
+    if claims.instructions(above) is None:
+        return "median only (a tie on wall time; the row above not counted)"
     return "median only (a tie on both axes)"
 
 
@@ -143,44 +146,68 @@ GLOSSARY = """A driver's id is its language, its runtime, then how it calls:
   the files: the drivers' harness should cost nothing beside it."""
 
 
+CALL_CELL = 60  # characters of the record's notes.call kept in the main table
+
+
+def call_cell(record: Record) -> str:
+    """What the call does, from the driver's own ``notes.call``, shortened."""
+    call = fmt.one_line(str(record.notes.get("call") or "")) or fmt.NOT_SHOWN
+    return call if len(call) <= CALL_CELL else call[: CALL_CELL - 1].rstrip() + "…"
+
+
 def driver_table(records: Sequence[Record]) -> str:
+    """The main table, nine columns: the ranking and what to read it by. The rest of each
+    row's figures are in ``details_table``."""
     placed = claims.table_order(records)
     rest = [r for r in ordered(records) if not r.ok]
     base = base_record(records)
     counted = any(r.count is not None for r in records)
-    cycles = any(count_cells(r, True)[-1] != fmt.NOT_SHOWN for r in records) if counted else False
     rows = []
     for n, r in enumerate([p.record for p in placed] + rest):
         if r.ok:
-            low_high = fmt.us_interval(r.interval_ns)
             versus = ratio(r, base) if base is not None else None
-            figures = [median_cell(r), low_high, fmt.seconds_per_million(r.median_ns),
-                       str(versus) if versus else fmt.NOT_SHOWN, latency_cell(r)]  # fmt: skip
+            figures = [f"{fmt.us(r.median_ns)} ({fmt.us_interval(r.interval_ns)})"
+                       + (f" {WIDE}" if r.wide else ""),
+                       str(versus) if versus else fmt.NOT_SHOWN]  # fmt: skip
         else:
-            figures = [fmt.NOT_SHOWN] * 5
-        works = count_cells(r, cycles) if counted else []
+            figures = [fmt.NOT_SHOWN] * 2
+        works = count_cells(r, False) if counted else []
         above = placed[n - 1].record if 0 < n < len(placed) else None
         order = [order_cell(placed[n], above)] if n < len(placed) else [fmt.NOT_SHOWN]
         rows.append([
             rank_cell(n, placed[n]) if n < len(placed) else fmt.NOT_SHOWN,
-            f"`{r.id}`", r.language, runtime_cell(r), *figures,
-            f"{r.load_ns / 1e6:.1f}" if r.load_ns is not None else fmt.NOT_SHOWN,
-            peak_cell(r),
-            f"{r.max_abs_error:.1e}" if r.max_abs_error is not None else fmt.NOT_SHOWN,
-            *works, *order, status_cell(r),
+            f"`{r.id}`", runtime_cell(r), call_cell(r), *figures, *works, *order,
+            status_cell(r),
         ])  # fmt: skip
     header = [
-        "rank", "driver", "language", "runtime", "median µs/call", "95% interval µs",
-        "s per 1M calls", f"× {base.id if base else FLOOR} (95% interval)", "p50 / p90 / p99 µs",
-        "load ms", "peak MB", "max abs err",
+        "rank", "driver", "runtime", "the call", "median µs/call (95% interval)",
+        f"× {base.id if base else FLOOR} (95% interval)",
         *(["instructions / call"] if counted else []),
-        *(["est. cycles / call"] if cycles else []),
         "placed below the row above by", "status",
     ]  # fmt: skip
     table = fmt.table(header, rows) + "\n\n" + GLOSSARY
     if any(r.artifact == TORCHSCRIPT for r in records):
         table += "\n\n" + TORCHSCRIPT_NOTE
     return table
+
+
+def details_table(records: Sequence[Record]) -> str:
+    """Each row's other figures: latency percentiles, load, memory, error, cycles."""
+    counted = any(r.count is not None for r in records)
+    cycles = any(count_cells(r, True)[-1] != fmt.NOT_SHOWN for r in records) if counted else False
+    rows = []
+    for r in ordered(records):
+        rows.append([
+            f"`{r.id}`", r.language,
+            latency_cell(r) if r.ok else fmt.NOT_SHOWN,
+            f"{r.load_ns / 1e6:.1f}" if r.load_ns is not None else fmt.NOT_SHOWN,
+            peak_cell(r),
+            f"{r.max_abs_error:.1e}" if r.max_abs_error is not None else fmt.NOT_SHOWN,
+            *(count_cells(r, True)[-1:] if cycles else []),
+        ])  # fmt: skip
+    header = ["driver", "language", "p50 / p90 / p99 µs", "load ms", "peak MB", "max abs err",
+              *(["est. cycles / call"] if cycles else [])]  # fmt: skip
+    return fmt.table(header, rows)
 
 
 def column(run: Run) -> str:
