@@ -524,3 +524,23 @@ def test_the_main_table_is_followed_by_its_glossary(tmp_path: Path) -> None:
     for suffix in ("reuse", "iobinding", "static", "seed", "independent"):
         assert any(s.id.endswith(f"-{suffix}") or s.id.startswith(f"{suffix}-") for s in DRIVERS)
         assert f"`-{suffix}`" in GLOSSARY or f"`{suffix}-*`" in GLOSSARY
+
+
+def test_every_rows_figures_go_to_a_csv_beside_the_report(tmp_path: Path) -> None:
+    import csv
+
+    run = make_run(tmp_path / "run", [
+        driver("cpp-handwritten", [20, 20, 20], language="C++", notes={"call": "plain loops"}),
+        driver("python-numpy", [5000, 5100, 5050]),
+        not_ok("cpp-onnxruntime", "failed", "models/mlp.onnx: truncated"),
+    ])  # fmt: skip
+    text = report(tmp_path, run)
+    assert "`figures.csv`" in text
+    with (tmp_path / "out" / "figures.csv").open() as f:
+        got = {row["driver"]: row for row in csv.DictReader(f)}
+    assert set(got) == {"cpp-handwritten", "python-numpy", "cpp-onnxruntime"}
+    assert got["cpp-handwritten"]["call"] == "plain loops"
+    assert float(got["python-numpy"]["median_us"]) == pytest.approx(5.05)
+    assert float(got["python-numpy"]["ratio_to_base"]) == pytest.approx(252.5)
+    failed = got["cpp-onnxruntime"]
+    assert failed["status"] == "failed" and failed["median_us"] == ""

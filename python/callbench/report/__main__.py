@@ -1,4 +1,5 @@
-"""``python -m callbench.report [RUN ...] [--out DIR]``: results/report.md and its charts.
+"""``python -m callbench.report [RUN ...] [--out DIR]``: results/report.md, its charts,
+and figures.csv (every row's figures).
 
 RUN is a run folder or a run id under results/runs/; without one, the newest
 run. Runs from several hosts are shown side by side, and each run also gets
@@ -16,6 +17,7 @@ from pathlib import Path
 from callbench.errors import RunError
 from callbench.files import write_atomic
 from callbench.records.store import RESULTS, RUNS, find_run, latest_run, load_run
+from callbench.report import figures_csv
 from callbench.report.document import render
 
 PROG = "callbench report"
@@ -41,6 +43,7 @@ def report(names: Sequence[str], out: Path) -> Path:
     target = out / "report.md"
     try:
         write_atomic(target, render(runs, out).encode())
+        write_atomic(out / figures_csv.NAME, figures_csv.figures_csv(runs).encode())
     except OSError as exc:
         raise RunError(f"{exc.filename or target}: cannot write: {exc.strerror or exc}") from None
     return target

@@ -68,6 +68,7 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
         tables.driver_table(run.drivers),
         "", f"### Each row's other figures{title}", "", tables.details_table(run.drivers),
+        "", "Every figure of every row, one column each, is in `figures.csv` beside this report.",
     ]  # fmt: skip
     model = user_model.brought(run)
     if model is not None:  # a user's model: the ONNX drivers only, none of our MLP's sections
