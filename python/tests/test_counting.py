@@ -246,3 +246,21 @@ def test_a_valgrind_panic_is_named_by_its_reason_not_its_plea(tmp_path: Path) ->
     )
     stderr.write_text("progress: loaded\n==123== a Valgrind line\nmodel.onnx: truncated\n")
     assert error_line(stderr) == "model.onnx: truncated"
+
+
+def test_a_jit_whose_double_round_cost_less_is_skipped_as_unstable() -> None:
+    """A pair whose 2K-call round did fewer instructions than its K-call one (the JIT
+    compiling in the first) gives a negative figure: the spread stays a width, the row is
+    varying, and a JIT row is skipped saying so, not written with a negative spread."""
+    from callbench.harness.count_options import jit_verdict
+    from callbench.records import count as derive
+
+    pairs = [{"single": [9_000_000], "double": [1_000_000]},  # -8,000 a call
+             {"single": [1_000_000], "double": [6_000_000]},  # 5,000
+             {"single": [1_000_000], "double": [5_500_000]}]  # 4,500  # fmt: skip
+    block = {"status": "ok", "error": None, "calls": 1000, "events": ["Ir"], "pairs": pairs,
+             "warmup": 10_000}  # fmt: skip
+    figures = derive.summary(block)
+    assert figures["spread"] is not None and figures["spread"] > 0 and figures["varying"]
+    verdict = jit_verdict({**block, **figures})
+    assert verdict["status"] == "skipped" and verdict["error"].startswith("unstable under Valgrind")

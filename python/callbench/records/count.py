@@ -62,11 +62,13 @@ def pair_cycles(block: Mapping[str, Any]) -> list[float]:
 
 
 def spread(figures: Sequence[float]) -> float | None:
-    """(max - min) / median of the pairs' figures; None with fewer than two."""
+    """(max - min) / |median| of the pairs' figures; None with fewer than two. A JIT still
+    compiling can make a pair's double round cost less than its single one: a negative
+    figure, whose spread is still a width (never negative), and wide."""
     if len(figures) < 2:
         return None
     middle = stats.median(list(figures))
-    return (max(figures) - min(figures)) / middle if middle else None
+    return (max(figures) - min(figures)) / abs(middle) if middle else None
 
 
 def summary(block: Mapping[str, Any]) -> dict[str, Any]:
