@@ -533,13 +533,16 @@ def test_every_rows_figures_go_to_a_csv_beside_the_report(tmp_path: Path) -> Non
         driver("cpp-handwritten", [20, 20, 20], language="C++", notes={"call": "plain loops"}),
         driver("python-numpy", [5000, 5100, 5050]),
         not_ok("cpp-onnxruntime", "failed", "models/mlp.onnx: truncated"),
-    ])  # fmt: skip
+    ], latencies={"cpp-handwritten": np.full(100, 20, dtype=np.int64),
+                  "python-numpy": np.arange(1, 101, dtype=np.int64) * 100})  # fmt: skip
     text = report(tmp_path, run)
     assert "`figures.csv`" in text
     with (tmp_path / "out" / "figures.csv").open() as f:
         got = {row["driver"]: row for row in csv.DictReader(f)}
     assert set(got) == {"cpp-handwritten", "python-numpy", "cpp-onnxruntime"}
     assert got["cpp-handwritten"]["call"] == "plain loops"
+    assert got["cpp-handwritten"]["p50_us"] == ""  # under 1 µs a call: none, as in the report
+    assert float(got["python-numpy"]["p50_us"]) == pytest.approx(5.05)
     assert float(got["python-numpy"]["median_us"]) == pytest.approx(5.05)
     assert float(got["python-numpy"]["ratio_to_base"]) == pytest.approx(252.5)
     failed = got["cpp-onnxruntime"]

@@ -70,17 +70,31 @@ def median_cell(record: Record) -> str:
     return fmt.us(record.median_ns) + (f" {WIDE}" if record.wide else "")
 
 
-def latency_cell(record: Record) -> str:
-    """p50 / p90 / p99 µs, recomputed from the latency samples, where a call takes >= 1 µs."""
+class LatenciesUnreadableError(Exception):
+    """The record's latency file cannot be read."""
+
+
+def latency_percentiles_ns(record: Record) -> list[float] | None:
+    """p50, p90, p99 ns from the latency samples; None where a call takes under 1 µs (the
+    clock's resolution makes them noise) or no samples were kept."""
     if record.median_ns < stats.LATENCY_FLOOR_NS:
-        return fmt.NOT_SHOWN
+        return None
     try:
         samples = record.latency_samples()
-    except (OSError, ValueError, KeyError):
-        return f"{record.latencies}: unreadable"
+    except (OSError, ValueError, KeyError) as exc:
+        raise LatenciesUnreadableError(str(record.latencies)) from exc
     if samples is None or not samples.size:
-        return fmt.NOT_SHOWN
-    return " / ".join(fmt.us(v) for v in stats.percentiles(samples))
+        return None
+    return stats.percentiles(samples)
+
+
+def latency_cell(record: Record) -> str:
+    """p50 / p90 / p99 µs, recomputed from the latency samples, where a call takes >= 1 µs."""
+    try:
+        found = latency_percentiles_ns(record)
+    except LatenciesUnreadableError:
+        return f"{record.latencies}: unreadable"
+    return fmt.NOT_SHOWN if found is None else " / ".join(fmt.us(v) for v in found)
 
 
 def peak_cell(record: Record) -> str:
