@@ -133,3 +133,18 @@ def test_a_width_whose_weights_are_another_models_is_named(
     run = run_harness("--models", str(models_copy), "--widths", "16", "--only", "python-numpy")
     assert run.returncode == 1 and run.run_dir is None
     assert f"{folder / art.WEIGHTS}: is 420 bytes, width 16 has 337 floats" in run.stderr
+
+
+def test_a_width_exported_before_contract_3_is_named_before_any_driver_runs(
+    run_harness: Callable[..., HarnessRun], models_copy: Path
+) -> None:
+    """A models/widths folder older than the tensors table stops the sweep at its start,
+    not after the reference width's rounds."""
+    manifest_path = models_copy / "widths" / "16" / art.MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["tensors"]
+    manifest_path.write_text(json.dumps(manifest))
+    run = run_harness("--models", str(models_copy), "--widths", "8,16", "--only", "python-numpy")
+    assert run.returncode == 1 and run.run_dir is None
+    assert "Traceback" not in run.stderr
+    assert f"{manifest_path}: has no 'tensors' table (contract 3)" in run.stderr

@@ -226,6 +226,8 @@ def test_seed_section_explains_the_orderings_from_the_figures(tmp_path: Path) ->
     assert table["python-torchscript"][-1] == "3.00× (3.00–3.00)"
     assert table["cpp-torchscript-seed"][-2] == "12.00 s"
     assert table["cpp-torchscript-reuse"][-2] == "not measured"
+    assert "| ours: median call × 10⁶ |" in section  # calibrated rounds: not a measured million
+    assert "it is not a measured million" in section
     # C++ as written (12 µs) is slower than Java (10 µs), our C++ call (7 µs) is faster.
     assert "C++ is slower than Java only with the seed's call as written" in section
     assert "with our call it is faster" in section
@@ -356,8 +358,8 @@ def test_kernel_records_get_their_section(tmp_path: Path) -> None:
                             "reference": "kernel-exp-numpy"})  # fmt: skip
     text = report(tmp_path, make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3),
                                                         kernel]))  # fmt: skip
-    assert "## Kernels" in text and "| `kernel-exp-numpy` |" in text
-    assert "`kernel-exp-numpy`" not in text.split("## Kernels")[0]  # not a driver row
+    assert "## Appendix: kernels" in text and "| `kernel-exp-numpy` |" in text
+    assert "`kernel-exp-numpy`" not in text.split("## Appendix")[0]  # not a driver row
 
 
 def test_a_record_of_another_schema_version_is_one_line(
@@ -547,3 +549,55 @@ def test_every_rows_figures_go_to_a_csv_beside_the_report(tmp_path: Path) -> Non
     assert float(got["python-numpy"]["ratio_to_base"]) == pytest.approx(252.5)
     failed = got["cpp-onnxruntime"]
     assert failed["status"] == "failed" and failed["median_us"] == ""
+
+
+def test_seed_table_says_measured_only_for_rounds_of_a_million_calls(tmp_path: Path) -> None:
+    """The seed's protocol (--calls 1000000) is a measured million; shorter rounds give
+    only the median call × 10⁶, and the table says which it holds."""
+    records = [driver("python-eager-seed", [60_000] * 3), driver("python-eager", [40_000] * 3)]
+    for record, seconds in zip(records, ([70.0, 80.0, 90.0], [41.0, 45.0, 43.0]), strict=True):
+        record.rounds = [Round(i, 1_000_000, int(s * 1e9)) for i, s in enumerate(seconds)]
+    text = report(tmp_path, make_run(tmp_path / "run", records))
+    section = text.split("## The seed's table beside ours")[1].split("\n## ")[0]
+    assert rows(section)["python-eager-seed"][-2] == "80.00 s"
+    assert "| ours: 1M calls measured |" in section
+    assert "timed as the seed timed them" in section
+
+
+def kernel(kernel_id: str, op: str, device: str, ms: float | None, error: str = "") -> Record:
+    """A CUDA-family kernel record: ok with rounds of ``ms``, else skipped with ``error``."""
+    labels = {"family": "cuda", "op": op, "impl": kernel_id.rsplit("-", 1)[1],
+              "shape": [10, 10], "dtype": "float64", "device": device}  # fmt: skip
+    if ms is None:
+        return Record(kind="kernel", id=kernel_id, language="Python", runtime="torch",
+                      status="skipped", error=error, kernel=labels)  # fmt: skip
+    return Record(kind="kernel", id=kernel_id, language="Python", runtime="torch", status="ok",
+                  rounds=[Round(i, 1, int(ms * 1e6)) for i in range(3)], max_abs_error=0.0,
+                  tolerance=1e-12, kernel=labels)  # fmt: skip
+
+
+def test_a_kernels_only_run_from_a_gpu_host_is_the_appendix_second_host(tmp_path: Path) -> None:
+    """The GPU run's CUDA rows go beside this host's skipped ones, told apart by the device,
+    in the appendix after every driver section; it gets no driver sections of its own."""
+    here = make_run(tmp_path / "cpu-run", [
+        driver("python-numpy", [5_000] * 5),
+        kernel("kernel-cuda-exp-torch", "exp", "cuda", None, "no CUDA device"),
+        kernel("kernel-l2norm-numpy", "l2norm", "cpu", 2.0),
+    ])  # fmt: skip
+    gpu_env = {"host": "test-host", "cpu": "GPU host CPU", "cpu_count": 16,
+               "cuda_device": "Test GPU", "versions": {"torch": "9.9"}}  # fmt: skip
+    gpu = make_run(tmp_path / "gpu-run", [kernel("kernel-cuda-exp-torch", "exp", "cuda", 0.25)],
+                   env=gpu_env)  # fmt: skip
+    text = report(tmp_path, here, gpu)
+    assert "Hosts side by side" not in text and text.count("## Cost per call") == 1
+    assert "GPU host CPU, GPU Test GPU, its commit not recorded" in text
+    appendix = text.split("## Appendix: kernels, the seeds' micro-benchmarks")[1]
+    assert "## Environment" in text.split("## Appendix")[0]  # the appendix comes last
+    ours, theirs = appendix.split("### The CUDA rows on a second host: Test GPU, run `gpu-run`")
+    assert (
+        "This host's 1 CUDA rows did not run (skipped: no CUDA device); run `gpu-run` ran "
+        "them on Test GPU: below" in ours
+    )
+    assert "kernel-cuda-exp-torch" not in rows(ours) and "kernel-l2norm-numpy" in rows(ours)
+    assert rows(theirs)["kernel-cuda-exp-torch"][4] == "0.25"
+    assert "GPU: Test GPU" in theirs

@@ -17,6 +17,7 @@ from typing import Any
 from callbench.errors import EXPORT_HINT, ArtifactError, UsageError
 from callbench.model import artifacts as art
 from callbench.model.architecture import HIDDEN, state_dict_shapes, weight_count
+from callbench.model.tensors import read_signature
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ def check_width(models: Path, entry: dict[str, Any]) -> Width:
     folder = models / art.family_folder(hidden)
     listed: dict[str, Any] = entry.get("files") or {}
     manifest = art.verify(folder, list(listed))
+    # A width exported before contract 3 fails here, before any driver of the sweep runs.
+    read_signature(folder / art.MANIFEST, manifest)
     family_path = models / art.FAMILY
     for name, sha in listed.items():
         if manifest["files"][name].get("sha256") != sha:

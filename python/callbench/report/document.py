@@ -21,7 +21,12 @@ from callbench.report import (
     user_model,
 )
 from callbench.report.counts import count_section, trend, trend_text
-from callbench.report.kernels import kernel_section
+from callbench.report.kernels import (
+    APPENDIX,
+    kernel_section,
+    second_host,
+    second_host_section,
+)
 from callbench.report.ladder import ladder_section
 
 CHARTS = "charts"
@@ -29,14 +34,24 @@ CHARTS = "charts"
 
 def _made_at(run: Run) -> str:
     git = run.env.get("git") or {}
+    if not git.get("commit"):
+        return "its commit not recorded"
     dirty = " with uncommitted changes" if git.get("dirty") else ""
-    return f"commit `{git.get('commit') or '?'}`{dirty}"
+    return f"commit `{git['commit']}`{dirty}"
+
+
+def _machine(run: Run) -> str:
+    """CPU, and the GPU where the run had one: two hosts may share a host name."""
+    gpu = run.env.get("cuda_device")
+    return f"{run.env.get('cpu', '?')}" + (f", GPU {gpu}" if gpu else "")
 
 
 def _versions(run: Run) -> str:
     """Each runtime's version(s) in the run's records, for telling runs apart."""
     found: dict[str, set[str]] = {}
-    for r in run.drivers:
+    for r in run.records:
+        if r.sweep is not None:
+            continue
         if r.runtime_version:
             found.setdefault(r.runtime, set()).add(r.runtime_version)
     return "; ".join(f"{name} {', '.join(sorted(v))}" for name, v in sorted(found.items()))
@@ -49,10 +64,10 @@ def _intro(runs: Sequence[Run]) -> str:
     )
     if len(runs) == 1:
         run = runs[0]
-        return (f"Made from run `{run.name}` (host `{run.host}`, {run.env.get('cpu', '?')}) "
+        return (f"Made from run `{run.name}` (host `{run.host}`, {_machine(run)}) "
                 f"at {_made_at(run)}. {closing}")  # fmt: skip
-    lines = [f"Made from {len(runs)} runs; {closing}", ""]
-    lines += [f"- `{run.name}`: host `{run.host}`, {run.env.get('cpu', '?')}, {_made_at(run)}; "
+    lines = [f"Made from {len(runs)} runs. {closing}", ""]
+    lines += [f"- `{run.name}`: host `{run.host}`, {_machine(run)}, {_made_at(run)}; "
               f"runtimes: {_versions(run) or 'none recorded'}." for run in runs]  # fmt: skip
     return "\n".join(lines)
 
@@ -131,9 +146,27 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     ladder = ladder_section(run.path, chart_dir)
     if ladder:
         parts += ["", ladder.rstrip()]
-    if run.kernels:
-        parts += ["", kernel_section(run.kernels, run.env).rstrip()]
     parts += ["", f"## Environment{title}", "", sections.environment(run)]
+    return parts
+
+
+def _appendix(runs: Sequence[Run], second_hosts: Sequence[Run]) -> list[str]:
+    """The kernels of each run, then the CUDA rows of kernels-only runs from other hosts."""
+    ran = [r for r in second_hosts if any(k.ok for k in r.kernels)]
+    elsewhere = "; ".join(
+        f"run `{r.name}` ran them on {r.env.get('cuda_device') or r.host}" for r in ran
+    )
+    parts: list[str] = []
+    for run in runs:
+        title = f" — {run.host}, run `{run.name}`" if len(runs) > 1 else ""
+        section = kernel_section(run.kernels, run.env, f"{elsewhere}: below" if ran else "")
+        if section:
+            first, rest = section.rstrip().split("\n", 1)
+            parts += ["", first + title + "\n" + rest]
+    if second_hosts and not parts:
+        parts += ["", f"## {APPENDIX}"]
+    for run in second_hosts:
+        parts += ["", second_host_section(run.name, run.kernels, run.env).rstrip()]
     return parts
 
 
@@ -147,11 +180,19 @@ def render(runs: Sequence[Run], out: Path) -> str:
     model = user_model.brought(runs[0]) if len(runs) == 1 else None
     title = user_model.heading(model) if model is not None else "# callbench report"
     parts = [title, "", _intro(runs)]
-    if len(runs) > 1:
+    # A run of kernels alone beside runs of drivers is a second host for the appendix
+    # (the GPU's CUDA rows), not a host of its own for every section.
+    main = [run for run in runs if run.drivers] or list(runs)
+    second_hosts = [run for run in runs if run not in main]
+    if len(main) > 1:
         parts += ["", "## Hosts side by side", "",
                   "median µs per call (× each run's base driver)", "",
-                  tables.hosts_table(runs)]  # fmt: skip
-    for run in runs:
-        title = f" — {run.host}, run `{run.name}`" if len(runs) > 1 else ""
+                  tables.hosts_table(main)]  # fmt: skip
+    for run in main:
+        title = f" — {run.host}, run `{run.name}`" if len(main) > 1 else ""
         parts += _run_sections(run, title, chart_dir)
+    if second_hosts:
+        listed = "; ".join(second_host(r.name, r.env) for r in second_hosts)
+        parts.insert(3, f"\nThe appendix merges kernels-only runs from a second host: {listed}.")
+    parts += _appendix(main, second_hosts)
     return "\n".join(parts) + "\n"

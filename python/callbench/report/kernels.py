@@ -28,6 +28,7 @@ HEADER = (
     "| max abs err | status | seed ms | seed x base | notes |"
 )
 RULE = "|" + "---|" * HEADER.count(" | ") + "---|"
+APPENDIX = "Appendix: kernels, the seeds' micro-benchmarks"
 
 
 def _ms(ns: float) -> str:
@@ -173,15 +174,31 @@ def _seed_lines() -> list[str]:
     ]
 
 
-def kernel_section(records: Sequence[Record], env: Mapping[str, Any]) -> str:
-    """The Markdown section for the kernel records of one run ("" when there are none)."""
+def _on_device(record: Record) -> bool:
+    return bool(_label(record, "device") == "cuda")
+
+
+def _table(
+    rows: Sequence[Record], medians: Mapping[str, float | None], foot: list[str]
+) -> list[str]:
+    return [HEADER, RULE, *(_row(r, medians, foot) for r in sorted(rows, key=_sort_key))]
+
+
+def kernel_section(
+    records: Sequence[Record], env: Mapping[str, Any], cuda_elsewhere: str = ""
+) -> str:
+    """The appendix for the kernel records of one run ("" when there are none).
+
+    ``cuda_elsewhere`` names where another host ran the CUDA rows; given, and none of
+    this run's ran, the CUDA table keeps this host's rows only and points there.
+    """
     kernels = [r for r in records if r.kind == "kernel"]
     if not kernels:
         return ""
     medians = {r.id: _median(r) for r in kernels}
     footnotes: list[str] = []
     lines = [
-        "## Kernels: the seeds' micro-benchmarks",
+        f"## {APPENDIX}",
         "",
         "Each kernel is one call (e.g. `np.exp` of the whole array), timed in repeats after "
         "a warm-up; every result was checked against the reference implementation "
@@ -196,10 +213,55 @@ def kernel_section(records: Sequence[Record], env: Mapping[str, Any]) -> str:
         _env_line(env),
     ]
     for family in FAMILIES:
-        rows = sorted((r for r in kernels if _label(r, "family") == family), key=_sort_key)
+        rows = [r for r in kernels if _label(r, "family") == family]
         if not rows:
             continue
-        lines += ["", f"### {TITLES[family]}", "", HEADER, RULE]
-        lines += [_row(r, medians, footnotes) for r in rows]
+        lines += ["", f"### {TITLES[family]}", ""]
+        device_rows = [r for r in rows if _on_device(r)]
+        if cuda_elsewhere and device_rows and not any(r.ok for r in device_rows):
+            reasons = sorted({_status(r) for r in device_rows})
+            lines += [f"This host's {len(device_rows)} CUDA rows did not run "
+                      f"({'; '.join(reasons)}); {cuda_elsewhere}. Its CPU rows:", ""]  # fmt: skip
+            rows = [r for r in rows if not _on_device(r)]
+        lines += _table(rows, medians, footnotes)
     lines += [""] + footnotes + (["", "Seeds:"] if footnotes else ["Seeds:"]) + _seed_lines()
+    return "\n".join(lines) + "\n"
+
+
+def _host_line(env: Mapping[str, Any]) -> str:
+    system = env.get("platform") or env.get("os") or "?"
+    return (f"Host `{env.get('host') or '?'}`, {system}, Python {env.get('python') or '?'}, "
+            f"{env.get('threads') or 1} thread(s) per library.")  # fmt: skip
+
+
+def second_host(run_name: str, env: Mapping[str, Any]) -> str:
+    """A second host told apart by its device, not its host name (both may be "vm")."""
+    device = env.get("cuda_device") or env.get("cpu") or "another host"
+    return f"{device}, run `{run_name}`"
+
+
+def second_host_section(run_name: str, records: Sequence[Record], env: Mapping[str, Any]) -> str:
+    """A kernels-only run from another machine (a GPU host): its rows beside the seeds'.
+
+    Its times are that machine's, so nothing is divided by the first host's; x base
+    is taken within the run, and the seed's columns are what its rows compare with.
+    """
+    kernels = [r for r in records if r.kind == "kernel"]
+    if not kernels:
+        return ""
+    medians = {r.id: _median(r) for r in kernels}
+    footnotes: list[str] = []
+    lines = [
+        f"### The CUDA rows on a second host: {second_host(run_name, env)}",
+        "",
+        "A run of this project's `callbench kernels` on another machine, merged here as "
+        "a second host: its times are that machine's and compare with the seeds' GPU "
+        "figures (same shape where no † says otherwise), not with the tables above. "
+        "x base is within this run (— where the operation's reference did not run there).",
+        "",
+        f"{_env_line(env)} {_host_line(env)}",
+        "",
+        *_table(kernels, medians, footnotes),
+    ]
+    lines += ["", *footnotes] if footnotes else []
     return "\n".join(lines) + "\n"

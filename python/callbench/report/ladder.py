@@ -28,7 +28,7 @@ STEPS = {
 CHART_DIR = "charts"
 
 
-def ladder_chart(ladder: Ladder, path: Path) -> Path:
+def ladder_chart(ladder: Ladder, run_name: str, path: Path) -> Path:
     """Stacked horizontal bars, one per runtime, steps left to right; ticks at the full call."""
     runtimes = ladder.runtimes
     fig, ax = plt.subplots(figsize=(9, 1.1 * max(len(runtimes), 2) + 2.0))
@@ -47,7 +47,8 @@ def ladder_chart(ladder: Ladder, path: Path) -> Path:
     ax.set_yticks(range(len(runtimes)), [f"{r.runtime} {r.runtime_version}" for r in runtimes])
     ax.invert_yaxis()
     ax.set_xlabel("µs per call (median of interleaved repeats)")
-    ax.set_title(f"Where a call's time goes — batch {ladder.batch}, {ladder.threads} thread(s)")
+    ax.set_title(f"Where a call's time goes, batch {ladder.batch}, {ladder.threads} thread(s) "
+                 f"— run {run_name}")  # fmt: skip
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=4)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -65,12 +66,12 @@ def ladder_section(run_dir: Path, chart_dir: Path) -> str | None:
         return None
     ladder = ladder_record.read(path)
     chart_dir.mkdir(parents=True, exist_ok=True)
-    chart = ladder_chart(ladder, chart_dir / f"{run_dir.name}-ladder.png")
+    chart = ladder_chart(ladder, run_dir.name, chart_dir / f"{run_dir.name}-ladder.png")
     return "\n".join([
         "## Where a call's time goes",
         "",
         "Each step of a call timed on its own, in one process: a loop doing only that step, "
-        "less the empty loop (the model's layers: the MLP less a model that does nothing). "
+        "less the empty loop (the MLP's operators: the MLP less a model that does nothing). "
         "The steps should add up to the full call, measured as one loop, within "
         f"{ladder_record.TOLERANCE:.0%}; the registered driver on the same path is timed "
         "beside them. `callbench profile ladder --run-dir RUN` makes it; "
