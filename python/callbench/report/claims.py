@@ -6,9 +6,9 @@ shared VM the interval alone is not enough: two back-to-back runs of the same
 code reverse a few of the orders it allows (see README, "Claims that the next
 run keeps"), so a claim must also clear ``NOISE``.
 
-Where two neighbouring rows tie on wall time, the second axis (instructions
-per call under callgrind, which does not move with the machine's load)
-orders them when both were counted and their counts differ.
+Where two neighbouring rows tie on wall time they stay in median order, and
+the second axis (instructions per call under callgrind, which does not move
+with the machine's load) is shown beside them, not used to reorder them.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from callbench.records import count
 from callbench.records.record import Record
 from callbench.report.ratios import NOISE, Ratio, ratio
 
-# What placed a row below the one above: a claim on wall time; instructions, in a tie on
-# wall time; or nothing (a tie on both axes, or a row not counted).
-Axis = Literal["first", "wall time", "instructions", "tie"]
+# How a row stands against the one above: the first row, a claim on wall time, or a tie.
+Axis = Literal["first", "wall time", "tie"]
 
 
 def holds(slower_over_faster: Ratio | None, noise: float = NOISE) -> bool:
@@ -71,11 +70,9 @@ def differ(a: float | None, b: float | None) -> bool:
 
 @dataclass(frozen=True)
 class Placed:
-    """A row of the ordered table and what put it below the row above.
+    """A row of the ordered table and how it stands against the row above.
 
-    ``versus_above`` is the ratio the axis rests on: for a row that starts a
-    new rank, the claim that separates it from the rank above (between the two
-    rows neighbouring by median); otherwise this row over the row above it.
+    ``versus_above`` is this row over the row above it, paired by round.
     """
 
     record: Record
@@ -83,66 +80,21 @@ class Placed:
     versus_above: Ratio | None
 
 
-def _ordered_group(group: list[Record], noise: float) -> list[Record]:
-    """Rows tied on wall time, neighbour by neighbour, ordered by instructions.
-
-    Two rows of the group may still be a claim apart (steps under the noise add
-    up), and such a claim is never contradicted: a row is placed only after
-    every row that is faster than it beyond the noise. Among the rows free to
-    go next, the first by median goes if it was not counted (nothing says
-    otherwise); else the counted row with the fewest instructions.
-    """
-    # Who is slower than whom beyond the noise, worked out once for the group.
-    beaten = {r.id: {o.id for o in group if holds(ratio(r, o), noise)} for r in group}
-    remaining = list(group)  # by median
-    ordered: list[Record] = []
-    while remaining:
-        left = {r.id for r in remaining}
-        # Medians of paired ratios need not be transitive: the claims among the rows
-        # left may form a cycle (A beats B beats C beats A), which no order keeps;
-        # the rows left then go by median.
-        free = [r for r in remaining if not beaten[r.id] & left] or remaining
-        counted = [r for r in free if instructions(r) is not None]
-        first = free[0]
-        chosen = (
-            first
-            if instructions(first) is None
-            else min(counted, key=lambda r: instructions(r) or 0.0)
-        )
-        ordered.append(chosen)
-        remaining.remove(chosen)
-    return ordered
-
-
-def _axis(record: Record, above: Record, noise: float) -> Axis:
-    """Why ``record`` sits below ``above`` inside a rank."""
-    if holds(ratio(record, above), noise):
-        return "wall time"
-    mine, theirs = instructions(record), instructions(above)
-    more = differ(theirs, mine) and (mine or 0.0) > (theirs or 0.0)
-    return "instructions" if more else "tie"
-
-
 def table_order(records: Sequence[Record], noise: float = NOISE) -> list[Placed]:
-    """Verified rows by wall time; rows tied on it ordered by instructions; the axis of each."""
-    rows = by_median(records)
-    groups: list[tuple[Ratio | None, list[Record]]] = []
-    for n, record in enumerate(rows):
-        versus = ratio(record, rows[n - 1]) if n else None
-        if n and not holds(versus, noise):
-            groups[-1][1].append(record)
-        else:
-            groups.append((versus, [record]))
+    """Verified rows in median order; each a claim against the row above or a tie.
+
+    A tie keeps median order: a row's instructions never lift it over a row that
+    takes less time (a row far off the time-instructions trend would jump rows
+    that are faster). The claims are ``wall_claims``', the ones ``compare`` keeps.
+    """
     placed: list[Placed] = []
-    for boundary, group in groups:
-        for n, record in enumerate(_ordered_group(group, noise)):
-            if not placed:
-                placed.append(Placed(record, "first", None))
-            elif n == 0:
-                placed.append(Placed(record, "wall time", boundary))
-            else:
-                above = placed[-1].record
-                placed.append(Placed(record, _axis(record, above, noise), ratio(record, above)))
+    rows = by_median(records)
+    for n, record in enumerate(rows):
+        if n == 0:
+            placed.append(Placed(record, "first", None))
+            continue
+        versus = ratio(record, rows[n - 1])
+        placed.append(Placed(record, "wall time" if holds(versus, noise) else "tie", versus))
     return placed
 
 

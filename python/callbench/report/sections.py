@@ -83,10 +83,10 @@ def timing(run: Run) -> str:
         f"a 95% interval that excludes 1 and is more than {NOISE:.0%} from 1 "
         "(criterion's rule: significant and above a noise threshold, the threshold chosen so "
         f"that a second run keeps the first's claims); otherwise it is a tie, {TIE} in the "
-        "rank column. Tied rows that were both counted under callgrind are ordered by "
-        "instructions per call, the axis a neighbour's load does not move; the last column "
-        "says which axis placed each row. Ratios are taken round by round against the same "
-        "round of the base driver."
+        'rank column. Tied rows stay in median order; the column "against the row above" '
+        "gives the claim's ratio, or for a tie the ratio of instructions per call under "
+        "callgrind (the axis a neighbour's load does not move) where both rows were counted. "
+        "Ratios are taken round by round against the same round of the base driver."
     )
     return " ".join(parts)
 

@@ -114,20 +114,21 @@ def rank_cell(n: int, placed: claims.Placed) -> str:
 
 
 def order_cell(placed: claims.Placed, above: Record | None) -> str:
-    """Which axis put the row below the one above: wall time, instructions, or neither."""
+    """The row against the one above: a claim on wall time, or a tie and what the
+    instructions per call say (this row's over the row above's)."""
     versus = placed.versus_above
     if placed.axis == "first" or versus is None or above is None:
         return fmt.NOT_SHOWN
     if placed.axis == "wall time":
         return f"wall time, ×{fmt.times(versus.value)}"
-    if placed.axis == "instructions":
-        return "instructions (a tie on wall time)"
-    # Say whose count is missing: the row's own, or the one above it.
-    if claims.instructions(placed.record) is None:
-        return "median only (a tie on wall time; this row not counted)"
-    if claims.instructions(above) is None:
-        return "median only (a tie on wall time; the row above not counted)"
-    return "median only (a tie on both axes)"
+    mine, theirs = claims.instructions(placed.record), claims.instructions(above)
+    if mine is None:
+        return "a tie on wall time; this row not counted"
+    if theirs is None:
+        return "a tie on wall time; the row above not counted"
+    if claims.differ(theirs, mine):
+        return f"a tie on wall time; instructions ×{fmt.times(mine / theirs)}"
+    return "a tie on both axes"
 
 
 def count_cells(record: Record, cycles: bool) -> list[str]:
@@ -197,7 +198,7 @@ def driver_table(records: Sequence[Record]) -> str:
         "rank", "driver", "runtime", "the call", "median µs/call (95% interval)",
         f"× {base.id if base else FLOOR} (95% interval)",
         *(["instructions / call"] if counted else []),
-        "placed below the row above by", "status",
+        "against the row above", "status",
     ]  # fmt: skip
     table = fmt.table(header, rows) + "\n\n" + GLOSSARY
     if any(r.artifact == TORCHSCRIPT for r in records):
