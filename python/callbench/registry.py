@@ -23,6 +23,7 @@ from callbench.roles import (
     FLOOR,
     PYTHON_MODULE,
     SWEEP,
+    TORCH_PROGRAM,
     TORCHSCRIPT_FROM_CPP,
     TORCHSCRIPT_FROM_JAVA,
     TORCHSCRIPT_FROM_PYTHON,
@@ -42,6 +43,11 @@ def floor(spec: DriverSpec) -> DriverSpec:
     return replace(spec, roles=spec.roles | {FLOOR})
 
 
+def program(spec: DriverSpec) -> DriverSpec:
+    """With ``--torch``, the driver runs the user's torch.export program itself."""
+    return replace(spec, roles=spec.roles | {TORCH_PROGRAM})
+
+
 def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
     """The driver stands for ``row`` of the seed's table, making ``call`` as ``how`` says."""
     return replace(spec, seed=SeedRole(row, call, how))
@@ -51,8 +57,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Python: callbench/drivers/<module>.py, function named after the colon.
     seed_row(PYTHON_MODULE, Call.OURS,
              "our module (`torch.relu`, no module built per call) on [1, 2] views",
-             python.driver("python-eager", "torch", STATE_DICT, "eager:plain")),
-    swept(python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference")),
+             program(python.driver("python-eager", "torch", STATE_DICT, "eager:plain"))),
+    program(swept(python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference"))),
     seed_row(PYTHON_MODULE, Call.AS_WRITTEN,
              "the seed's loop as written: `for x in X` over [N, 2], two `nn.ReLU()` built per call",
              python.driver("python-eager-seed", "torch", STATE_DICT, "eager_seed:setup")),

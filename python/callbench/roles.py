@@ -12,6 +12,8 @@ from enum import IntEnum
 
 SWEEP = "sweep"  # runs in the batch and thread sweeps: its runtime's fastest way
 FLOOR = "floor"  # the hand-written loop the main table's ratios are taken against
+# Runs a user's torch.export program (``--torch``) from the artifact the role names.
+TORCH_PROGRAM = "torch_program"
 
 
 @dataclass(frozen=True)

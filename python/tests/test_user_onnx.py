@@ -196,15 +196,17 @@ OTHER_ONNX = [*GO_ONNX, *JAVA_ONNX, *NODE_ONNX]
 
 
 def run_users_model(
-    path: Path, drivers: list[str], run_harness: Callable[..., HarnessRun], *extra: str
-) -> HarnessRun:
-    """``callbench run --onnx path`` over ``drivers``, each of which must come out ok."""
+    path: Path, drivers: list[str], run_harness: Callable[..., HarnessRun], *extra: str,
+    flag: str = "--onnx",
+) -> HarnessRun:  # fmt: skip
+    """``callbench run --onnx path`` (or ``flag``) over ``drivers``, each of which must come
+    out ok."""
     from callbench.registry import lookup
 
     for driver_id in drivers:
         require_available(lookup(driver_id))
     only = [a for d in drivers for a in ("--only", d)]
-    run = run_harness("--onnx", str(path), *only, "--rounds", "2", "--round-time", "0.01",
+    run = run_harness(flag, str(path), *only, "--rounds", "2", "--round-time", "0.01",
                       "--warmup", "10", *extra)  # fmt: skip
     assert run.returncode == 0, run.stderr
     for driver_id in drivers:

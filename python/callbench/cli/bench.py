@@ -20,10 +20,11 @@ from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
-from callbench.model import user_onnx
+from callbench.model import user_onnx, user_torch
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
+from callbench.roles import TORCH_PROGRAM
 
 # --quick: the whole pipeline at a small size, as a smoke test.
 QUICK = {"rounds": 3, "round_time": 0.02, "warmup": 1000}
@@ -44,33 +45,49 @@ def stopped(stop: KeyboardInterrupt, run_dir: Path | None) -> int:
     return 128 + int(getattr(signal.Signals, name, signal.SIGINT))
 
 
-def onnx_specs(args: argparse.Namespace) -> list[DriverSpec]:
-    """The chosen drivers that load ONNX: the ones a user's own model runs through."""
+def brought(args: argparse.Namespace) -> Path | None:
+    """The user's model, ``--onnx`` or ``--torch``; None for ours."""
+    return args.onnx or getattr(args, "torch", None)
+
+
+def user_specs(args: argparse.Namespace) -> list[DriverSpec]:
+    """The chosen drivers a user's model runs through: those that load ONNX, and with
+    ``--torch`` those that run the program itself (loading it in place of our artifact)."""
+    flag = "--torch" if getattr(args, "torch", None) else "--onnx"
     if args.widths or getattr(args, "sweep", None):
-        raise UsageError("--onnx runs the user's model as it is: no --widths or --sweep with it")
-    if args.onnx is None:
-        raise UsageError("--inputs goes with --onnx (the samples for the user's model)")
-    specs = [s for s in common.selection(args) if s.artifact == art.ONNX]
+        raise UsageError(f"{flag} runs the user's model as it is: no --widths or --sweep with it")
+    if brought(args) is None:
+        raise UsageError("--inputs goes with --onnx or --torch (the samples for the user's model)")
+    chosen = common.selection(args)
+    specs = [s for s in chosen if s.artifact == art.ONNX]
+    if flag == "--torch":
+        specs = [*(replace(s, artifact=user_torch.PROGRAM) for s in chosen
+                   if TORCH_PROGRAM in s.roles), *specs]  # fmt: skip
     if not specs:
-        raise UsageError("--onnx: none of the chosen drivers loads ONNX")
+        what = "runs a torch.export program or loads ONNX" if flag == "--torch" else "loads ONNX"
+        raise UsageError(f"{flag}: none of the chosen drivers {what}")
     return specs
 
 
 def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: bool) -> int:
     """The user's model checked and prepared (nothing under results/ if it is rejected),
-    then every chosen ONNX driver on it, verified against ONNX Runtime's unoptimised
-    outputs; ``bench`` adds the report."""
-    specs = onnx_specs(args)
-    folder = user_onnx.prepare(args.onnx, args.inputs)
+    then every chosen driver that can run it, verified against the reference (ONNX Runtime's
+    unoptimised outputs for ``--onnx``, the program's eager module for ``--torch``);
+    ``bench`` adds the report."""
+    specs = user_specs(args)
+    path = brought(args)
+    assert path is not None  # user_specs said so
+    prepare = user_torch.prepare if args.onnx is None else user_onnx.prepare
+    folder = prepare(path, args.inputs)
     run_dir = None
     try:
-        check_call(replace(options, models=folder), check_models(folder), args.onnx)
+        check_call(replace(options, models=folder), check_models(folder), path)
         if build_first:
             chosen = {language_key(s) for s in specs}
             build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT])
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         models = user_onnx.place(folder, run_dir)
-        console.say(f"{args.onnx}: {len(specs)} ONNX drivers on it, its artifacts in {models}")
+        console.say(f"{path}: {len(specs)} drivers on it, its artifacts in {models}")
         done = run_group(specs, replace(options, models=models), run_dir)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
@@ -84,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
     options = common.run_options(args)
-    if args.onnx is not None or args.inputs is not None:
+    if brought(args) is not None or args.inputs is not None:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
     if args.widths and args.sweep:
@@ -128,7 +145,7 @@ def bench(args: argparse.Namespace) -> int:
     signals.install()
     defaults = QUICK if args.quick else {}
     options: RunOptions = common.run_options(args, **defaults)
-    if args.onnx is not None or args.inputs is not None:
+    if brought(args) is not None or args.inputs is not None:
         # A user's model: its drivers and its report; the sweeps, kernels and ladder
         # are about our MLP and the machine, not about the model brought.
         return user_model_run(args, options, not args.no_build)

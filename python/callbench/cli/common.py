@@ -49,15 +49,21 @@ def widths(args: argparse.Namespace) -> list[Width]:
 
 def add_user_model(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("your own model")
-    g.add_argument(
+    brought = g.add_mutually_exclusive_group()
+    brought.add_argument(
         "--onnx", type=Path, metavar="PATH",
         help="run every ONNX driver on this model instead of ours (named inputs and outputs "
         "of numeric dtypes, batch first); see the README",
     )  # fmt: skip
+    brought.add_argument(
+        "--torch", type=Path, metavar="PATH.pt2",
+        help="a program torch.export.save wrote (from a source you trust): run it down the "
+        "PyTorch paths and, through its ONNX export, every ONNX driver; see the README",
+    )  # fmt: skip
     g.add_argument(
         "--inputs", type=Path, metavar="FILE.npz",
-        help="with --onnx: the samples to feed, one array [N, ...] per input name (a .npy for "
-        "a model of one input); default: seeded, per dtype",
+        help="with --onnx or --torch: the samples to feed, one array [N, ...] per input name "
+        "(a .npy for a model of one input); default: seeded, per dtype",
     )  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from callbench.harness.round_policy import RoundPolicy, flagged_in
 from callbench.harness.verification import settle
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.model import user_onnx
 from callbench.records.record import Record
 from callbench.records.store import write_record
 
@@ -96,9 +97,7 @@ class Session:
 
     def _start(self, live: Live, label: str) -> None:
         spec = live.spec
-        reason = spec.available()
-        if reason is None and self.sweep and self.sweep["kind"] == "width":
-            reason = self._not_exported(spec)
+        reason = spec.available() or self._not_exported(spec)
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -110,11 +109,17 @@ class Session:
         return None
 
     def _not_exported(self, spec: DriverSpec) -> str | None:
-        """Why a width sweep skips the driver: the width's export has no such artifact."""
-        if spec.artifact in art.read_manifest(self.options.models)["files"]:
+        """Why the driver is skipped for want of its artifact: a width sweep's export has
+        none, or a user's program (``--torch``) could not be made into it."""
+        manifest = art.read_manifest(self.options.models)
+        if spec.artifact in manifest["files"]:
             return None
-        width = self.sweep["value"] if self.sweep else "?"
-        return f"width {width} has no {spec.artifact} (not exported)"
+        made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
+        if isinstance(made, dict) and made.get("status") == "failed":
+            return f"{spec.artifact} could not be made from the program ({made.get('error')})"
+        if self.sweep and self.sweep["kind"] == "width":
+            return f"width {self.sweep['value']} has no {spec.artifact} (not exported)"
+        return None
 
     def _running(self) -> list[Live]:
         return [live for live in self.live if live.process is not None]

@@ -122,6 +122,8 @@ def order_cell(placed: claims.Placed, above: Record | None) -> str:
     if placed.axis == "wall time":
         return f"wall time, ×{fmt.times(versus.value)}"
     mine, theirs = claims.instructions(placed.record), claims.instructions(above)
+    if mine is None and theirs is None:
+        return "a tie on wall time"
     if mine is None:
         return "a tie on wall time; this row not counted"
     if theirs is None:

@@ -1,5 +1,5 @@
-"""The report of a run on a model the user brought (``--onnx``): what the model is, how
-its outputs were checked, and each language's cheapest way to call it.
+"""The report of a run on a model the user brought (``--onnx`` or ``--torch``): what the
+model is, how its outputs were checked, and each language's cheapest way to call it.
 
 Such a run has only the ONNX drivers, so the sections about our MLP (the seed's
 table and puzzles, PyTorch today, the floors) are left out.
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from callbench.model.user_onnx import ORIGIN
+from callbench.model.user_torch import KIND as TORCH_KIND
 from callbench.records.record import Record
 from callbench.records.store import Run
 from callbench.report.format import one_line, table, us, us_interval
@@ -53,22 +54,50 @@ def ports_table(model: dict[str, Any]) -> str:
     return table(["", "name", "dtype", "shape (batch first)", "bytes a sample"], rows)
 
 
+def artifacts_table(model: dict[str, Any]) -> str:
+    """Each artifact derived from a user's program: its status, export seconds and size."""
+    rows = []
+    for name, made in (model.get("artifacts") or {}).items():
+        ok = made.get("status") == "ok"
+        status = "made" if ok else f"failed: {one_line(made.get('error'))}"
+        size = f"{made['bytes']:,}" if ok else "–"
+        rows.append([f"`{name}`", status, f"{made.get('seconds', '?')}", size])
+    return table(["artifact", "status", "export s", "bytes"], rows)
+
+
+def _origin(model: dict[str, Any]) -> list[str]:
+    file = (f"- **File**: `{model.get('file')}`, {model.get('bytes', '?')} bytes, "
+            f"sha256 `{model.get('sha256')}`")  # fmt: skip
+    if model.get("kind") == TORCH_KIND:
+        return [
+            f"{file}; a {TORCH_KIND}, {model.get('producer')}. It was checked before torch read "
+            "it (no pickled weight, constant or object; sample inputs loaded with "
+            "`weights_only=True`), and a copy sits in the run's `model/` folder.",
+            "- **Artifacts made from it** (into the run's `model/` folder; a driver of a failed "
+            "one is skipped with the exporter's first line):",
+            "",
+            artifacts_table(model),
+            "",
+        ]
+    return [f"{file}; made by {model.get('producer') or 'an unnamed producer'}, opset "
+            f"{model.get('opset', '?')}. A copy sits in the run's `model/` folder."]  # fmt: skip
+
+
 def description(model: dict[str, Any]) -> str:
     """Where the model came from, what it takes and gives, and how its outputs were checked."""
     tolerance = model.get("tolerance")
     told = f"{tolerance:.3g}" if isinstance(tolerance, int | float) else "?"
+    checked = model.get("cross_check")
     lines = [
-        f"- **File**: `{model.get('file')}`, {model.get('bytes', '?')} bytes, "
-        f"sha256 `{model.get('sha256')}`; made by {model.get('producer') or 'an unnamed producer'},"
-        f" opset {model.get('opset', '?')}. A copy sits in the run's `model/` folder.",
+        *_origin(model),
         f"- **Inputs and outputs** ({len(model.get('inputs') or [])} and "
         f"{len(model.get('outputs') or [])}; batch dimension `{model.get('batch')}`):",
         "",
         ports_table(model),
         "",
         f"- **Samples**: {model.get('inputs_from')}.",
-        f"- **Reference**: {model.get('reference')}; the onnx package's reference evaluator "
-        f"{model.get('cross_check')}.",
+        f"- **Reference**: {model.get('reference')}"
+        + (f"; the onnx package's reference evaluator {checked}." if checked else "."),
         f"- **Tolerance**: a driver's outputs may differ from the reference by at most {told} "
         f"for the first output ({model.get('tolerance_rule')}); every row below met each "
         "output's before its time counted.",

@@ -1,0 +1,270 @@
+"""A PyTorch program the user brings (``--torch PATH.pt2``): checked, loaded, then made
+into an artifact set, each artifact derived on its own.
+
+The folder has the shape of ``user_onnx``'s (contract 3): one file of samples per
+input, one of reference values per output, a manifest with the tensors table and
+what the user brought, and the artifacts the drivers load:
+
+- ``program.pt2``: the user's file, byte for byte (the eager rows load it);
+- ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver).
+
+Each derived artifact is timed and may fail alone: the manifest's ``artifacts``
+table says, for each, its seconds, bytes, or the exporter's first line, and the
+drivers of a missing one are recorded as skipped with it. The reference is the
+program's own module, ``ep.module()``, in eager under ``torch.inference_mode()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.errors import first_line
+from callbench.model import artifacts as art
+from callbench.model import tensors as tn
+from callbench.model import user_inputs
+from callbench.model.onnx_signature import Declared
+from callbench.model.user_onnx import ORIGIN, fit_batch
+from callbench.model.user_torch_archive import check, refuse
+
+PROGRAM = "program.pt2"
+KIND = "torch.export program"
+# Samples a reference call takes at most (fewer where a sample is large: 16 MiB a call).
+REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
+# torch's dtypes as contract 3 names them.
+TORCH_DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
+                "int64": "int64", "int32": "int32", "int8": "int8", "uint8": "uint8",
+                "bool": "bool"}  # fmt: skip
+
+
+def _contract_dtype(path: Path, what: str, name: str, dtype: Any) -> str:
+    found = TORCH_DTYPES.get(str(dtype).removeprefix("torch."))
+    if found is None:
+        raise refuse(path, f"{what} {name!r} is {dtype}; callbench feeds "
+                     f"{', '.join(TORCH_DTYPES)}")  # fmt: skip
+    return found
+
+
+def _dims(shape: Any) -> tuple[int | str, ...]:
+    """Sizes, with a symbolic size (a dynamic dimension) as its name."""
+    return tuple(int(d) if isinstance(d, int) else str(d) for d in shape)
+
+
+def load(path: Path) -> Any:
+    """The checked archive loaded: its sample inputs first with ``weights_only=True`` (so
+    torch's own load never falls back to a full unpickle), then ``torch.export.load``."""
+    import torch
+
+    archive = check(path)
+    try:
+        torch.load(io.BytesIO(archive.sample_inputs), weights_only=True)
+    except Exception as exc:  # torch raises UnpicklingError for anything beyond tensors
+        raise refuse(path, "its sample inputs are not plain tensors (they do not load with "
+                     f"weights_only=True: {first_line(exc)})") from None  # fmt: skip
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.export.load(path)
+    except Exception as exc:  # ValueError for another archive version, RuntimeError, ...
+        problem = f"torch {torch.__version__} cannot load it ({first_line(exc)})"
+        raise refuse(path, problem) from None
+
+
+def declared(path: Path, ep: Any) -> tuple[list[Declared], list[Declared]]:
+    """The program's user inputs and outputs: names, contract dtypes, dims (symbolic names
+    where dynamic), from the graph's placeholders and output node."""
+    from torch.export.graph_signature import InputKind, OutputKind, TensorArgument
+
+    specs = [s for s in ep.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    if not specs:
+        raise refuse(path, "the program takes no inputs; callbench calls a model on inputs")
+    for s in specs:
+        if not isinstance(s.arg, TensorArgument):
+            raise refuse(path, f"input {getattr(s.arg, 'name', '?')!r} is not a tensor "
+                         f"({type(s.arg).__name__}); callbench feeds tensors only")  # fmt: skip
+    nodes = {n.name: n for n in ep.graph.nodes}
+    inputs = []
+    for s in specs:
+        val = nodes[s.arg.name].meta["val"]
+        dtype = _contract_dtype(path, "input", s.arg.name, val.dtype)
+        inputs.append(Declared(s.arg.name, dtype, _dims(val.shape)))
+    outputs = []
+    for s in ep.graph_signature.output_specs:
+        if s.kind != OutputKind.USER_OUTPUT:
+            continue
+        if not isinstance(s.arg, TensorArgument):
+            raise refuse(path, f"output {getattr(s.arg, 'name', '?')!r} is not a tensor")
+        val = nodes[s.arg.name].meta["val"]
+        dtype = _contract_dtype(path, "output", s.arg.name, val.dtype)
+        outputs.append(Declared(s.arg.name, dtype, _dims(val.shape)))
+    if not outputs:
+        raise refuse(path, "the program returns no tensor")
+    return inputs, outputs
+
+
+def batch_of(path: Path, inputs: list[Declared]) -> str | int:
+    """The inputs' shared batch dimension: a dynamic dimension's name, or a fixed size."""
+    firsts = {t.dims[0] if t.dims else None for t in inputs}
+    if None in firsts or len(firsts) != 1:
+        dims = ", ".join(f"{t.name!r} {list(t.dims)}" for t in inputs)
+        raise refuse(path, f"its inputs do not share a first (batch) dimension ({dims})")
+    return firsts.pop()  # type: ignore[return-value]
+
+
+def samples_for(path: Path, inputs_path: Path | None, inputs: list[Declared]) -> dict[str, Any]:
+    fixed = {t.name: tuple(d if isinstance(d, int) else None for d in t.dims[1:]) for t in inputs}
+    if inputs_path is not None:
+        return user_inputs.from_npz(inputs_path, inputs, fixed)
+    for t in inputs:
+        if None in fixed[t.name]:
+            raise refuse(path, f"input {t.name!r} is {list(t.dims)}: a dynamic size beyond the "
+                         "batch; give its samples with --inputs FILE.npz")  # fmt: skip
+    shapes = {name: tuple(int(d) for d in dims if d is not None) for name, dims in fixed.items()}
+    return user_inputs.generated(inputs, shapes)
+
+
+def reference_outputs(
+    path: Path, ep: Any, inputs: list[Declared], outputs: list[Declared], batch: str | int,
+    samples: Mapping[str, np.ndarray],
+) -> dict[str, Any]:  # fmt: skip
+    """``ep.module()`` in eager, under ``torch.inference_mode()``: each output ``[N, *shape]``."""
+    import torch
+    from torch.utils._pytree import tree_leaves
+
+    count = len(next(iter(samples.values())))
+    sample_bytes = sum(v[:1].nbytes for v in samples.values())
+    step = batch if isinstance(batch, int) else max(
+        1, min(REFERENCE_STEP, REFERENCE_BYTES // max(1, sample_bytes)))  # fmt: skip
+    parts: list[list[np.ndarray]] = [[] for _ in outputs]
+    module = ep.module()
+    try:
+        with torch.inference_mode():
+            for i in range(0, count, step):
+                args = [torch.from_numpy(samples[t.name][i : i + step]) for t in inputs]
+                leaves = tree_leaves(module(*args))
+                if len(leaves) != len(outputs):
+                    raise ValueError(f"gave {len(leaves)} outputs, the program declares "
+                                     f"{len(outputs)}")  # fmt: skip
+                for part, y in zip(parts, leaves, strict=True):
+                    part.append(y.numpy())
+    except Exception as exc:  # the program's own failure on the generated inputs
+        raise refuse(path, f"its module cannot run on the inputs ({first_line(exc)})") from None
+    found = {}
+    for out, part in zip(outputs, parts, strict=True):
+        values = np.concatenate(part)
+        if out.dtype in tn.FLOATS and not np.isfinite(values).all():
+            raise refuse(path, f"output {out.name!r} is NaN or Inf on the inputs")
+        found[out.name] = values
+    return found
+
+
+def timed(make: Callable[[], bytes]) -> dict[str, Any]:
+    """An artifact made, with its seconds and bytes, or the exporter's first line."""
+    start = time.perf_counter()
+    try:
+        blob = make()
+    except Exception as exc:  # each exporter fails its own way; the others go on
+        return {"status": "failed", "error": first_line(exc),
+                "seconds": round(time.perf_counter() - start, 3)}  # fmt: skip
+    return {"status": "ok", "seconds": round(time.perf_counter() - start, 3), "bytes": len(blob),
+            "blob": blob}  # fmt: skip
+
+
+def onnx_of(ep: Any) -> bytes:
+    """``torch.onnx.export`` of the program itself (the dynamo exporter), checked."""
+    import onnx
+    import torch
+
+    logging.getLogger("torch.onnx").setLevel(logging.ERROR)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        program = torch.onnx.export(ep, dynamo=True, verbose=False)
+    if program is None:
+        raise RuntimeError("torch.onnx.export returned no program")
+    proto = program.model_proto
+    onnx.checker.check_model(proto, full_check=True)
+    return bytes(proto.SerializeToString())
+
+
+def _port(t: Declared) -> dict[str, Any]:
+    return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
+
+
+def prepare(path: Path, inputs_path: Path | None = None) -> Path:
+    """The checked artifact set in a temporary folder (the caller moves it beside the run)."""
+    import torch
+
+    ep = load(path)
+    inputs, outputs = declared(path, ep)
+    batch = batch_of(path, inputs)
+    samples = fit_batch(path, batch, samples_for(path, inputs_path, inputs))
+    reference = reference_outputs(path, ep, inputs, outputs, batch, samples)
+    tolerances = {o.name: tn.relative_tolerance(o.dtype, reference[o.name]) for o in outputs}
+    signature = tn.Signature(
+        tn.tensors(tn.INPUTS_STEM, [(t.name, t.dtype, samples[t.name].shape[1:]) for t in inputs]),
+        tuple(
+            tn.Tensor(o.name, o.dtype, t.shape, t.file, tolerances[o.name])
+            for o, t in zip(outputs, tn.tensors(tn.REFERENCE_STEM, [
+                (o.name, o.dtype, reference[o.name].shape[1:]) for o in outputs]), strict=True)
+        ),
+        batch if isinstance(batch, int) else str(batch),
+    )  # fmt: skip
+    data = path.read_bytes()
+    made = {art.ONNX: timed(lambda: onnx_of(ep))}
+    files = {PROGRAM: data}
+    files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
+    files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
+    files.update({t.file: reference[t.name].tobytes() for t in signature.outputs})
+    folder = Path(tempfile.mkdtemp(prefix="callbench-torch-"))
+    for name, blob in files.items():
+        (folder / name).write_bytes(blob)
+    shapes = {t.file: [len(samples[t.name]), *t.shape] for t in signature.inputs}
+    shapes.update({t.file: [len(reference[t.name]), *t.shape] for t in signature.outputs})
+    manifest = {
+        "model": f"{path.name} (brought by the user)",
+        ORIGIN: {
+            "kind": KIND,
+            "file": path.name,
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "bytes": len(data),
+            "inputs": [_port(t) for t in inputs],
+            "outputs": [_port(o) for o in outputs],
+            "batch": batch,
+            "producer": f"torch.export (loaded by torch {torch.__version__})",
+            "inputs_from": str(inputs_path.name) if inputs_path else user_inputs.GENERATED,
+            "reference": "the program's module (ep.module()) in eager, under "
+                         "torch.inference_mode()",
+            "artifacts": made,
+            "tolerance_rule": (
+                f"float32 and float64 {tn.RELATIVE_TOLERANCE['float32']:g}, float16 "
+                f"{tn.RELATIVE_TOLERANCE['float16']:.3g}, x max(1, largest |reference value|) "
+                "of each output; integers and bool equal"
+            ),
+        },
+        tn.MANIFEST_KEY: signature.to_json(),
+        "tolerance": tolerances[outputs[0].name],
+        "samples": len(next(iter(samples.values()))),
+        "files": {
+            name: {
+                "sha256": hashlib.sha256(blob).hexdigest(),
+                "bytes": len(blob),
+                "shape": shapes.get(name, []),
+                "dtype": next((t.dtype for t in (*signature.inputs, *signature.outputs)
+                               if t.file == name), name.rsplit(".", 1)[-1]),
+            }
+            for name, blob in files.items()
+        },
+    }  # fmt: skip
+    from callbench.records.store import write_json
+
+    write_json(folder / art.MANIFEST, manifest)
+    return folder

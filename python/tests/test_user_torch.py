@@ -1,0 +1,193 @@
+"""`--torch PATH.pt2`: a user's torch.export program, checked before torch reads it, made
+into its artifacts, and run verified down the PyTorch rows and every ONNX driver.
+
+The two programs (tests/torch_programs.py) are not our MLP: a convolutional
+policy-value network (one input of rank 4, two outputs) and a LayerNorm + GELU MLP.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from callbench.errors import UsageError
+from callbench.model import artifacts as art
+from callbench.model import tensors as tn
+from callbench.model import user_onnx, user_torch
+from tests import torch_programs as programs
+from tests.conftest import HarnessRun
+from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, run_users_model
+
+TORCH_ROWS = ["python-eager", "python-eager-inference"]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("programs")
+    return {name: make(folder / f"{name}.pt2") for name, make in programs.PROGRAMS.items()}
+
+
+def test_a_program_is_prepared_with_its_names_shapes_and_eager_reference(
+    exported: dict[str, Path],
+) -> None:
+    path = exported["policy_value"]
+    folder = user_torch.prepare(path)
+    manifest = json.loads((folder / art.MANIFEST).read_text())
+    signature = tn.read_signature(folder / art.MANIFEST, manifest)
+    assert [(t.name, t.shape) for t in signature.inputs] == [("board", (8, 8, 8))]
+    assert [(t.name, t.shape) for t in signature.outputs] == [("linear", (64,)), ("tanh", (1,))]
+    brought = manifest[user_onnx.ORIGIN]
+    assert brought["kind"] == user_torch.KIND and brought["file"] == "policy_value.pt2"
+    assert brought["artifacts"][art.ONNX]["status"] == "ok"
+    assert (folder / user_torch.PROGRAM).read_bytes() == path.read_bytes()
+    board = np.fromfile(folder / signature.inputs[0].file, np.float32).reshape(-1, 8, 8, 8)
+    policy = np.fromfile(folder / signature.outputs[0].file, np.float32).reshape(-1, 64)
+    value = np.fromfile(folder / signature.outputs[1].file, np.float32).reshape(-1, 1)
+    module = torch.export.load(path).module()
+    with torch.inference_mode():
+        want_policy, want_value = module(torch.from_numpy(board[:5]))
+    # The reference ran in batches of thousands: the kernels' sums may round otherwise.
+    np.testing.assert_allclose(policy[:5], want_policy.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(value[:5], want_value.numpy(), rtol=1e-5, atol=1e-5)
+    assert len(board) == len(policy) == len(value) > 1000
+
+
+def test_a_program_whose_onnx_export_fails_keeps_the_rest(
+    exported: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One artifact that cannot be made is recorded with the exporter's first line."""
+
+    def refuse(_: object) -> bytes:
+        raise RuntimeError("an operator the exporter lacks\nmore detail")
+
+    monkeypatch.setattr(user_torch, "onnx_of", refuse)
+    folder = user_torch.prepare(exported["norm_gelu_mlp"])
+    made = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]["artifacts"]
+    assert made[art.ONNX]["status"] == "failed"
+    assert made[art.ONNX]["error"] == "an operator the exporter lacks"
+    assert not (folder / art.ONNX).exists() and (folder / user_torch.PROGRAM).is_file()
+
+
+BAD: dict[str, tuple[Callable[[Path], Path], str, str]] = {
+    "not_a_pt2": (lambda p: p.with_suffix(".onnx"), "x.onnx", "is not a .pt2 file"),
+    "not_a_zip": (programs.not_a_program, "x.pt2", "is not a .pt2 archive (not a zip"),
+    "another_version": (
+        programs.another_version, "x.pt2",
+        "cannot load it (Saved archive version 99 does not match our current archive version",
+    ),
+    "no_inputs": (programs.no_inputs, "x.pt2", "the program takes no inputs"),
+    "non_tensor_input": (programs.non_tensor_input, "x.pt2",
+                         "input 'scale' is not a tensor (ConstantArgument)"),
+    "pickled_weight": (programs.pickled_weight, "x.pt2",
+                       "its weight 'a.weight' is stored as a pickled object"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_bad_program_is_one_line_exit_2_and_no_run(
+    case: str, run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    make, name, message = BAD[case]
+    path = make(tmp_path / name)
+    run = run_harness("--torch", str(path), "--only", "python-eager")
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"callbench: usage: {path}: "), lines
+    assert message in lines[0]
+    assert run.run_dir is None and not (tmp_path / "runs").exists()
+
+
+def test_an_aotinductor_package_is_told_apart(small_models: Path) -> None:
+    package = small_models / "mlp.pt2"
+    if not package.is_file():
+        pytest.skip("the small models have no AOTInductor package")
+    with pytest.raises(UsageError, match=r"is an AOTInductor .* package, not an ExportedProgram"):
+        user_torch.prepare(package)
+
+
+@pytest.mark.parametrize("program", sorted(programs.PROGRAMS))
+def test_python_rows_run_a_users_program_verified(
+    program: str, exported: dict[str, Path], run_harness: Callable[..., HarnessRun],
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    run = run_users_model(exported[program], [*TORCH_ROWS, *PYTHON_ONNX], run_harness,
+                          flag="--torch")  # fmt: skip
+    assert run.run_dir is not None
+    assert run.records["python-eager"].artifact == user_torch.PROGRAM
+    from callbench.records.store import load_run
+    from callbench.report.document import render
+
+    text = render([load_run(run.run_dir)], tmp_path / "report")
+    assert text.startswith(f"# callbench report: `{program}.pt2`")
+    assert "a torch.export program" in text and "| `mlp.onnx` | made |" in text
+
+
+@pytest.mark.parametrize(
+    "drivers", [CPP_ONNX, RUST_ONNX, OTHER_ONNX], ids=["cpp", "rust", "go_java_node"]
+)
+def test_every_language_runs_a_users_program_through_its_onnx_export(
+    drivers: list[str], exported: dict[str, Path], run_harness: Callable[..., HarnessRun]
+) -> None:
+    """The policy-value net, rank 4 in and two outputs, at batch 3."""
+    run_users_model(exported["policy_value"], drivers, run_harness, "--batch", "3",
+                    flag="--torch")  # fmt: skip
+
+
+def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(
+    exported: dict[str, Path], run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    """The ONNX export fails in the harness's process (a patched exporter); the eager row
+    still runs, the ONNX row is skipped with the exporter's line."""
+    script = tmp_path / "patched.py"
+    script.write_text(
+        "import sys\n"
+        "from callbench.model import user_torch\n"
+        "def refuse(_):\n"
+        "    raise RuntimeError('no ONNX for this program')\n"
+        "user_torch.onnx_of = refuse\n"
+        "from callbench.cli.main import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    import subprocess
+    import sys
+
+    runs = tmp_path / "runs"
+    done = subprocess.run(
+        [sys.executable, str(script), "run", "--torch", str(exported["norm_gelu_mlp"]),
+         "--only", "python-eager", "--only", "python-onnxruntime", "--rounds", "2",
+         "--round-time", "0.01", "--warmup", "10", "--runs-dir", str(runs)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    from callbench.records.store import load_run
+
+    (run_dir,) = runs.iterdir()
+    records = {r.id: r for r in load_run(run_dir).drivers}
+    assert records["python-eager"].status == "ok"
+    assert records["python-onnxruntime"].status == "skipped"
+    assert records["python-onnxruntime"].error == (
+        "mlp.onnx could not be made from the program (no ONNX for this program)"
+    )
+
+
+def test_every_driver_that_runs_a_program_is_run_here() -> None:
+    """A driver given the torch_program role joins TORCH_ROWS, so it is checked too."""
+    from callbench.registry import DRIVERS
+    from callbench.roles import TORCH_PROGRAM
+
+    assert {s.id for s in DRIVERS if TORCH_PROGRAM in s.roles} == set(TORCH_ROWS)
+
+
+def test_torch_and_onnx_together_are_a_usage_error(
+    exported: dict[str, Path], run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    run = run_harness("--torch", str(exported["policy_value"]), "--onnx", str(tmp_path / "m.onnx"))
+    assert run.returncode == 2 and "not allowed with argument" in run.stderr
+    run = run_harness("--torch", str(exported["policy_value"]), "--widths", "8")
+    assert run.returncode == 2
+    assert "--torch runs the user's model as it is: no --widths or --sweep" in run.stderr

@@ -1,0 +1,126 @@
+"""Programs a PyTorch user brings (``--torch``), exported here with ``torch.export``.
+
+Neither is our MLP: a small convolutional policy-value network over an 8x8 board of
+8 planes (two outputs), and an MLP with LayerNorm and GELU. Also the archives
+``--torch`` refuses, each made from a real one.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+
+
+class PolicyValue(torch.nn.Module):
+    """board [N, 8, 8, 8] -> policy [N, 64] (logits) and value [N, 1] (tanh)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(8, 4, 3, padding=1)
+        self.policy = torch.nn.Linear(4 * 64, 64)
+        self.value = torch.nn.Linear(4 * 64, 1)
+
+    def forward(self, board: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = torch.relu(self.conv(board)).flatten(1)
+        return self.policy(h), torch.tanh(self.value(h))
+
+
+class NormGeluMLP(torch.nn.Module):
+    """features [N, 6] -> Linear -> LayerNorm -> GELU -> Linear -> y [N, 3]."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = torch.nn.Linear(6, 16)
+        self.norm = torch.nn.LayerNorm(16)
+        self.b = torch.nn.Linear(16, 3)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        return self.b(torch.nn.functional.gelu(self.norm(self.a(features))))
+
+
+def export(model: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path) -> Path:
+    """The user's two lines: ``torch.export.export`` with a dynamic batch, then save."""
+    torch.manual_seed(3)
+    for p in model.parameters():
+        torch.nn.init.normal_(p, std=0.3)
+    batch = torch.export.Dim("batch")
+    program = torch.export.export(
+        model.eval(), example, dynamic_shapes=tuple({0: batch} for _ in example)
+    )
+    torch.export.save(program, path)
+    return path
+
+
+def policy_value(path: Path) -> Path:
+    return export(PolicyValue(), (torch.zeros(2, 8, 8, 8),), path)
+
+
+def norm_gelu_mlp(path: Path) -> Path:
+    return export(NormGeluMLP(), (torch.zeros(2, 6),), path)
+
+
+PROGRAMS: dict[str, Callable[[Path], Path]] = {
+    "policy_value": policy_value,
+    "norm_gelu_mlp": norm_gelu_mlp,
+}
+
+
+class NoInputs(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(2, 3))
+
+    def forward(self) -> torch.Tensor:
+        return self.w * 2
+
+
+class ScaledBy(torch.nn.Module):
+    def forward(self, x: torch.Tensor, scale: float) -> torch.Tensor:
+        return x * scale
+
+
+def no_inputs(path: Path) -> Path:
+    torch.export.save(torch.export.export(NoInputs(), ()), path)
+    return path
+
+
+def non_tensor_input(path: Path) -> Path:
+    torch.export.save(torch.export.export(ScaledBy(), (torch.zeros(2, 3), 2.0)), path)
+    return path
+
+
+def rewritten(source: Path, path: Path, suffix: str, change: Callable[[bytes], bytes]) -> Path:
+    """A copy of the archive ``source`` with the member ending in ``suffix`` changed."""
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(path, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            dst.writestr(info, change(data) if info.filename.endswith(suffix) else data)
+    return path
+
+
+def another_version(path: Path) -> Path:
+    """The archive's version record rewritten to one no torch has written."""
+    good = policy_value(path.with_name("good.pt2"))
+    return rewritten(good, path, "/archive_version", lambda _: b"99")
+
+
+def pickled_weight(path: Path) -> Path:
+    """A weight marked as stored by pickle: what torch.export.load would unpickle."""
+
+    def mark(data: bytes) -> bytes:
+        config = json.loads(data)
+        first = next(iter(config["config"].values()))
+        first["use_pickle"] = True
+        return json.dumps(config).encode()
+
+    good = norm_gelu_mlp(path.with_name("good.pt2"))
+    return rewritten(good, path, "_weights_config.json", mark)
+
+
+def not_a_program(path: Path) -> Path:
+    path.write_bytes(b"not a zip at all")
+    return path
