@@ -44,7 +44,7 @@ def floor(spec: DriverSpec) -> DriverSpec:
 
 
 def program(spec: DriverSpec) -> DriverSpec:
-    """With ``--torch``, the driver runs the user's torch.export program itself."""
+    """With ``--torch``, the driver runs the user's torch.export program (``TORCH_PROGRAM``)."""
     return replace(spec, roles=spec.roles | {TORCH_PROGRAM})
 
 
@@ -68,10 +68,11 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
     swept(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX, "onnxruntime_driver:iobinding")),
     swept(python.driver("python-numpy", "numpy", WEIGHTS, "numpy_forward:setup")),
-    python.driver("python-torch-compile", "torch.compile", STATE_DICT, "torch_compile:setup"),
-    python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain"),
-    python.driver("python-aoti-loader", "aotinductor", AOTI_PACKAGE, "aoti:loader"),
-    python.driver("python-executorch", "executorch", EXECUTORCH_XNNPACK, "executorch_driver:setup"),
+    program(python.driver("python-torch-compile", "torch.compile", STATE_DICT, "torch_compile:setup")),
+    program(python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain")),
+    program(python.driver("python-aoti-loader", "aotinductor", AOTI_PACKAGE, "aoti:loader")),
+    program(python.driver("python-executorch", "executorch", EXECUTORCH_XNNPACK,
+                          "executorch_driver:setup")),
     python.driver("python-openvino", "openvino", ONNX, "openvino_driver:plain"),
     python.driver("python-openvino-reuse", "openvino", ONNX, "openvino_driver:reuse"),
     swept(python.driver("python-openvino-static", "openvino", ONNX, "openvino_driver:static")),

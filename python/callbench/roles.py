@@ -12,7 +12,8 @@ from enum import IntEnum
 
 SWEEP = "sweep"  # runs in the batch and thread sweeps: its runtime's fastest way
 FLOOR = "floor"  # the hand-written loop the main table's ratios are taken against
-# Runs a user's torch.export program (``--torch``) from the artifact the role names.
+# Runs a user's torch.export program (``--torch``): the program itself where the driver
+# loads our state_dict, else the artifact made from the program under its artifact's name.
 TORCH_PROGRAM = "torch_program"
 
 

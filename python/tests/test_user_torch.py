@@ -23,7 +23,8 @@ from tests import torch_programs as programs
 from tests.conftest import HarnessRun
 from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, run_users_model
 
-TORCH_ROWS = ["python-eager", "python-eager-inference"]
+TORCH_ROWS = ["python-eager", "python-eager-inference", "python-torch-compile", "python-aoti",
+              "python-aoti-loader", "python-executorch"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -36,14 +37,17 @@ def test_a_program_is_prepared_with_its_names_shapes_and_eager_reference(
     exported: dict[str, Path],
 ) -> None:
     path = exported["policy_value"]
-    folder = user_torch.prepare(path)
+    folder = user_torch.prepare(path, needed={art.ONNX})  # only what the chosen drivers load
     manifest = json.loads((folder / art.MANIFEST).read_text())
     signature = tn.read_signature(folder / art.MANIFEST, manifest)
     assert [(t.name, t.shape) for t in signature.inputs] == [("board", (8, 8, 8))]
     assert [(t.name, t.shape) for t in signature.outputs] == [("linear", (64,)), ("tanh", (1,))]
     brought = manifest[user_onnx.ORIGIN]
     assert brought["kind"] == user_torch.KIND and brought["file"] == "policy_value.pt2"
-    assert brought["artifacts"][art.ONNX]["status"] == "ok"
+    assert (
+        list(brought["artifacts"]) == [art.ONNX]
+        and brought["artifacts"][art.ONNX]["status"] == "ok"
+    )
     assert (folder / user_torch.PROGRAM).read_bytes() == path.read_bytes()
     board = np.fromfile(folder / signature.inputs[0].file, np.float32).reshape(-1, 8, 8, 8)
     policy = np.fromfile(folder / signature.outputs[0].file, np.float32).reshape(-1, 64)
@@ -66,7 +70,7 @@ def test_a_program_whose_onnx_export_fails_keeps_the_rest(
         raise RuntimeError("an operator the exporter lacks\nmore detail")
 
     monkeypatch.setattr(user_torch, "onnx_of", refuse)
-    folder = user_torch.prepare(exported["norm_gelu_mlp"])
+    folder = user_torch.prepare(exported["norm_gelu_mlp"], needed={art.ONNX})
     made = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]["artifacts"]
     assert made[art.ONNX]["status"] == "failed"
     assert made[art.ONNX]["error"] == "an operator the exporter lacks"
@@ -124,7 +128,9 @@ def test_python_rows_run_a_users_program_verified(
 
     text = render([load_run(run.run_dir)], tmp_path / "report")
     assert text.startswith(f"# callbench report: `{program}.pt2`")
-    assert "a torch.export program" in text and "| `mlp.onnx` | made |" in text
+    assert "a torch.export program" in text
+    for made in (art.ONNX, "mlp.pt2", "mlp.pte"):
+        assert f"| `{made}` | made |" in text
 
 
 @pytest.mark.parametrize(

@@ -61,8 +61,10 @@ def user_specs(args: argparse.Namespace) -> list[DriverSpec]:
     chosen = common.selection(args)
     specs = [s for s in chosen if s.artifact == art.ONNX]
     if flag == "--torch":
-        specs = [*(replace(s, artifact=user_torch.PROGRAM) for s in chosen
-                   if TORCH_PROGRAM in s.roles), *specs]  # fmt: skip
+        # Each loads the program itself in place of our state_dict, or the artifact made
+        # from it under our artifact's name.
+        specs = [*(replace(s, artifact=user_torch.PROGRAM) if s.artifact == art.STATE_DICT
+                   else s for s in chosen if TORCH_PROGRAM in s.roles), *specs]  # fmt: skip
     if not specs:
         what = "runs a torch.export program or loads ONNX" if flag == "--torch" else "loads ONNX"
         raise UsageError(f"{flag}: none of the chosen drivers {what}")
@@ -77,8 +79,10 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     specs = user_specs(args)
     path = brought(args)
     assert path is not None  # user_specs said so
-    prepare = user_torch.prepare if args.onnx is None else user_onnx.prepare
-    folder = prepare(path, args.inputs)
+    if args.onnx is None:
+        folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs})
+    else:
+        folder = user_onnx.prepare(path, args.inputs)
     run_dir = None
     try:
         check_call(replace(options, models=folder), check_models(folder), path)

@@ -11,7 +11,8 @@ caller), then its ``loader`` attribute (undocumented: the
 ``torch._C._aoti.AOTIModelPackageLoader`` the callable wraps) called as
 ``loader.run([x])``, which skips the pytree round trip.
 
-Both run the calls under ``torch.inference_mode()``; the compiled model calls
+In a ``--torch`` run the package is the user's program's, called with every
+input. Both run the calls under ``torch.inference_mode()``; the compiled model calls
 no autograd, but the input views the drivers make are cheaper there.
 
 ``torch._inductor`` is imported with this module, outside the load time, like
@@ -25,14 +26,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 import torch._inductor.package  # imported here, not in the load time: see above
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.model import Arrays, Prepared, every_tensor, model_error
 from callbench.drivers.checks import check_output
-from callbench.drivers.torch_common import per_call_inputs, set_threads, storer
+from callbench.drivers.torch_common import (
+    is_program_run,
+    per_call_inputs,
+    set_threads,
+    storer,
+    tensors_loop,
+)
 from callbench.model.artifacts import require
 from callbench.model.exported_programs import AOTI_PACKAGE
 
@@ -55,37 +61,47 @@ def first_call(path: Path, run: Any, x: torch.Tensor, batch: int) -> None:
     check_output(path, y, batch)
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     set_threads(options.threads)
     path, compiled = load_package(options, single_threaded=False)
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
+    notes = {"call": "AOTICompiledModel(x), from aoti_load_package(path)"}
+    if is_program_run(options):  # a user's program: every input and output
+        with torch.inference_mode():
+            loop = tensors_loop(lambda xs: compiled(*xs), path, options, inputs, outputs)
+        return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+    x = per_call_inputs(inputs[0], options.batch)
+    store = storer(outputs[0], options.batch)
     with torch.inference_mode():
         first_call(path, compiled, x[0], options.batch)
 
-    def loop(start: int, stop: int) -> None:
+    def loop_ours(start: int, stop: int) -> None:
         for i in range(start, stop):
             store(i, compiled(x[i]))
 
-    notes = {"call": "AOTICompiledModel(x), from aoti_load_package(path)"}
-    return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+    return Prepared(loop_ours, torch.__version__, notes, context=torch.inference_mode)
 
 
-def loader(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def loader(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     set_threads(options.threads)
     path, compiled = load_package(options, single_threaded=True)
     run = compiled.loader.run
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
-    with torch.inference_mode():
-        first_call(path, lambda t: run([t])[0], x[0], options.batch)
-
-    def loop(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            store(i, run([x[i]])[0])
-
     notes = {
         "call": "AOTICompiledModel.loader.run([x]), run_single_threaded=True",
         "undocumented": "AOTICompiledModel.loader (the wrapped AOTIModelPackageLoader)",
     }
-    return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+    if is_program_run(options):
+        with torch.inference_mode():
+            loop = tensors_loop(run, path, options, inputs, outputs)
+        return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+    x = per_call_inputs(inputs[0], options.batch)
+    store = storer(outputs[0], options.batch)
+    with torch.inference_mode():
+        first_call(path, lambda t: run([t])[0], x[0], options.batch)
+
+    def loop_ours(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            store(i, run([x[i]])[0])
+
+    return Prepared(loop_ours, torch.__version__, notes, context=torch.inference_mode)

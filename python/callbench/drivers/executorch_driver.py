@@ -2,7 +2,8 @@
 
 The documented Python API: ``Runtime.get()`` -> ``load_program(path)`` ->
 ``load_method("forward")``, then ``Method.execute([x])`` per call, which
-returns the outputs as a list of new tensors.
+returns the outputs as a list of new tensors. In a ``--torch`` run the program is
+the user's, called with every input.
 
 Threads: ExecuTorch's shared thread pool (XNNPACK's) starts with one thread
 per core. ``portable_lib._unsafe_reset_threadpool`` (marked experimental, and
@@ -25,7 +26,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 # Before executorch is imported: its torchao import logs a deprecation meant for torchao.
@@ -36,9 +36,14 @@ from executorch.runtime import Runtime  # noqa: E402
 from executorch.version import __version__ as executorch_version  # noqa: E402
 
 from callbench.driver_options import Options  # noqa: E402
-from callbench.driverkit.model import Prepared  # noqa: E402
+from callbench.driverkit.model import Arrays, Loop, Prepared, every_tensor  # noqa: E402
 from callbench.drivers.checks import check_output  # noqa: E402
-from callbench.drivers.torch_common import per_call_inputs, storer  # noqa: E402
+from callbench.drivers.torch_common import (  # noqa: E402
+    is_program_run,
+    per_call_inputs,
+    storer,
+    tensors_loop,
+)
 from callbench.errors import ArtifactError, UsageError  # noqa: E402
 from callbench.model.artifacts import require  # noqa: E402
 from callbench.model.exported_programs import EXECUTORCH_XNNPACK  # noqa: E402
@@ -80,10 +85,9 @@ def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> ArtifactError
     return ArtifactError(path, f"cannot be loaded ({problem})")
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     path = require(options.models, EXECUTORCH_XNNPACK)
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
     with captured_fd2() as log:
         portable_lib._unsafe_reset_threadpool(options.threads)
         pool_threads = portable_lib._threadpool_get_thread_count()
@@ -98,18 +102,31 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             raise UsageError(f"--batch {options.batch} is above the {max_batch} {path} takes")
         execute = method.execute
         try:
-            first: Any = execute([x[0]])
+            loop = (tensors_loop(execute, path, options, inputs, outputs)
+                    if is_program_run(options) else _our_loop(execute, path, options, inputs,
+                                                                outputs))  # fmt: skip
+        except ArtifactError:
+            raise
         except Exception as exc:  # a program of another model rejects the input
             raise load_error(path, exc, log) from None
-    check_output(path, first[0], options.batch)
-
-    def loop(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            store(i, execute([x[i]])[0])
-
     notes = {
         "call": "Method.execute([x]) from Runtime.get().load_program(path).load_method('forward')",
         "threadpool_threads": int(pool_threads),
         "undocumented": "portable_lib._unsafe_reset_threadpool (sets the thread pool size)",
     }
     return Prepared(loop, executorch_version, notes, context=torch.inference_mode)
+
+
+def _our_loop(execute: Any, path: Path, options: Options, inputs: Arrays,
+              outputs: Arrays) -> Loop:  # fmt: skip
+    """Our MLP's one input and one output per sample, stored without a copy per call."""
+    x = per_call_inputs(inputs[0], options.batch)
+    store = storer(outputs[0], options.batch)
+    first: Any = execute([x[0]])
+    check_output(path, first[0], options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            store(i, execute([x[i]])[0])
+
+    return loop

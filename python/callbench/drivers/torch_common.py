@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared, model_error
-from callbench.drivers.checks import check_output
+from callbench.driverkit.model import Arrays, Loop, Prepared, model_error
+from callbench.drivers.checks import check_output, per_call
+from callbench.errors import UsageError
 from callbench.model.artifacts import require
+from callbench.model.user_torch import PROGRAM, load
 
 Store = Callable[[int, torch.Tensor], None]
 
@@ -93,3 +96,64 @@ def module_loop(
             store(i, module(x[i]))
 
     return Prepared(loop, torch.__version__, context=mode)
+
+
+def program_module(options: Options) -> Any | None:
+    """The user's program as ``torch.export`` hands it back (``ep.module()``), in a
+    ``--torch`` run; None in a run on our MLP."""
+    path = options.models / PROGRAM
+    if not path.is_file():
+        return None
+    try:
+        return load(path).module()
+    except UsageError as exc:  # the harness checked it; a file changed since is named here
+        raise model_error(path, exc) from None
+
+
+def is_program_run(options: Options) -> bool:
+    """A ``--torch`` run: the folder holds the user's program, not our MLP."""
+    return (options.models / PROGRAM).is_file()
+
+
+def tensors_loop(
+    call: Callable[[list[torch.Tensor]], Any], path: Path, options: Options, inputs: Arrays,
+    outputs: Arrays,
+) -> Loop:  # fmt: skip
+    """The loop over every input and output (contract 3): call i passes each input's samples
+    i as tensor views, and copies each output it gets back (detached: without inference mode
+    they may carry autograd, as the user's would). The first call is checked, inside the
+    caller's context."""
+    xs = [torch.from_numpy(x) for x in per_call(inputs, options.batch)]
+    ys = per_call(outputs, options.batch)
+
+    def answers(i: int) -> Sequence[torch.Tensor]:
+        got = call([x[i] for x in xs])
+        return got if isinstance(got, tuple | list) else (got,)
+
+    first = answers(0)
+    if len(first) != len(ys):
+        raise model_error(path, ValueError(f"gave {len(first)} outputs, expected {len(ys)}"))
+    for y, got in zip(ys, first, strict=True):
+        check_output(path, got, options.batch, y.shape[2:])
+    pairs = list(range(len(ys)))
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            got = answers(i)
+            for k in pairs:
+                ys[k][i] = got[k].detach().numpy()
+
+    return loop
+
+
+def program_loop(
+    module: Callable[..., Any], options: Options, inputs: Arrays, outputs: Arrays,
+    *, inference: bool,
+) -> Prepared:  # fmt: skip
+    """The program's module called with every input, one call per call."""
+    mode = torch.inference_mode if inference else contextlib.nullcontext
+    with mode():
+        loop = tensors_loop(lambda xs: module(*xs), options.models / PROGRAM, options, inputs,
+                            outputs)  # fmt: skip
+    notes = {"call": "ep.module()(*inputs), from torch.export.load"}
+    return Prepared(loop, torch.__version__, notes, context=mode)

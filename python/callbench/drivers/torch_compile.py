@@ -1,6 +1,7 @@
 """python-torch-compile: the eager model through ``torch.compile(fullgraph=True)`` (Inductor, CPU).
 
-The model is built from ``mlp_state_dict.pt``, compiled, and called once under
+The model is built from ``mlp_state_dict.pt`` (in a ``--torch`` run, the user's
+program's ``ep.module()``), compiled, and called once under
 ``torch.inference_mode()`` inside setup, so the compilation (Dynamo tracing,
 Inductor's code generation, g++ on the generated C++) is the record's load
 time. Compiling outside inference mode gives a graph that keeps autograd's
@@ -14,29 +15,46 @@ compiled code in the cache. The notes say which it was.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
-from callbench.drivers.torch_common import models_path, module_loop, set_threads
+from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.drivers.torch_common import (
+    models_path,
+    module_loop,
+    program_loop,
+    program_module,
+    set_threads,
+)
 from callbench.model.artifacts import STATE_DICT, load_state_dict
 from callbench.model.wide_mlp import mlp_of_width
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def _our_model(options: Options) -> Any:
+    state = load_state_dict(models_path(options, STATE_DICT), hidden=None)  # any width
+    model = mlp_of_width(state["a.weight"].shape[0])
+    model.load_state_dict(state)
+    return model.eval()
+
+
+@every_tensor
+def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     from torch._dynamo.utils import counters
 
     set_threads(options.threads)
-    path = models_path(options, STATE_DICT)
-    state = load_state_dict(path, hidden=None)  # any width of the family
-    model = mlp_of_width(state["a.weight"].shape[0])
-    model.load_state_dict(state)
-    model.eval()
-    compiled = torch.compile(model, fullgraph=True)
+    program = program_module(options)
+    compiled = torch.compile(program if program is not None else _our_model(options),
+                             fullgraph=True)  # fmt: skip
     hits_before = counters["inductor"]["fxgraph_cache_hit"]
-    # module_loop's first call (its output check) compiles, under inference_mode.
-    prepared = module_loop(compiled, path, options, inputs, outputs, inference=True)
+    # The loop's first call (its output check) compiles, under inference_mode.
+    if program is not None:
+        prepared = program_loop(compiled, options, inputs, outputs, inference=True)
+    else:
+        (x,), (y,) = inputs, outputs
+        path = models_path(options, STATE_DICT)
+        prepared = module_loop(compiled, path, options, x, y, inference=True)
     cache = "hit" if counters["inductor"]["fxgraph_cache_hit"] > hits_before else "miss"
     notes = {
         "call": "torch.compile(fullgraph=True) module called under inference_mode",

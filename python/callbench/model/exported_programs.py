@@ -105,12 +105,10 @@ def _private_inductor_cache(folder: Path) -> Iterator[Path]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def aoti_package(model: torch.nn.Module) -> Artifact:
-    """``mlp.pt2``: torch.export + AOTInductor, compiled for this CPU by g++."""
+def package_of(program: torch.export.ExportedProgram) -> bytes:
+    """An AOTInductor package of ``program``, compiled for this CPU, as ``mlp.pt2``'s bytes."""
     import torch._inductor
 
-    start = time.perf_counter()
-    program = export_program(model)
     with _private_inductor_cache(AOTI_BUILD_DIR) as build:
         # The package's top folder is named after the file: write it as mlp.pt2.
         path = build / "package" / AOTI_PACKAGE
@@ -118,7 +116,13 @@ def aoti_package(model: torch.nn.Module) -> Artifact:
         torch._inductor.aoti_compile_and_package(
             program, package_path=str(path), inductor_configs=AOTI_CONFIG
         )
-        data = path.read_bytes()
+        return path.read_bytes()
+
+
+def aoti_package(model: torch.nn.Module) -> Artifact:
+    """``mlp.pt2``: torch.export + AOTInductor, compiled for this CPU by g++."""
+    start = time.perf_counter()
+    data = package_of(export_program(model))
     return Artifact(
         data,
         {
@@ -139,10 +143,10 @@ def _quiet_executorch() -> None:
     warnings.filterwarnings("ignore", module=r"torchao\.")
 
 
-def executorch_programs(model: torch.nn.Module) -> dict[str, Artifact]:
-    """``mlp.pte`` (XNNPACK) and ``mlp_portable.pte`` (ExecuTorch's kernels only)."""
+def executorch_of(program: torch.export.ExportedProgram, xnnpack: bool = True) -> bytes:
+    """An ExecuTorch program of ``program``: lowered to XNNPACK, or on ExecuTorch's own
+    (portable) kernels."""
     _quiet_executorch()
-    start = time.perf_counter()
     try:
         from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
         from executorch.exir import to_edge_transform_and_lower
@@ -150,21 +154,26 @@ def executorch_programs(model: torch.nn.Module) -> dict[str, Artifact]:
         raise RuntimeError(
             f"cannot import executorch ({exc}): install the pinned executorch wheel"
         ) from None
-    imported = time.perf_counter() - start
+    partitioners = [XnnpackPartitioner()] if xnnpack else []
+    edge = to_edge_transform_and_lower(program, partitioner=partitioners)
+    return bytes(edge.to_executorch().buffer)
+
+
+def executorch_programs(model: torch.nn.Module) -> dict[str, Artifact]:
+    """``mlp.pte`` (XNNPACK) and ``mlp_portable.pte`` (ExecuTorch's kernels only); the
+    first one's seconds include importing executorch."""
     out: dict[str, Artifact] = {}
-    for name, partitioners, what in (
-        (EXECUTORCH_XNNPACK, [XnnpackPartitioner()], "lowered to XNNPACK"),
-        (EXECUTORCH_PORTABLE, [], "no delegate: ExecuTorch's kernels"),
+    for name, xnnpack, what in (
+        (EXECUTORCH_XNNPACK, True, "lowered to XNNPACK"),
+        (EXECUTORCH_PORTABLE, False, "no delegate: ExecuTorch's kernels"),
     ):
         t0 = time.perf_counter()
-        edge = to_edge_transform_and_lower(export_program(model), partitioner=partitioners)
-        data = bytes(edge.to_executorch().buffer)
+        data = executorch_of(export_program(model), xnnpack)
         out[name] = Artifact(
             data,
             {"format": f"ExecuTorch program, {what}", "max_batch": MAX_BATCH, "reproducible": True},
             time.perf_counter() - t0,
         )
-    out[EXECUTORCH_XNNPACK].seconds += imported
     return out
 
 

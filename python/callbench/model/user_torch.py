@@ -6,7 +6,11 @@ input, one of reference values per output, a manifest with the tensors table and
 what the user brought, and the artifacts the drivers load:
 
 - ``program.pt2``: the user's file, byte for byte (the eager rows load it);
-- ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver).
+- ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver);
+- ``mlp.pt2``: an AOTInductor package of it, compiled for this CPU (the AOTI rows);
+- ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows).
+
+Only the artifacts the chosen drivers load are made.
 
 Each derived artifact is timed and may fail alone: the manifest's ``artifacts``
 table says, for each, its seconds, bytes, or the exporter's first line, and the
@@ -22,7 +26,7 @@ import logging
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,7 @@ from callbench.errors import first_line
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
 from callbench.model import user_inputs
+from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_XNNPACK
 from callbench.model.onnx_signature import Declared
 from callbench.model.user_onnx import ORIGIN, fit_batch
 from callbench.model.user_torch_archive import check, refuse
@@ -199,8 +204,22 @@ def _port(t: Declared) -> dict[str, Any]:
     return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
 
 
-def prepare(path: Path, inputs_path: Path | None = None) -> Path:
-    """The checked artifact set in a temporary folder (the caller moves it beside the run)."""
+def derived(ep: Any) -> dict[str, Callable[[], bytes]]:
+    """How each artifact is made from the program, by its contract name."""
+    from callbench.model.exported_programs import executorch_of, package_of
+
+    return {
+        art.ONNX: lambda: onnx_of(ep),
+        AOTI_PACKAGE: lambda: package_of(ep),
+        EXECUTORCH_XNNPACK: lambda: executorch_of(ep),
+    }
+
+
+def prepare(
+    path: Path, inputs_path: Path | None = None, needed: Collection[str] | None = None
+) -> Path:
+    """The checked artifact set in a temporary folder (the caller moves it beside the run):
+    the artifacts ``needed`` (by name; None: every one) that can be made from the program."""
     import torch
 
     ep = load(path)
@@ -219,7 +238,8 @@ def prepare(path: Path, inputs_path: Path | None = None) -> Path:
         batch if isinstance(batch, int) else str(batch),
     )  # fmt: skip
     data = path.read_bytes()
-    made = {art.ONNX: timed(lambda: onnx_of(ep))}
+    made = {name: timed(make) for name, make in derived(ep).items()
+            if needed is None or name in needed}  # fmt: skip
     files = {PROGRAM: data}
     files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
     files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
