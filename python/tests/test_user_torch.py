@@ -129,6 +129,10 @@ def test_python_rows_run_a_users_program_verified(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     assert text.startswith(f"# callbench report: `{program}.pt2`")
     assert "a torch.export program" in text
+    question = text.split("## The seed's question for this model")[1].split("\n## ")[0]
+    assert "| Python | eager | `python-eager" in question
+    assert "| Python | AOTInductor | `python-aoti" in question
+    assert "| Python | ONNX Runtime (from torch.onnx.export) | `python-onnxruntime" in question
     for made in (art.ONNX, "mlp.pt2", "mlp.pte"):
         assert f"| `{made}` | made |" in text
 

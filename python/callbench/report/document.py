@@ -86,11 +86,14 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         "", "Every figure of every row, one column each, is in `figures.csv` beside this report.",
     ]  # fmt: skip
     model = user_model.brought(run)
-    if model is not None:  # a user's model: the ONNX drivers only, none of our MLP's sections
+    if model is not None:  # a user's model: its drivers only, none of our MLP's sections
+        question = (["", f"## {user_model.SEED_QUESTION}{title}", "",
+                     user_model.seed_question(run.drivers)]
+                    if model.get("kind") == user_model.TORCH_KIND else [])  # fmt: skip
         return [
             "", f"## {user_model.TITLE}{title}", "", user_model.description(model),
             "", f"## Each language's cheapest call{title}", "",
-            user_model.fastest_per_language(run.drivers), *timed,
+            user_model.fastest_per_language(run.drivers), *question, *timed,
             "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
             today.bindings(run.drivers),
         ]  # fmt: skip

@@ -135,3 +135,43 @@ def fastest_per_language(records: Sequence[Record]) -> str:
             for (status, why), ids in reasons.items()
         ) + "."  # fmt: skip
     return text
+
+
+SEED_QUESTION = "The seed's question for this model"
+BASE_ROW = "python-eager"
+
+
+def seed_question(records: Sequence[Record]) -> str:
+    """A ``--torch`` run: each language's fastest row of each PyTorch path (and of ONNX
+    Runtime through the program's ONNX export), as a speed-up over the program called as
+    the user calls it in Python (``python-eager``), with its 95% interval."""
+    from callbench.report.ratios import ratio
+    from callbench.report.today import PYTORCH_PATHS
+
+    by_id = {r.id: r for r in records}
+    base = by_id.get(BASE_ROW)
+    if base is None or not base.ok:
+        return f"`{BASE_ROW}` did not run verified here, so there is no base to compare with."
+    best: dict[tuple[str, str], Record] = {}
+    for r in records:
+        path = PYTORCH_PATHS.get(r.runtime)
+        if path is None or not r.ok:
+            continue
+        key = (r.language, path)
+        if key not in best or r.median_ns < best[key].median_ns:
+            best[key] = r
+    rows = []
+    for (language, path), r in sorted(best.items(), key=lambda kv: kv[1].median_ns):
+        speedup = ratio(base, r)
+        cell = str(speedup) if speedup is not None else "–"
+        median = f"{us(r.median_ns)} ({us_interval(r.interval_ns)})"
+        rows.append([language, path, f"`{r.id}`", median, cell])
+    intro = (
+        "The seed asked which way to call its PyTorch model: eager, TorchScript, from Java or "
+        "from C++. For this program, each language's fastest row of each path, as a speed-up "
+        f"over `{BASE_ROW}` (the program's module called as a Python user calls it), paired "
+        "round by round with its 95% interval; rows not listed did not run on it here."
+    )
+    header = ["language", "path", "fastest row", "µs per call (95% interval)",
+              f"speed-up over `{BASE_ROW}`"]  # fmt: skip
+    return intro + "\n\n" + table(header, rows)
