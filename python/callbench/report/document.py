@@ -89,7 +89,7 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     if model is not None:  # a user's model: its drivers only, none of our MLP's sections
         question = (["", f"## {user_model.SEED_QUESTION}{title}", "",
                      user_model.seed_question(run.drivers)]
-                    if model.get("kind") == user_model.TORCH_KIND else [])  # fmt: skip
+                    if user_model.is_torch(model) else [])  # fmt: skip
         return [
             "", f"## {user_model.TITLE}{title}", "", user_model.description(model),
             "", f"## Each language's cheapest call{title}", "",

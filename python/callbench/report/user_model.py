@@ -141,6 +141,11 @@ SEED_QUESTION = "The seed's question for this model"
 BASE_ROW = "python-eager"
 
 
+def is_torch(model: dict[str, Any]) -> bool:
+    """A run on a user's torch.export program (``--torch``)."""
+    return model.get("kind") == TORCH_KIND
+
+
 def seed_question(records: Sequence[Record]) -> str:
     """A ``--torch`` run: each language's fastest row of each PyTorch path (and of ONNX
     Runtime through the program's ONNX export), as a speed-up over the program called as
