@@ -138,7 +138,6 @@ def fastest_per_language(records: Sequence[Record]) -> str:
 
 
 SEED_QUESTION = "The seed's question for this model"
-BASE_ROW = "python-eager"
 
 
 def is_torch(model: dict[str, Any]) -> bool:
@@ -149,14 +148,18 @@ def is_torch(model: dict[str, Any]) -> bool:
 def seed_question(records: Sequence[Record]) -> str:
     """A ``--torch`` run: each language's fastest row of each PyTorch path (and of ONNX
     Runtime through the program's ONNX export), as a speed-up over the program called as
-    the user calls it in Python (``python-eager``), with its 95% interval."""
+    the user calls it in Python (our call of the seed's Python row), with its interval."""
+    from callbench.registry import seed_driver
     from callbench.report.ratios import ratio
     from callbench.report.today import PYTORCH_PATHS
+    from callbench.roles import PYTHON_MODULE, Call
+
+    base_row = seed_driver(PYTHON_MODULE, Call.OURS)
 
     by_id = {r.id: r for r in records}
-    base = by_id.get(BASE_ROW)
+    base = by_id.get(base_row)
     if base is None or not base.ok:
-        return f"`{BASE_ROW}` did not run verified here, so there is no base to compare with."
+        return f"`{base_row}` did not run verified here, so there is no base to compare with."
     best: dict[tuple[str, str], Record] = {}
     for r in records:
         path = PYTORCH_PATHS.get(r.runtime)
@@ -174,9 +177,9 @@ def seed_question(records: Sequence[Record]) -> str:
     intro = (
         "The seed asked which way to call its PyTorch model: eager, TorchScript, from Java or "
         "from C++. For this program, each language's fastest row of each path, as a speed-up "
-        f"over `{BASE_ROW}` (the program's module called as a Python user calls it), paired "
+        f"over `{base_row}` (the program's module called as a Python user calls it), paired "
         "round by round with its 95% interval; rows not listed did not run on it here."
     )
     header = ["language", "path", "fastest row", "µs per call (95% interval)",
-              f"speed-up over `{BASE_ROW}`"]  # fmt: skip
+              f"speed-up over `{base_row}`"]  # fmt: skip
     return intro + "\n\n" + table(header, rows)
