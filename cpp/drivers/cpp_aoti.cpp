@@ -1,10 +1,11 @@
 // cpp-aoti: AOTInductor from C++ the way its tutorial does it:
 // torch::inductor::AOTIModelPackageLoader on mlp.pt2 (it unpacks the package
 // and dlopen()s the compiled model), with run_single_threaded (no locking
-// around the model container: one caller). Each call wraps its samples with
-// from_blob as [batch, 2], passes a new std::vector<at::Tensor> to run(),
-// and copies the output out of the tensor the model allocated.
-#include <cstring>
+// around the model container: one caller). Each call wraps each input's
+// samples with from_blob, passes a new std::vector<at::Tensor> to run(), and
+// copies each output out of the tensor the model allocated. The signature is
+// the one the package's metadata carries (support/aoti_support).
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,18 +18,20 @@ namespace {
 class AotiModel {
  public:
   explicit AotiModel(const callbench::Options& options)
-      : path_(options.models / "mlp.pt2"), batch_(options.batch) {
-    callbench::configure_torch_threads(options.threads);
-    loader_ = callbench::load_aoti_package(path_);
-    std::vector<float> in(static_cast<std::size_t>(batch_) * 2, 0.0f);
-    callbench::check_first_call(path_, [&] { return run(in.data()); }, batch_);
+      : path_(options.models / "mlp.pt2"),
+        loader_(load(path_, options.threads)),
+        tensors_(callbench::aoti_signature(path_, *loader_), options.batch) {
+    callbench::check_first_call(path_, [&] { return loader_->run(tensors_.zero_inputs()); },
+                                tensors_);
   }
 
-  void call(const float* in, float* out) {
-    const std::vector<at::Tensor> outputs = run(in);
-    std::memcpy(out, outputs[0].const_data_ptr<float>(),
-                static_cast<std::size_t>(batch_) * sizeof(float));
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    std::vector<at::Tensor> inputs;
+    inputs.reserve(in.size());
+    for (std::size_t k = 0; k < in.size(); ++k) inputs.push_back(tensors_.view_input(k, in[k]));
+    tensors_.store_outputs(loader_->run(inputs), out);
   }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   std::string runtime_version() const { return callbench::torch_version(); }
   callbench::Notes notes() const {
     return callbench::torch_notes(
@@ -36,14 +39,15 @@ class AotiModel {
   }
 
  private:
-  std::vector<at::Tensor> run(const float* in) {
-    // from_blob only views the caller's samples; the model never writes its input.
-    return loader_->run({torch::from_blob(const_cast<float*>(in), {batch_, 2}, torch::kFloat32)});
+  static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(
+      const std::filesystem::path& path, std::int64_t threads) {
+    callbench::configure_torch_threads(threads);
+    return callbench::load_aoti_package(path);
   }
 
   std::filesystem::path path_;
-  std::int64_t batch_;
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
+  callbench::TorchTensors tensors_;
 };
 
 }  // namespace

@@ -1,11 +1,12 @@
 // cpp-aoti-reuse: the same mlp.pt2 with what the AOTInductor API lets a
-// caller keep between calls. The input tensor is made once and each call
-// copies its samples into it; the runner (AOTIModelContainerRunner, from
+// caller keep between calls. The input tensors are made once and each call
+// copies its samples into them; the runner (AOTIModelContainerRunner, from
 // get_runner()) is looked up once and called with boxed_run, which takes the
 // input vector by value and skips run()'s copy of it. Outputs cannot be kept:
-// the compiled model allocates its output tensor on every run, and neither the
-// loader nor the runner takes a preallocated one.
+// the compiled model allocates its output tensors on every run, and neither
+// the loader nor the runner takes preallocated ones.
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,41 +19,47 @@ namespace {
 class AotiReuseModel {
  public:
   explicit AotiReuseModel(const callbench::Options& options)
-      : path_(options.models / "mlp.pt2"), batch_(options.batch) {
-    callbench::configure_torch_threads(options.threads);
-    loader_ = callbench::load_aoti_package(path_);
-    runner_ = loader_->get_runner();
-    input_ = torch::zeros({batch_, 2}, torch::kFloat32);
-    callbench::check_first_call(path_, [&] { return run(); }, batch_);
+      : path_(options.models / "mlp.pt2"),
+        loader_(load(path_, options.threads)),
+        runner_(loader_->get_runner()),
+        tensors_(callbench::aoti_signature(path_, *loader_), options.batch),
+        inputs_(tensors_.zero_inputs()) {
+    for (const at::Tensor& input : inputs_) input_bytes_.push_back(input.nbytes());
+    callbench::check_first_call(path_, [&] { return run(); }, tensors_);
   }
 
-  void call(const float* in, float* out) {
-    std::memcpy(input_.mutable_data_ptr<float>(), in, bytes_in());
-    const std::vector<at::Tensor> outputs = run();
-    std::memcpy(out, outputs[0].const_data_ptr<float>(), bytes_out());
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      std::memcpy(inputs_[k].mutable_data_ptr(), in[k], input_bytes_[k]);
+    }
+    tensors_.store_outputs(run(), out);
   }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   std::string runtime_version() const { return callbench::torch_version(); }
   callbench::Notes notes() const {
     return callbench::torch_notes(
-        "AOTIModelContainerRunner::boxed_run, input tensor kept and copied into, "
+        "AOTIModelContainerRunner::boxed_run, input tensors kept and copied into, "
         "run_single_threaded");
   }
 
  private:
+  static std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load(
+      const std::filesystem::path& path, std::int64_t threads) {
+    callbench::configure_torch_threads(threads);
+    return callbench::load_aoti_package(path);
+  }
+
   std::vector<at::Tensor> run() {
-    std::vector<at::Tensor> inputs;
-    inputs.reserve(1);
-    inputs.push_back(input_);  // one more reference; boxed_run releases it
+    std::vector<at::Tensor> inputs(inputs_);  // one more reference each; boxed_run releases them
     return runner_->boxed_run(std::move(inputs));
   }
-  std::size_t bytes_in() const { return static_cast<std::size_t>(batch_) * 2 * sizeof(float); }
-  std::size_t bytes_out() const { return static_cast<std::size_t>(batch_) * sizeof(float); }
 
   std::filesystem::path path_;
-  std::int64_t batch_;
   std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader_;
-  torch::inductor::AOTIModelContainerRunner* runner_ = nullptr;  // owned by loader_
-  at::Tensor input_;
+  torch::inductor::AOTIModelContainerRunner* runner_;  // owned by loader_
+  callbench::TorchTensors tensors_;
+  std::vector<at::Tensor> inputs_;
+  std::vector<std::size_t> input_bytes_;
 };
 
 }  // namespace

@@ -3,7 +3,7 @@
 // libexecutorch_kernels_optimized) run every operator instead of XNNPACK.
 // Called exactly as cpp-executorch-method calls mlp.pte (MethodRunner in
 // support/executorch_support), so the two rows differ only in the program.
-#include <cstring>
+#include <span>
 #include <string>
 
 #include "callbench/driver_main.hpp"
@@ -14,23 +14,22 @@ namespace {
 class ExecuTorchPortableModel {
  public:
   explicit ExecuTorchPortableModel(const callbench::Options& options)
-      : batch_(options.batch),
-        pool_threads_(callbench::init_executorch(options.threads)),
+      : pool_threads_(callbench::init_executorch(options.threads)),
         runner_(options.models / "mlp_portable.pte", options.batch) {}
 
-  void call(const float* in, float* out) {
-    std::memcpy(out, runner_.run(in), static_cast<std::size_t>(batch_) * sizeof(float));
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    runner_.run(in, out);
   }
+  const callbench::Signature& signature() const { return runner_.signature(); }
   std::string runtime_version() const { return callbench::executorch_version(); }
   callbench::Notes notes() const {
     return callbench::executorch_notes(
-        "Method::set_input (kept TensorImpl) + execute + get_output, no delegate "
+        "Method::set_input (kept TensorImpls) + execute + get_output, no delegate "
         "(ExecuTorch kernels)",
         pool_threads_);
   }
 
  private:
-  std::int64_t batch_;
   std::int64_t pool_threads_;
   callbench::MethodRunner runner_;
 };

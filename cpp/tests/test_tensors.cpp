@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,21 @@ std::string message_of(const std::function<void()>& action) {
 Signature tokens() {
   return {{{"ids", Dtype::int64, {4}}, {"mask", Dtype::int64, {4}}},
           {{"logits", Dtype::float32, {2}}, {"label", Dtype::int64, {}}}};
+}
+
+TEST(Tensors, DtypesAreNamedAsTheContractNamesThem) {
+  for (Dtype dtype : {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64, Dtype::int32,
+                      Dtype::int8, Dtype::uint8, Dtype::boolean}) {
+    EXPECT_EQ(dtype_named(dtype_name(dtype)), dtype);
+  }
+  EXPECT_EQ(dtype_named("float"), std::nullopt);
+  EXPECT_EQ(dtype_named(""), std::nullopt);
+}
+
+TEST(Tensors, ACallsShapePutsTheBatchFirst) {
+  EXPECT_EQ(batch_shape({"board", Dtype::float32, {8, 8, 8}}, 5),
+            (std::vector<std::int64_t>{5, 8, 8, 8}));
+  EXPECT_EQ(batch_shape({"label", Dtype::int64, {}}, 3), (std::vector<std::int64_t>{3}));
 }
 
 TEST(Tensors, FilesAreNamedByPlaceAndDtype) {

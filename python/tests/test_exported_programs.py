@@ -52,6 +52,19 @@ def test_the_aoti_package_agrees_with_the_reference(small_models: Path) -> None:
             np.testing.assert_allclose(y, reference[:batch], atol=ATOL, rtol=0)
 
 
+def test_the_aoti_package_carries_the_signature(small_models: Path, other_models: Path) -> None:
+    """The C++ drivers read the inputs' and outputs' dtypes and shapes from its metadata."""
+    import torch._inductor
+
+    package = small_models / deploy.AOTI_PACKAGE
+    metadata = torch._inductor.aoti_load_package(str(package)).get_metadata()
+    assert metadata["callbench.input.0"] == "x float32 2"
+    assert metadata["callbench.output.0"] == "y float32 1"
+    assert "callbench.input.1" not in metadata
+    assert deploy.carries_signature(package)
+    assert not deploy.carries_signature(other_models / deploy.AOTI_PACKAGE)
+
+
 @pytest.mark.parametrize("name", [deploy.EXECUTORCH_XNNPACK, deploy.EXECUTORCH_PORTABLE])
 def test_the_executorch_programs_agree_with_the_reference(small_models: Path, name: str) -> None:
     logging.getLogger("torch.utils._pytree").setLevel(logging.ERROR)

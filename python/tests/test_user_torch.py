@@ -25,6 +25,8 @@ from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, r
 
 TORCH_ROWS = ["python-eager", "python-eager-inference", "python-torch-compile", "python-aoti",
               "python-aoti-loader", "python-executorch"]  # fmt: skip
+CPP_TORCH_ROWS = ["cpp-aoti", "cpp-aoti-reuse", "cpp-executorch", "cpp-executorch-method",
+                  "cpp-executorch-portable"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +151,17 @@ def test_every_language_runs_a_users_program_through_its_onnx_export(
                     flag="--torch")  # fmt: skip
 
 
+@pytest.mark.parametrize(("program", "batch"), [("policy_value", "3"), ("norm_gelu_mlp", "1")])
+def test_cpp_rows_run_a_users_program_verified(
+    program: str, batch: str, exported: dict[str, Path], run_harness: Callable[..., HarnessRun]
+) -> None:
+    """C++ AOTInductor and ExecuTorch read the signature from what they load (the package's
+    metadata, the method's): rank 4 in and two outputs, and a rank-2 MLP."""
+    run = run_users_model(exported[program], CPP_TORCH_ROWS, run_harness, "--batch", batch,
+                          flag="--torch")  # fmt: skip
+    assert run.records["cpp-aoti"].artifact == "mlp.pt2"
+
+
 def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(
     exported: dict[str, Path], run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
@@ -191,7 +204,7 @@ def test_every_driver_that_runs_a_program_is_run_here() -> None:
     from callbench.registry import DRIVERS
     from callbench.roles import TORCH_PROGRAM
 
-    assert {s.id for s in DRIVERS if TORCH_PROGRAM in s.roles} == set(TORCH_ROWS)
+    assert {s.id for s in DRIVERS if TORCH_PROGRAM in s.roles} == {*TORCH_ROWS, *CPP_TORCH_ROWS}
 
 
 def test_torch_and_onnx_together_are_a_usage_error(

@@ -107,6 +107,20 @@ std::string tensor_file(std::string_view stem, std::size_t index, Dtype dtype) {
   return file + "." + std::string(dtype_extension(dtype));
 }
 
+std::optional<Dtype> dtype_named(std::string_view name) {
+  for (Dtype dtype : {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64, Dtype::int32,
+                      Dtype::int8, Dtype::uint8, Dtype::boolean}) {
+    if (dtype_name(dtype) == name) return dtype;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::int64_t> batch_shape(const Tensor& tensor, std::int64_t batch) {
+  std::vector<std::int64_t> shape{batch};
+  shape.insert(shape.end(), tensor.shape.begin(), tensor.shape.end());
+  return shape;
+}
+
 std::string shape_text(std::span<const std::int64_t> shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {

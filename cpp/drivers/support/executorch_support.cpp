@@ -1,6 +1,7 @@
 #include "executorch_support.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include <executorch/runtime/platform/platform.h>
@@ -89,67 +90,92 @@ void check(const std::filesystem::path& path, et::Error error, const char* what)
 namespace {
 
 std::string shape_text(et::Span<const int32_t> sizes) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    text += (i ? ", " : "") + std::to_string(sizes[i]);
+  return callbench::shape_text(std::vector<std::int64_t>(sizes.begin(), sizes.end()));
+}
+
+constexpr Dtype kDtypes[] = {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64,
+                             Dtype::int32,   Dtype::int8,    Dtype::uint8,   Dtype::boolean};
+
+std::optional<Dtype> dtype_of(etensor::ScalarType type) {
+  for (Dtype dtype : kDtypes) {
+    if (scalar_type_of(dtype) == type) return dtype;
   }
-  return text + "]";
+  return std::nullopt;
+}
+
+// One input or output of the method: its dtype, and its sizes after the batch.
+Tensor tensor_of(const std::filesystem::path& path, const et::TensorInfo& info, std::string name) {
+  const auto sizes = info.sizes();
+  const std::optional<Dtype> dtype = dtype_of(info.scalar_type());
+  if (!dtype) {
+    throw DataError(path, "forward's " + name + " has element type " +
+                              std::to_string(static_cast<int>(info.scalar_type())) +
+                              ", which callbench does not feed");
+  }
+  if (sizes.size() == 0) {
+    throw DataError(path, "forward's " + name + " has no batch dimension");
+  }
+  return Tensor{std::move(name), *dtype, std::vector<std::int64_t>(sizes.begin() + 1, sizes.end())};
 }
 
 }  // namespace
 
-void check_method_meta(const std::filesystem::path& path, const et::MethodMeta& meta,
-                       std::int64_t batch) {
-  if (meta.num_inputs() != 1 || meta.num_outputs() != 1) {
-    throw DataError(path, "forward takes " + std::to_string(meta.num_inputs()) +
-                              " inputs and gives " + std::to_string(meta.num_outputs()) +
-                              " outputs, expected 1 and 1");
+etensor::ScalarType scalar_type_of(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return etensor::ScalarType::Float;
+    case Dtype::float16: return etensor::ScalarType::Half;
+    case Dtype::float64: return etensor::ScalarType::Double;
+    case Dtype::int64: return etensor::ScalarType::Long;
+    case Dtype::int32: return etensor::ScalarType::Int;
+    case Dtype::int8: return etensor::ScalarType::Char;
+    case Dtype::uint8: return etensor::ScalarType::Byte;
+    case Dtype::boolean: return etensor::ScalarType::Bool;
   }
-  auto input = meta.input_tensor_meta(0);
-  auto output = meta.output_tensor_meta(0);
-  if (!input.ok() || !output.ok()) {
-    throw DataError(path, "forward's input or output is not a tensor");
+  return etensor::ScalarType::Float;
+}
+
+Signature method_signature(const std::filesystem::path& path, const et::MethodMeta& meta,
+                           std::int64_t batch) {
+  Signature signature;
+  for (std::size_t k = 0; k < meta.num_inputs(); ++k) {
+    auto info = meta.input_tensor_meta(k);
+    if (!info.ok()) throw DataError(path, "forward's input " + std::to_string(k) + " is not a tensor");
+    const auto sizes = info->sizes();
+    if (sizes.size() > 0 && batch > sizes[0]) {
+      throw UsageError("--batch " + std::to_string(batch) + " is above the largest batch " +
+                       std::to_string(sizes[0]) + " that " + path.string() + " was exported for (" +
+                       shape_text(sizes) + ")");
+    }
+    signature.inputs.push_back(tensor_of(path, info.get(), "input" + std::to_string(k)));
   }
-  const auto in_sizes = input->sizes();
-  const auto out_sizes = output->sizes();
-  if (input->scalar_type() != etensor::ScalarType::Float || in_sizes.size() != 2 ||
-      in_sizes[1] != 2) {
-    throw DataError(path, "forward takes " + shape_text(in_sizes) + ", expected float [batch, 2]");
+  for (std::size_t k = 0; k < meta.num_outputs(); ++k) {
+    auto info = meta.output_tensor_meta(k);
+    if (!info.ok()) throw DataError(path, "forward's output " + std::to_string(k) + " is not a tensor");
+    signature.outputs.push_back(tensor_of(path, info.get(), "output" + std::to_string(k)));
   }
-  if (output->scalar_type() != etensor::ScalarType::Float || out_sizes.size() != 2 ||
-      out_sizes[1] != 1) {
-    throw DataError(path,
-                    "model answers with " + shape_text(out_sizes) + ", expected float [batch, 1]");
-  }
-  if (batch > in_sizes[0]) {
-    throw UsageError("--batch " + std::to_string(batch) + " is above the largest batch " +
-                     std::to_string(in_sizes[0]) + " that " + path.string() + " was exported for");
-  }
+  if (signature.inputs.empty()) throw DataError(path, "forward takes no inputs");
+  check_references(path, path.parent_path(), signature);
+  return signature;
 }
 
 void check_output(const std::filesystem::path& path, const et::EValue& value,
-                  std::int64_t batch) {
+                  const Tensor& tensor, std::int64_t batch) {
   if (!value.isTensor()) {
-    throw DataError(path, "model answers with something that is not a tensor");
+    throw DataError(path, "model answers '" + tensor.name + "' with something that is not a tensor");
   }
-  const auto tensor = value.toTensor();
-  const auto sizes = tensor.sizes();
-  if (tensor.scalar_type() != etensor::ScalarType::Float || sizes.size() != 2 ||
-      sizes[0] != batch || sizes[1] != 1) {
-    std::string got = "[";
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      got += (i ? ", " : "") + std::to_string(sizes[i]);
-    }
-    throw DataError(path, "model answers with " + got + "], expected float [" +
-                              std::to_string(batch) + ", 1]");
+  const auto got = value.toTensor();
+  const auto sizes = got.sizes();
+  const std::vector<std::int64_t> shape(sizes.begin(), sizes.end());
+  const std::vector<std::int64_t> expected = batch_shape(tensor, batch);
+  if (got.scalar_type() != scalar_type_of(tensor.dtype) || shape != expected) {
+    throw DataError(path, "model answers '" + tensor.name + "' with " + shape_text(shape) +
+                              " of element type " +
+                              std::to_string(static_cast<int>(got.scalar_type())) + ", expected " +
+                              shape_text(expected) + " " + std::string(dtype_name(tensor.dtype)));
   }
 }
 
-MethodRunner::MethodRunner(const std::filesystem::path& path, std::int64_t batch)
-    : path_(path),
-      sizes_{static_cast<etensor::SizesType>(batch), 2},
-      dim_order_{0, 1},
-      strides_{2, 1} {
+MethodRunner::MethodRunner(const std::filesystem::path& path, std::int64_t batch) : path_(path) {
   require_file(path);
   auto loader = executorch::extension::FileDataLoader::from(path.c_str());
   check(path, loader.error(), "cannot be opened");
@@ -160,7 +186,7 @@ MethodRunner::MethodRunner(const std::filesystem::path& path, std::int64_t batch
 
   auto meta = program_->method_meta("forward");
   check(path, meta.error(), "has no forward method");
-  check_method_meta(path, meta.get(), batch);
+  signature_ = method_signature(path, meta.get(), batch);
   // Planned memory, left untouched until used (new[] does not fill it): the
   // exported upper bound of the batch makes the planned buffers large.
   for (std::size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
@@ -177,20 +203,47 @@ MethodRunner::MethodRunner(const std::filesystem::path& path, std::int64_t batch
   check(path, method.error(), "forward cannot be loaded");
   method_.emplace(std::move(method.get()));
 
-  input_impl_.emplace(etensor::ScalarType::Float, 2, sizes_.data(), nullptr, dim_order_.data(),
-                      strides_.data(), etensor::TensorShapeDynamism::DYNAMIC_BOUND);
-  std::vector<float> zeros(static_cast<std::size_t>(batch) * 2, 0.0f);
-  run(zeros.data());
-  check_output(path, method_->get_output(0), batch);
+  std::vector<Bytes> zeros;
+  for (const Tensor& input : signature_.inputs) {
+    const std::vector<std::int64_t> shape = batch_shape(input, batch);
+    auto& sizes = sizes_.emplace_back(shape.begin(), shape.end());
+    auto& dim_order = dim_orders_.emplace_back();
+    auto& strides = strides_.emplace_back(sizes.size(), 1);
+    for (std::size_t d = 0; d < sizes.size(); ++d) {
+      dim_order.push_back(static_cast<etensor::DimOrderType>(d));
+    }
+    for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * sizes[d];
+    input_impls_.push_back(std::make_unique<etensor::TensorImpl>(
+        scalar_type_of(input.dtype), static_cast<ssize_t>(sizes.size()), sizes.data(), nullptr,
+        dim_order.data(), strides.data(), etensor::TensorShapeDynamism::DYNAMIC_BOUND));
+    zeros.emplace_back(static_cast<std::size_t>(batch) * input.sample_bytes());
+  }
+  for (const Tensor& output : signature_.outputs) {
+    output_bytes_.push_back(static_cast<std::size_t>(batch) * output.sample_bytes());
+  }
+  std::vector<const std::byte*> in;
+  for (const Bytes& z : zeros) in.push_back(z.data());
+  execute(in);
+  for (std::size_t k = 0; k < signature_.outputs.size(); ++k) {
+    check_output(path, method_->get_output(k), signature_.outputs[k], batch);
+  }
 }
 
-const float* MethodRunner::run(const float* in) {
-  // set_input only reads the samples (it copies them into the planned input).
-  input_impl_->set_data(const_cast<float*>(in));
-  check(path_, method_->set_input(et::EValue(etensor::Tensor(&*input_impl_)), 0),
-        "forward rejects its input");
+void MethodRunner::execute(std::span<const std::byte* const> in) {
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    // set_input only reads the samples (it copies them into the planned input).
+    input_impls_[k]->set_data(const_cast<std::byte*>(in[k]));
+    check(path_, method_->set_input(et::EValue(etensor::Tensor(input_impls_[k].get())), k),
+          "forward rejects its input");
+  }
   check(path_, method_->execute(), "forward failed");
-  return method_->get_output(0).toTensor().const_data_ptr<float>();
+}
+
+void MethodRunner::run(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+  execute(in);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    std::memcpy(out[k], method_->get_output(k).toTensor().const_data_ptr(), output_bytes_[k]);
+  }
 }
 
 }  // namespace callbench

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include <executorch/runtime/executor/program.h>
 
 #include "callbench/model.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
@@ -38,34 +40,45 @@ std::string describe(executorch::runtime::Error error);
 // unless `error` is Ok (no allocation when it is: called on every call).
 void check(const std::filesystem::path& path, executorch::runtime::Error error, const char* what);
 
-// Checks the method takes one float [n, 2] input and gives one float [n, 1]
-// output. The exported batch dimension is dynamic with an upper bound (the
-// sizes the metadata reports): a --batch above it is a UsageError.
-void check_method_meta(const std::filesystem::path& path,
-                       const executorch::runtime::MethodMeta& meta, std::int64_t batch);
+// The method's inputs and outputs as its metadata gives them: each tensor's
+// dtype and sizes, the first size being the batch (a dynamic batch's exported
+// upper bound: a --batch above it is a UsageError). A program keeps no names,
+// so they are input0, input1, ..., output0, ...; a tensor of a dtype the
+// contract lacks, or without a batch dimension, is a DataError naming `path`.
+// Checks the folder's reference files against it (check_references).
+Signature method_signature(const std::filesystem::path& path,
+                           const executorch::runtime::MethodMeta& meta, std::int64_t batch);
 
-// Throws DataError(path, ...) unless `value` is a float tensor [batch, 1].
+// ExecuTorch's element type of a contract dtype.
+executorch::aten::ScalarType scalar_type_of(Dtype dtype);
+
+// Throws DataError(path, ...) unless `value` is a tensor as `tensor` says, of
+// `batch` samples.
 void check_output(const std::filesystem::path& path, const executorch::runtime::EValue& value,
-                  std::int64_t batch);
+                  const Tensor& tensor, std::int64_t batch);
 
 // The Program -> Method API without extension::Module: the program and its
-// "forward" method loaded once, with memory we own; one input tensor whose
-// data pointer is pointed at each call's samples (set_input copies them into
-// the method's planned input), the output read where the method planned it.
+// "forward" method loaded once, with memory we own; one TensorImpl per input,
+// whose data pointer is pointed at each call's samples (set_input copies them
+// into the method's planned input), the outputs read where the method planned them.
 class MethodRunner {
  public:
   MethodRunner(const std::filesystem::path& path, std::int64_t batch);
   MethodRunner(const MethodRunner&) = delete;
   MethodRunner& operator=(const MethodRunner&) = delete;
 
-  // One call: batch x 2 floats in; returns the batch outputs (valid until the
-  // next call). Throws DataError naming the file if ExecuTorch fails.
-  const float* run(const float* in);
+  const Signature& signature() const { return signature_; }
+  // One call: each input's batch in; each output's batch copied to out[k].
+  // Throws DataError naming the file if ExecuTorch fails.
+  void run(std::span<const std::byte* const> in, std::span<std::byte* const> out);
 
  private:
+  void execute(std::span<const std::byte* const> in);
+
   std::filesystem::path path_;
   std::optional<executorch::extension::FileDataLoader> loader_;
   std::optional<executorch::runtime::Program> program_;
+  Signature signature_;
   executorch::extension::MallocMemoryAllocator method_allocator_;
   executorch::extension::MallocMemoryAllocator temp_allocator_;
   std::vector<std::unique_ptr<std::uint8_t[]>> planned_buffers_;
@@ -73,11 +86,13 @@ class MethodRunner {
   std::optional<executorch::runtime::HierarchicalAllocator> planned_memory_;
   std::optional<executorch::runtime::MemoryManager> memory_manager_;
   std::optional<executorch::runtime::Method> method_;
-  // The input: a TensorImpl over the caller's samples, re-pointed each call.
-  std::vector<executorch::aten::SizesType> sizes_;
-  std::vector<executorch::aten::DimOrderType> dim_order_;
-  std::vector<executorch::aten::StridesType> strides_;
-  std::optional<executorch::aten::TensorImpl> input_impl_;
+  // Per input: a TensorImpl over the caller's samples, re-pointed each call,
+  // and the sizes, dim order and strides it points at.
+  std::vector<std::vector<executorch::aten::SizesType>> sizes_;
+  std::vector<std::vector<executorch::aten::DimOrderType>> dim_orders_;
+  std::vector<std::vector<executorch::aten::StridesType>> strides_;
+  std::vector<std::unique_ptr<executorch::aten::TensorImpl>> input_impls_;
+  std::vector<std::size_t> output_bytes_;
 };
 
 }  // namespace callbench

@@ -119,10 +119,9 @@ Tensor tensor_of(const std::filesystem::path& path, const ov::Output<const ov::N
   return Tensor{name, *dtype, sizes};
 }
 
-ov::Shape batch_shape(const Tensor& tensor, std::int64_t batch) {
-  ov::Shape shape{static_cast<std::size_t>(batch)};
-  for (const std::int64_t d : tensor.shape) shape.push_back(static_cast<std::size_t>(d));
-  return shape;
+ov::Shape ov_shape(const Tensor& tensor, std::int64_t batch) {
+  const std::vector<std::int64_t> shape = batch_shape(tensor, batch);
+  return ov::Shape(shape.begin(), shape.end());
 }
 
 ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
@@ -167,11 +166,11 @@ OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t thr
   check_references(path, path.parent_path(), signature_);
   const auto b = static_cast<std::size_t>(batch);
   for (const Tensor& tensor : signature_.inputs) {
-    input_shapes_.push_back(batch_shape(tensor, batch));
+    input_shapes_.push_back(ov_shape(tensor, batch));
     input_bytes_.push_back(b * tensor.sample_bytes());
   }
   for (const Tensor& tensor : signature_.outputs) {
-    output_shapes_.push_back(batch_shape(tensor, batch));
+    output_shapes_.push_back(ov_shape(tensor, batch));
     output_bytes_.push_back(b * tensor.sample_bytes());
   }
   compiled_ = compile(core_, path, model, threads, static_shape ? &input_shapes_ : nullptr);

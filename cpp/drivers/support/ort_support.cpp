@@ -80,12 +80,6 @@ Tensor tensor_of(const std::filesystem::path& path, std::string name, const Ort:
   return Tensor{std::move(name), *dtype, {shape.begin() + 1, shape.end()}};
 }
 
-std::vector<std::int64_t> batch_shape(const Tensor& tensor, std::int64_t batch) {
-  std::vector<std::int64_t> shape{batch};
-  shape.insert(shape.end(), tensor.shape.begin(), tensor.shape.end());
-  return shape;
-}
-
 Ort::Value wrap(const Ort::MemoryInfo& memory, void* data, std::size_t bytes,
                 const std::vector<std::int64_t>& shape, Dtype dtype) {
   return Ort::Value::CreateTensor(memory, data, bytes, shape.data(), shape.size(),

@@ -1,5 +1,6 @@
 #include "torch_support.hpp"
 
+#include <cstring>
 #include <sstream>
 #include <utility>
 
@@ -48,4 +49,71 @@ void check_output(const std::filesystem::path& path, const at::Tensor& y, std::i
   check_output_shape(path, y, {batch, 1});
 }
 
+at::ScalarType scalar_type_of(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::float32: return at::kFloat;
+    case Dtype::float16: return at::kHalf;
+    case Dtype::float64: return at::kDouble;
+    case Dtype::int64: return at::kLong;
+    case Dtype::int32: return at::kInt;
+    case Dtype::int8: return at::kChar;
+    case Dtype::uint8: return at::kByte;
+    case Dtype::boolean: return at::kBool;
+  }
+  return at::kFloat;
+}
+
+TorchTensors::TorchTensors(Signature signature, std::int64_t batch)
+    : signature_(std::move(signature)), batch_(batch) {
+  for (const Tensor& tensor : signature_.inputs) {
+    input_shapes_.push_back(batch_shape(tensor, batch));
+    input_types_.push_back(scalar_type_of(tensor.dtype));
+  }
+  for (const Tensor& tensor : signature_.outputs) {
+    output_bytes_.push_back(static_cast<std::size_t>(batch) * tensor.sample_bytes());
+  }
+}
+
+at::Tensor TorchTensors::view_input(std::size_t k, const std::byte* data) const {
+  return torch::from_blob(const_cast<std::byte*>(data), input_shapes_[k],
+                          at::TensorOptions().dtype(input_types_[k]));
+}
+
+std::vector<at::Tensor> TorchTensors::zero_inputs() const {
+  std::vector<at::Tensor> zeros;
+  for (std::size_t k = 0; k < input_shapes_.size(); ++k) {
+    zeros.push_back(torch::zeros(input_shapes_[k], at::TensorOptions().dtype(input_types_[k])));
+  }
+  return zeros;
+}
+
+void TorchTensors::check_outputs(const std::filesystem::path& path,
+                                 const std::vector<at::Tensor>& outputs) const {
+  if (outputs.size() != signature_.outputs.size()) {
+    throw DataError(path, "model answers with " + std::to_string(outputs.size()) +
+                              " tensors, expected " + std::to_string(signature_.outputs.size()));
+  }
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    const Tensor& tensor = signature_.outputs[k];
+    const std::vector<std::int64_t> expected = batch_shape(tensor, batch_);
+    const at::Tensor& y = outputs[k];
+    if (y.scalar_type() != scalar_type_of(tensor.dtype) || y.sizes() != at::IntArrayRef(expected) ||
+        !y.is_contiguous()) {
+      std::ostringstream got;
+      got << y.sizes() << " " << y.scalar_type() << (y.is_contiguous() ? "" : " (strided)");
+      throw DataError(path, "model answers '" + tensor.name + "' with " + got.str() +
+                                ", expected " + shape_text(expected) + " " +
+                                std::string(dtype_name(tensor.dtype)));
+    }
+  }
+}
+
+void TorchTensors::store_outputs(const std::vector<at::Tensor>& outputs,
+                                 std::span<std::byte* const> out) const {
+  for (std::size_t k = 0; k < output_bytes_.size(); ++k) {
+    std::memcpy(out[k], outputs[k].const_data_ptr(), output_bytes_[k]);
+  }
+}
+
 }  // namespace callbench
+

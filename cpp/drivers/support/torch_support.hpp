@@ -1,13 +1,17 @@
 // What the LibTorch drivers share: threads, version, checked loading.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <torch/script.h>
 
 #include "callbench/model.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
@@ -31,5 +35,37 @@ void check_output(const std::filesystem::path& path, const at::Tensor& y, std::i
 // The same for any expected shape.
 void check_output_shape(const std::filesystem::path& path, const at::Tensor& y,
                         at::IntArrayRef expected);
+
+// LibTorch's element type of a contract dtype.
+at::ScalarType scalar_type_of(Dtype dtype);
+
+// A model's inputs and outputs as LibTorch holds them at one batch size: each
+// input's samples viewed in place (from_blob: no copy; the models never write
+// an input), each output checked once and copied out on every call. Shapes
+// and element types are worked out once, not per call.
+class TorchTensors {
+ public:
+  TorchTensors(Signature signature, std::int64_t batch);
+
+  const Signature& signature() const { return signature_; }
+  // Input k's batch at `data`, as a [batch, shape...] tensor of its dtype.
+  at::Tensor view_input(std::size_t k, const std::byte* data) const;
+  // A batch of zeros for each input (the load's check call, or inputs kept between calls).
+  std::vector<at::Tensor> zero_inputs() const;
+  // Throws DataError(path, ...) unless `outputs` are the signature's outputs, each of
+  // its dtype, [batch, shape...] and contiguous (what store_outputs copies).
+  void check_outputs(const std::filesystem::path& path,
+                     const std::vector<at::Tensor>& outputs) const;
+  // Copies each output's batch to out[k].
+  void store_outputs(const std::vector<at::Tensor>& outputs,
+                     std::span<std::byte* const> out) const;
+
+ private:
+  Signature signature_;
+  std::int64_t batch_;
+  std::vector<std::vector<std::int64_t>> input_shapes_;
+  std::vector<at::ScalarType> input_types_;
+  std::vector<std::size_t> output_bytes_;
+};
 
 }  // namespace callbench

@@ -20,6 +20,7 @@ from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.model import exported_programs as deploy
 from callbench.model import user_onnx, user_torch
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
@@ -131,11 +132,14 @@ def run(args: argparse.Namespace) -> int:
 def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
     """Export when models/ is missing, does not match its manifest, lacks an artifact
     in ``needed`` (one a newer exporter writes, for a driver added since), or was written
-    before contract 3 (no tensors table)."""
+    before contract 3 (no tensors table, or an AOTInductor package without its signature)."""
     try:
         manifest = art.read_manifest(models)
         art.verify(models, sorted(set(manifest["files"]) | set(needed)))
         art.signature(models)
+        package = models / deploy.AOTI_PACKAGE
+        if package.exists() and not deploy.carries_signature(package):
+            raise ArtifactError(package, "has no signature in its metadata")
     except ArtifactError as exc:
         print(f"callbench: {exc}: exporting", flush=True)
         command = [sys.executable, "-m", "callbench.model.export", "--out", str(models)]

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import math
 
+from callbench.model.tensors import INPUTS_STEM, REFERENCE_STEM, Signature, tensors
+
 INPUT_WIDTH, HIDDEN, OUTPUT_WIDTH = 2, 8, 1
 FAMILY_WIDTHS = (64, 512, 2048)  # the hidden widths `callbench export` writes besides 8
+# Contract 3: one float32 input x [2] in inputs.f32, one output y [1] in reference.f32.
+MLP_SIGNATURE = Signature(
+    tensors(INPUTS_STEM, [("x", "float32", [INPUT_WIDTH])]),
+    tensors(REFERENCE_STEM, [("y", "float32", [OUTPUT_WIDTH])]),
+)
 
 
 def layers(hidden: int = HIDDEN) -> tuple[tuple[str, int, int], ...]:

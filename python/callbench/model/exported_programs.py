@@ -31,19 +31,25 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import logging
 import os
 import shutil
 import tempfile
 import time
 import warnings
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from callbench.model.architecture import MLP_SIGNATURE
+
 if TYPE_CHECKING:  # torch is imported where it is used: the registry reads the names below
     import torch
+
+    from callbench.model.tensors import Signature
 
 AOTI_PACKAGE = "mlp.pt2"
 EXECUTORCH_XNNPACK = "mlp.pte"
@@ -105,16 +111,39 @@ def _private_inductor_cache(folder: Path) -> Iterator[Path]:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def package_of(program: torch.export.ExportedProgram) -> bytes:
-    """An AOTInductor package of ``program``, compiled for this CPU, as ``mlp.pt2``'s bytes."""
+def signature_metadata(signature: Signature) -> dict[str, str]:
+    """``callbench.input.<k>`` and ``callbench.output.<k>``, each ``"<name> <dtype> <size>..."``
+    (the sizes of one sample, the batch left out; none for a scalar sample), in the
+    model's order: the C++ AOTInductor drivers' signature (contract 3)."""
+    found = {}
+    for role, group in (("input", signature.inputs), ("output", signature.outputs)):
+        for index, t in enumerate(group):
+            found[f"callbench.{role}.{index}"] = " ".join([t.name, t.dtype, *map(str, t.shape)])
+    return found
+
+
+def carries_signature(package: Path) -> bool:
+    """Whether the AOTInductor package at ``package`` has :func:`signature_metadata` (one
+    exported before callbench wrote it there has not: the C++ drivers refuse it)."""
+    with zipfile.ZipFile(package) as archive:
+        small = [i.filename for i in archive.infolist()
+                 if i.filename.endswith("metadata.json") and i.file_size < 1 << 20]  # fmt: skip
+        return any("callbench.input.0" in json.loads(archive.read(name)) for name in small)
+
+
+def package_of(program: torch.export.ExportedProgram, signature: Signature) -> bytes:
+    """An AOTInductor package of ``program``, compiled for this CPU, as ``mlp.pt2``'s bytes,
+    with ``signature`` in its metadata."""
     import torch._inductor
+
+    configs = {**AOTI_CONFIG, "aot_inductor.metadata": signature_metadata(signature)}
 
     with _private_inductor_cache(AOTI_BUILD_DIR) as build:
         # The package's top folder is named after the file: write it as mlp.pt2.
         path = build / "package" / AOTI_PACKAGE
         path.parent.mkdir()
         torch._inductor.aoti_compile_and_package(
-            program, package_path=str(path), inductor_configs=AOTI_CONFIG
+            program, package_path=str(path), inductor_configs=configs
         )
         return path.read_bytes()
 
@@ -122,7 +151,7 @@ def package_of(program: torch.export.ExportedProgram) -> bytes:
 def aoti_package(model: torch.nn.Module) -> Artifact:
     """``mlp.pt2``: torch.export + AOTInductor, compiled for this CPU by g++."""
     start = time.perf_counter()
-    data = package_of(export_program(model))
+    data = package_of(export_program(model), MLP_SIGNATURE)
     return Artifact(
         data,
         {

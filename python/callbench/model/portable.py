@@ -22,13 +22,12 @@ import torch
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model.architecture import (
-    INPUT_WIDTH,
-    OUTPUT_WIDTH,
+    MLP_SIGNATURE,
     layers,
     weight_count,
 )
 from callbench.model.mlp import MLP
-from callbench.model.tensors import INPUTS_STEM, MANIFEST_KEY, REFERENCE_STEM, Signature, tensors
+from callbench.model.tensors import MANIFEST_KEY
 from callbench.model.training import HIGH, LOW, TrainConfig
 
 SAMPLES = 1_000_000
@@ -175,11 +174,7 @@ def describe(model: MLP, samples: int, config: TrainConfig, fit_rmse: float) -> 
         "state_dict_keys": {k: list(v.shape) for k, v in model.state_dict().items()},
         "weights_order": [f"{n}.{k}" for n, _, _ in layers(hidden) for k in ("weight", "bias")],
         "onnx": {"input": "x", "output": "y", "opset": ONNX_OPSET},
-        # Contract 3: one float32 input x [2] in inputs.f32, one output y [1] in reference.f32.
-        MANIFEST_KEY: Signature(
-            tensors(INPUTS_STEM, [("x", "float32", [INPUT_WIDTH])]),
-            tensors(REFERENCE_STEM, [("y", "float32", [OUTPUT_WIDTH])]),
-        ).to_json(),
+        MANIFEST_KEY: MLP_SIGNATURE.to_json(),
         "samples": samples,
         "input_seed": INPUT_SEED,
         "input_range": [LOW, HIGH],

@@ -8,7 +8,8 @@ what the user brought, and the artifacts the drivers load:
 - ``program.pt2``: the user's file, byte for byte (the eager rows load it);
 - ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver);
 - ``mlp.pt2``: an AOTInductor package of it, compiled for this CPU (the AOTI rows);
-- ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows).
+- ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows);
+- ``mlp_portable.pte``: the same without a delegate (ExecuTorch's own kernels).
 
 Only the artifacts the chosen drivers load are made.
 
@@ -36,7 +37,7 @@ from callbench.errors import first_line
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
 from callbench.model import user_inputs
-from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_XNNPACK
+from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
 from callbench.model.onnx_signature import Declared
 from callbench.model.user_onnx import ORIGIN, fit_batch
 from callbench.model.user_torch_archive import check, refuse
@@ -204,14 +205,15 @@ def _port(t: Declared) -> dict[str, Any]:
     return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
 
 
-def derived(ep: Any) -> dict[str, Callable[[], bytes]]:
+def derived(ep: Any, signature: tn.Signature) -> dict[str, Callable[[], bytes]]:
     """How each artifact is made from the program, by its contract name."""
     from callbench.model.exported_programs import executorch_of, package_of
 
     return {
         art.ONNX: lambda: onnx_of(ep),
-        AOTI_PACKAGE: lambda: package_of(ep),
+        AOTI_PACKAGE: lambda: package_of(ep, signature),
         EXECUTORCH_XNNPACK: lambda: executorch_of(ep),
+        EXECUTORCH_PORTABLE: lambda: executorch_of(ep, xnnpack=False),
     }
 
 
@@ -238,7 +240,7 @@ def prepare(
         batch if isinstance(batch, int) else str(batch),
     )  # fmt: skip
     data = path.read_bytes()
-    made = {name: timed(make) for name, make in derived(ep).items()
+    made = {name: timed(make) for name, make in derived(ep, signature).items()
             if needed is None or name in needed}  # fmt: skip
     files = {PROGRAM: data}
     files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})

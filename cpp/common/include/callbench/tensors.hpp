@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@ std::size_t dtype_bytes(Dtype dtype);
 std::string_view dtype_name(Dtype dtype);       // "float32", ..., "bool"
 std::string_view dtype_extension(Dtype dtype);  // "f32", ..., "bool"
 bool is_floating(Dtype dtype);
+// The dtype a contract name ("float32", ..., "bool") names; none for another word.
+std::optional<Dtype> dtype_named(std::string_view name);
 
 // One named input or output of a model.
 struct Tensor {
@@ -33,6 +36,9 @@ struct Tensor {
   std::size_t sample_bytes() const { return sample_size() * dtype_bytes(dtype); }
   std::string describe() const;  // 'x' float32 [3, 32, 32]
 };
+
+// A tensor's shape for a call of `batch` samples: [batch, shape...].
+std::vector<std::int64_t> batch_shape(const Tensor& tensor, std::int64_t batch);
 
 // Every input and output, in the model's order (as its runtime reads them).
 struct Signature {
