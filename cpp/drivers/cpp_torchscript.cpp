@@ -1,9 +1,10 @@
 // cpp-torchscript: the seed's C++ caller, for any batch and under
-// InferenceMode. torch::jit::load of mlp_torchscript.pt; each call wraps its
-// samples with from_blob (no copy) as [batch, 2], builds a
-// std::vector<IValue> and calls forward(). cpp-torchscript-seed is the
-// seed's call exactly as written.
-#include <cstring>
+// InferenceMode. torch::jit::load of mlp_torchscript.pt; each call wraps each
+// input's samples with from_blob (no copy), builds a std::vector<IValue> and
+// calls forward(). The signature is the file's own (support/torch_support:
+// load_torchscript_model). cpp-torchscript-seed is the seed's call exactly as
+// written.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -15,36 +16,41 @@ namespace {
 class TorchScriptModel {
  public:
   explicit TorchScriptModel(const callbench::Options& options)
-      : path_(options.models / "mlp_torchscript.pt"), batch_(options.batch) {
-    callbench::configure_torch_threads(options.threads);
-    module_ = callbench::load_torchscript(path_);
-    module_.eval();
-    std::vector<float> in(static_cast<std::size_t>(batch_) * 2, 0.0f);
+      : path_(options.models / "mlp_torchscript.pt"),
+        loaded_(load(path_, options.threads)),
+        tensors_(loaded_.signature, options.batch) {
     c10::InferenceMode guard;
-    callbench::check_output(path_, forward(in.data()), batch_);
+    const std::vector<at::Tensor> zeros = tensors_.zero_inputs();
+    tensors_.check_outputs(path_, forward(std::vector<c10::IValue>(zeros.begin(), zeros.end())));
   }
 
-  void call(const float* in, float* out) {
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     c10::InferenceMode guard;
-    const at::Tensor y = forward(in);
-    std::memcpy(out, y.const_data_ptr<float>(), static_cast<std::size_t>(batch_) * sizeof(float));
+    std::vector<c10::IValue> inputs;
+    inputs.reserve(in.size());
+    for (std::size_t k = 0; k < in.size(); ++k) inputs.emplace_back(tensors_.view_input(k, in[k]));
+    tensors_.store_outputs(forward(std::move(inputs)), out);
   }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   std::string runtime_version() const { return callbench::torch_version(); }
   callbench::Notes notes() const {
     return callbench::torch_notes("from_blob + forward(std::vector<IValue>) each call");
   }
 
  private:
-  at::Tensor forward(const float* in) {
-    // from_blob only views the caller's samples; forward() never writes its input.
-    std::vector<torch::jit::IValue> inputs{
-        torch::from_blob(const_cast<float*>(in), {batch_, 2}, torch::kFloat32)};
-    return module_.forward(inputs).toTensor().contiguous();
+  static callbench::TorchScriptModule load(const std::filesystem::path& path,
+                                           std::int64_t threads) {
+    callbench::configure_torch_threads(threads);
+    return callbench::load_torchscript_model(path);
+  }
+
+  std::vector<at::Tensor> forward(std::vector<c10::IValue> inputs) {
+    return callbench::output_tensors(loaded_.module.forward(std::move(inputs)));
   }
 
   std::filesystem::path path_;
-  std::int64_t batch_;
-  torch::jit::Module module_;
+  callbench::TorchScriptModule loaded_;
+  callbench::TorchTensors tensors_;
 };
 
 }  // namespace

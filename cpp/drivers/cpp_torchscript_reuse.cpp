@@ -2,11 +2,12 @@
 // The module goes through torch::jit::optimize_for_inference (which freezes
 // it: weights inlined as constants, attribute look-ups gone, then fuses and
 // folds for inference); the forward Method is looked up once and run on a
-// reused stack; the input tensor is made once and each call copies its
-// samples into its storage. Measured against plain forward(), freeze alone
+// reused stack; the input tensors are made once and each call copies its
+// samples into their storage. Measured against plain forward(), freeze alone
 // and the simple executor; this was the fastest of them.
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,45 +19,53 @@ namespace {
 class TorchScriptReuseModel {
  public:
   explicit TorchScriptReuseModel(const callbench::Options& options)
-      : path_(options.models / "mlp_torchscript.pt"), batch_(options.batch) {
-    callbench::configure_torch_threads(options.threads);
-    torch::jit::Module module = callbench::load_torchscript(path_);
-    module.eval();
-    module_ = torch::jit::optimize_for_inference(module);
+      : path_(options.models / "mlp_torchscript.pt"),
+        loaded_(load(path_, options.threads)),
+        tensors_(loaded_.signature, options.batch),
+        inputs_(tensors_.zero_inputs()) {
+    module_ = torch::jit::optimize_for_inference(loaded_.module);
     forward_.emplace(module_.get_method("forward"));
-    input_ = torch::zeros({batch_, 2}, torch::kFloat32);
+    for (const at::Tensor& input : inputs_) input_bytes_.push_back(input.nbytes());
     c10::InferenceMode guard;
-    callbench::check_output(path_, run(), batch_);
+    tensors_.check_outputs(path_, run());
   }
 
-  void call(const float* in, float* out) {
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     c10::InferenceMode guard;
-    std::memcpy(input_.mutable_data_ptr<float>(), in, bytes_in());
-    const at::Tensor y = run();
-    std::memcpy(out, y.const_data_ptr<float>(), bytes_out());
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      std::memcpy(inputs_[k].mutable_data_ptr(), in[k], input_bytes_[k]);
+    }
+    tensors_.store_outputs(run(), out);
   }
+  const callbench::Signature& signature() const { return tensors_.signature(); }
   std::string runtime_version() const { return callbench::torch_version(); }
   callbench::Notes notes() const {
     return callbench::torch_notes(
-        "optimize_for_inference (frozen), Method::run on a reused stack, input copied in");
+        "optimize_for_inference (frozen), Method::run on a reused stack, inputs copied in");
   }
 
  private:
-  at::Tensor run() {
+  static callbench::TorchScriptModule load(const std::filesystem::path& path,
+                                           std::int64_t threads) {
+    callbench::configure_torch_threads(threads);
+    return callbench::load_torchscript_model(path);
+  }
+
+  std::vector<at::Tensor> run() {
     // Method::run takes the arguments on the stack and leaves the result there.
     stack_.clear();
-    stack_.emplace_back(input_);
+    for (const at::Tensor& input : inputs_) stack_.emplace_back(input);
     forward_->run(stack_);
-    return stack_.back().toTensor().contiguous();
+    return callbench::output_tensors(stack_.back());
   }
-  std::size_t bytes_in() const { return static_cast<std::size_t>(batch_) * 2 * sizeof(float); }
-  std::size_t bytes_out() const { return static_cast<std::size_t>(batch_) * sizeof(float); }
 
   std::filesystem::path path_;
-  std::int64_t batch_;
+  callbench::TorchScriptModule loaded_;
+  callbench::TorchTensors tensors_;
   torch::jit::Module module_;
   std::optional<torch::jit::Method> forward_;  // set once module_ is final
-  at::Tensor input_;
+  std::vector<at::Tensor> inputs_;
+  std::vector<std::size_t> input_bytes_;
   torch::jit::Stack stack_;
 };
 

@@ -24,9 +24,11 @@ from tests.conftest import HarnessRun
 from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, run_users_model
 
 TORCH_ROWS = ["python-eager", "python-eager-inference", "python-torch-compile", "python-aoti",
-              "python-aoti-loader", "python-executorch"]  # fmt: skip
+              "python-aoti-loader", "python-executorch", "python-torchscript",
+              "python-torchscript-frozen"]  # fmt: skip
 CPP_TORCH_ROWS = ["cpp-aoti", "cpp-aoti-reuse", "cpp-executorch", "cpp-executorch-method",
-                  "cpp-executorch-portable"]  # fmt: skip
+                  "cpp-executorch-portable", "cpp-torchscript",
+                  "cpp-torchscript-reuse"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +138,7 @@ def test_python_rows_run_a_users_program_verified(
     assert "| Python | AOTInductor | `python-aoti" in question
     # Python's fastest ONNX Runtime row may be the independent caller on a busy machine.
     assert "| Python | ONNX Runtime (from torch.onnx.export) | `" in question
-    for made in (art.ONNX, "mlp.pt2", "mlp.pte"):
+    for made in (art.ONNX, "mlp.pt2", "mlp.pte", art.TORCHSCRIPT):
         assert f"| `{made}` | made |" in text
 
 
@@ -160,6 +162,31 @@ def test_cpp_rows_run_a_users_program_verified(
     run = run_users_model(exported[program], CPP_TORCH_ROWS, run_harness, "--batch", batch,
                           flag="--torch")  # fmt: skip
     assert run.records["cpp-aoti"].artifact == "mlp.pt2"
+
+
+def test_a_trace_that_bakes_the_batch_in_is_refused(tmp_path: Path) -> None:
+    """Traced at batch 2, checked at 3: the TorchScript is not made, saying why; the other
+    artifacts are."""
+    path = programs.batch_in_the_graph(tmp_path / "baked.pt2")
+    folder = user_torch.prepare(path, needed={art.ONNX, art.TORCHSCRIPT})
+    made = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]["artifacts"]
+    assert made[art.ONNX]["status"] == "ok"
+    assert made[art.TORCHSCRIPT]["status"] == "failed"
+    assert made[art.TORCHSCRIPT]["error"].startswith("traced at batch 2, it fails at batch 3 (")
+    assert made[art.TORCHSCRIPT]["error"].endswith("): tracing baked a size in")
+    assert not (folder / art.TORCHSCRIPT).exists()
+
+
+def test_a_traced_program_carries_its_signature(exported: dict[str, Path]) -> None:
+    import zipfile
+
+    folder = user_torch.prepare(exported["policy_value"], needed={art.TORCHSCRIPT})
+    with zipfile.ZipFile(folder / art.TORCHSCRIPT) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(user_torch.SIGNATURE_FILE)]
+        lines = archive.read(name).decode().splitlines()
+    assert lines == ["callbench.input.0 board float32 8 8 8",
+                     "callbench.output.0 linear float32 64",
+                     "callbench.output.1 tanh float32 1"]  # fmt: skip
 
 
 def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(

@@ -69,6 +69,18 @@ PROGRAMS: dict[str, Callable[[Path], Path]] = {
 }
 
 
+class BatchInTheGraph(torch.nn.Module):
+    """Builds a tensor of the batch's size: fine exported, but a trace of it keeps the
+    example's batch as a constant."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.zeros(x.shape[0], 3) + x.sum(1, keepdim=True)
+
+
+def batch_in_the_graph(path: Path) -> Path:
+    return export(BatchInTheGraph(), (torch.zeros(4, 6),), path)
+
+
 class NoInputs(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()

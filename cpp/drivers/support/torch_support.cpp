@@ -1,6 +1,8 @@
 #include "torch_support.hpp"
 
+#include <charconv>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -47,6 +49,103 @@ void check_output_shape(const std::filesystem::path& path, const at::Tensor& y,
 
 void check_output(const std::filesystem::path& path, const at::Tensor& y, std::int64_t batch) {
   check_output_shape(path, y, {batch, 1});
+}
+
+namespace {
+
+// "board float32 8 8 8" -> Tensor{"board", float32, {8, 8, 8}}.
+Tensor tensor_of(const std::filesystem::path& path, const std::string& key,
+                 const std::string& entry) {
+  std::istringstream words(entry);
+  std::string name;
+  std::string dtype_word;
+  words >> name >> dtype_word;
+  const std::optional<Dtype> dtype = dtype_named(dtype_word);
+  if (name.empty() || !dtype) {
+    throw DataError(path, key + " is '" + entry + "', not '<name> <dtype> <size>...'");
+  }
+  Tensor tensor{name, *dtype, {}};
+  for (std::string size; words >> size;) {
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(size.data(), size.data() + size.size(), value);
+    if (error != std::errc() || end != size.data() + size.size() || value < 0) {
+      throw DataError(path, key + " has size '" + size + "'");
+    }
+    tensor.shape.push_back(value);
+  }
+  return tensor;
+}
+
+std::vector<Tensor> tensors_of(const std::filesystem::path& path,
+                               const std::unordered_map<std::string, std::string>& entries,
+                               const std::string& role) {
+  std::vector<Tensor> found;
+  for (std::size_t k = 0;; ++k) {
+    const std::string key = "callbench." + role + "." + std::to_string(k);
+    const auto entry = entries.find(key);
+    if (entry == entries.end()) return found;
+    found.push_back(tensor_of(path, key, entry->second));
+  }
+}
+
+}  // namespace
+
+Signature signature_of_entries(const std::filesystem::path& path,
+                               const std::unordered_map<std::string, std::string>& entries) {
+  return {tensors_of(path, entries, "input"), tensors_of(path, entries, "output")};
+}
+
+std::unordered_map<std::string, std::string> entries_of_lines(const std::string& text) {
+  std::unordered_map<std::string, std::string> entries;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto space = line.find(' ');
+    if (space != std::string::npos) entries[line.substr(0, space)] = line.substr(space + 1);
+  }
+  return entries;
+}
+
+TorchScriptModule load_torchscript_model(const std::filesystem::path& path) {
+  require_file(path);
+  torch::jit::ExtraFilesMap extra{{std::string(kSignatureFile), ""}};
+  TorchScriptModule loaded;
+  try {
+    loaded.module = torch::jit::load(path.string(), std::nullopt, extra);
+  } catch (const c10::Error& e) {
+    throw DataError(path,
+                    "does not load as TorchScript: " + first_line(e.what_without_backtrace()));
+  } catch (const std::exception& e) {
+    throw DataError(path, "does not load as TorchScript: " + first_line(e.what()));
+  }
+  const std::string& text = extra[std::string(kSignatureFile)];
+  if (text.empty()) {  // our MLP's file (the contract's mlp_torchscript.pt) carries none
+    loaded.signature.inputs.push_back(Tensor{"x", Dtype::float32, {2}});
+    loaded.signature.outputs.push_back(Tensor{"y", Dtype::float32, {1}});
+  } else {
+    loaded.signature = signature_of_entries(path, entries_of_lines(text));
+  }
+  if (loaded.signature.inputs.empty() || loaded.signature.outputs.empty()) {
+    throw DataError(path, std::string(kSignatureFile) + " names no input or no output");
+  }
+  check_references(path, path.parent_path(), loaded.signature);
+  loaded.module.eval();
+  return loaded;
+}
+
+std::vector<at::Tensor> output_tensors(const c10::IValue& result) {
+  std::vector<at::Tensor> tensors;
+  if (result.isTuple()) {
+    for (const c10::IValue& element : result.toTupleRef().elements()) {
+      tensors.push_back(element.toTensor().contiguous());
+    }
+  } else if (result.isTensorList()) {
+    for (const at::Tensor& element : result.toTensorVector()) {
+      tensors.push_back(element.contiguous());
+    }
+  } else {
+    tensors.push_back(result.toTensor().contiguous());
+  }
+  return tensors;
 }
 
 at::ScalarType scalar_type_of(Dtype dtype) {

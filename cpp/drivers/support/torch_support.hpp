@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <torch/script.h>
@@ -35,6 +37,32 @@ void check_output(const std::filesystem::path& path, const at::Tensor& y, std::i
 // The same for any expected shape.
 void check_output_shape(const std::filesystem::path& path, const at::Tensor& y,
                         at::IntArrayRef expected);
+
+// A model's signature from entries "callbench.input.<k>" and "callbench.output.<k>",
+// each "<name> <dtype> <size>..." (one sample's sizes; exported_programs.signature_metadata
+// writes them): an AOTInductor package's metadata, a TorchScript file's extra file.
+// Throws DataError(path, ...) for a bad entry; no entries give an empty signature.
+Signature signature_of_entries(const std::filesystem::path& path,
+                               const std::unordered_map<std::string, std::string>& entries);
+// "<key> <value>" lines as entries (a line without a space is left out).
+std::unordered_map<std::string, std::string> entries_of_lines(const std::string& text);
+
+// The extra file of a TorchScript file that holds its signature, as entries' lines.
+inline constexpr std::string_view kSignatureFile = "callbench_signature.txt";
+
+struct TorchScriptModule {
+  torch::jit::Module module;  // in eval mode
+  Signature signature;
+};
+
+// load_torchscript with the signature: the file's kSignatureFile, or, for a file
+// without one, the contract's MLP (x float32 [2] -> y float32 [1]); checked
+// against the folder's reference files (check_references).
+TorchScriptModule load_torchscript_model(const std::filesystem::path& path);
+
+// A TorchScript forward's result as its output tensors, each made contiguous (a
+// no-op for one that is): one tensor, or a tuple or list of them.
+std::vector<at::Tensor> output_tensors(const c10::IValue& result);
 
 // LibTorch's element type of a contract dtype.
 at::ScalarType scalar_type_of(Dtype dtype);

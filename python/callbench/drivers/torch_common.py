@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,38 +122,49 @@ def tensors_loop(
     """The loop over every input and output (contract 3): call i passes each input's samples
     i as tensor views, and copies each output it gets back (detached: without inference mode
     they may carry autograd, as the user's would). The first call is checked, inside the
-    caller's context."""
+    caller's context; what it shows (one output or several) picks the loop, so a call does
+    no more than the model's own work and the copies."""
     xs = [torch.from_numpy(x) for x in per_call(inputs, options.batch)]
     ys = per_call(outputs, options.batch)
-
-    def answers(i: int) -> Sequence[torch.Tensor]:
-        got = call([x[i] for x in xs])
-        return got if isinstance(got, tuple | list) else (got,)
-
-    first = answers(0)
+    got = call([x[0] for x in xs])
+    single = not isinstance(got, tuple | list)
+    first = (got,) if single else got
     if len(first) != len(ys):
         raise model_error(path, ValueError(f"gave {len(first)} outputs, expected {len(ys)}"))
-    for y, got in zip(ys, first, strict=True):
-        check_output(path, got, options.batch, y.shape[2:])
-    pairs = list(range(len(ys)))
+    for y, answer in zip(ys, first, strict=True):
+        check_output(path, answer, options.batch, y.shape[2:])
+
+    if single and len(xs) == 1:
+        (x,), (y,) = xs, ys
+
+        def loop_one(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                y[i] = call([x[i]]).detach().numpy()
+
+        return loop_one
+    pairs = list(enumerate(ys))
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
-            got = answers(i)
-            for k in pairs:
-                ys[k][i] = got[k].detach().numpy()
+            answers = call([x[i] for x in xs])
+            if single:
+                ys[0][i] = answers.detach().numpy()
+                continue
+            for k, y in pairs:
+                y[i] = answers[k].detach().numpy()
 
     return loop
 
 
 def program_loop(
     module: Callable[..., Any], options: Options, inputs: Arrays, outputs: Arrays,
-    *, inference: bool,
+    *, inference: bool, path: Path | None = None,
+    call: str = "ep.module()(*inputs), from torch.export.load",
 ) -> Prepared:  # fmt: skip
-    """The program's module called with every input, one call per call."""
+    """The program's module (or one made from it, at ``path``) called with every input, one
+    call per call."""
     mode = torch.inference_mode if inference else contextlib.nullcontext
     with mode():
-        loop = tensors_loop(lambda xs: module(*xs), options.models / PROGRAM, options, inputs,
-                            outputs)  # fmt: skip
-    notes = {"call": "ep.module()(*inputs), from torch.export.load"}
-    return Prepared(loop, torch.__version__, notes, context=mode)
+        loop = tensors_loop(lambda xs: module(*xs), path or options.models / PROGRAM, options,
+                            inputs, outputs)  # fmt: skip
+    return Prepared(loop, torch.__version__, {"call": call}, context=mode)

@@ -3,36 +3,48 @@
 ``-frozen`` is the documented inference path: ``torch.jit.freeze`` folds the
 weights into the graph, ``optimize_for_inference`` fuses what it can, and the
 calls run under ``torch.inference_mode()``.
+
+In a ``--torch`` run the TorchScript is the user's program traced (``user_torch``),
+called with every input and giving every output (contract 3).
 """
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Arrays, Prepared, every_tensor
 from callbench.drivers.torch_common import (
+    is_program_run,
     load_torchscript,
     models_path,
     module_loop,
+    program_loop,
     set_threads,
 )
 from callbench.model.artifacts import TORCHSCRIPT
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray, *, frozen: bool) -> Prepared:
+def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Prepared:
     set_threads(options.threads)
     module = load_torchscript(options, TORCHSCRIPT)
     if frozen:
         module = torch.jit.optimize_for_inference(torch.jit.freeze(module))
     path = models_path(options, TORCHSCRIPT)
-    return module_loop(module, path, options, inputs, outputs, inference=frozen)
+    if is_program_run(options):
+        how = "frozen, optimize_for_inference, " if frozen else ""
+        return program_loop(module, options, inputs, outputs, inference=frozen, path=path,
+                            call=f"module(*inputs), torch.jit.load of the program traced, "
+                            f"{how}one call a call")  # fmt: skip
+    (x,), (y,) = inputs, outputs
+    return module_loop(module, path, options, x, y, inference=frozen)
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     return setup(options, inputs, outputs, frozen=False)
 
 
-def frozen(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+@every_tensor
+def frozen(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     return setup(options, inputs, outputs, frozen=True)

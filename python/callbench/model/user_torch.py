@@ -9,7 +9,9 @@ what the user brought, and the artifacts the drivers load:
 - ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver);
 - ``mlp.pt2``: an AOTInductor package of it, compiled for this CPU (the AOTI rows);
 - ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows);
-- ``mlp_portable.pte``: the same without a delegate (ExecuTorch's own kernels).
+- ``mlp_portable.pte``: the same without a delegate (ExecuTorch's own kernels);
+- ``mlp_torchscript.pt``: ``torch.jit.trace`` of the program's module, checked at another
+  batch than it was traced at (the TorchScript rows of Python, C++, Java and Rust).
 
 Only the artifacts the chosen drivers load are made.
 
@@ -43,6 +45,8 @@ from callbench.model.user_onnx import ORIGIN, fit_batch
 from callbench.model.user_torch_archive import check, refuse
 
 PROGRAM = "program.pt2"
+# The extra file of a traced program's TorchScript that holds its signature.
+SIGNATURE_FILE = "callbench_signature.txt"
 KIND = "torch.export program"
 # Samples a reference call takes at most (fewer where a sample is large: 16 MiB a call).
 REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
@@ -201,16 +205,73 @@ def onnx_of(ep: Any) -> bytes:
     return bytes(proto.SerializeToString())
 
 
+def torchscript_of(
+    ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
+    reference: Mapping[str, np.ndarray],
+) -> bytes:  # fmt: skip
+    """``torch.jit.trace`` of the program's module at a batch of 2 (its fixed batch, if it has
+    one), checked against the reference at a batch of 3: tracing records the sizes it sees,
+    so a module that baked the example's batch in is refused, not run at the wrong size."""
+    import torch
+
+    count = len(next(iter(samples.values())))
+    fixed = signature.fixed_batch
+    trace_at, check_at = (fixed, fixed) if fixed else (min(2, count), min(3, count))
+
+    def first(n: int) -> tuple[Any, ...]:
+        return tuple(torch.from_numpy(samples[t.name][:n]) for t in signature.inputs)
+
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        trace: Any = torch.jit.trace
+        traced = trace(ep.module(), first(trace_at), check_trace=False)
+        try:
+            got = traced(*first(check_at))
+        except Exception as exc:  # the interpreter's own line is its last
+            last = [ln.strip() for ln in str(exc).splitlines() if ln.strip()] or [repr(exc)]
+            raise RuntimeError(f"traced at batch {trace_at}, it fails at batch {check_at} "
+                               f"({last[-1]}): tracing baked a size in") from None  # fmt: skip
+    leaves = got if isinstance(got, tuple | list) else (got,)
+    if len(leaves) != len(signature.outputs):
+        raise RuntimeError(f"the traced module gives {len(leaves)} outputs, the program "
+                           f"{len(signature.outputs)}")  # fmt: skip
+    for t, y in zip(signature.outputs, leaves, strict=True):
+        want = reference[t.name][:check_at]
+        if tuple(y.shape) != want.shape:
+            raise RuntimeError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
+                               f"{check_at} with {list(y.shape)}, not {list(want.shape)}: "
+                               "tracing baked a size in")  # fmt: skip
+        error = float(np.max(np.abs(y.numpy().astype("f8") - want.astype("f8")), initial=0))
+        if error > (t.tolerance or 0):
+            raise RuntimeError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
+                               f"{check_at} {error:.3g} away from the program (tolerance "
+                               f"{t.tolerance:.3g}): tracing baked something in")  # fmt: skip
+    from callbench.model.exported_programs import signature_metadata
+
+    # The signature rides along as an extra file: a TorchScript file says nothing of its
+    # tensors' dtypes and shapes, and the C++, Java and Rust rows read it from there.
+    lines = "".join(f"{k} {v}\n" for k, v in signature_metadata(signature).items())
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():  # torch.jit.save is deprecated; the rows load it still
+        warnings.simplefilter("ignore")
+        torch.jit.save(traced, buffer, _extra_files={SIGNATURE_FILE: lines})
+    return buffer.getvalue()
+
+
 def _port(t: Declared) -> dict[str, Any]:
     return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
 
 
-def derived(ep: Any, signature: tn.Signature) -> dict[str, Callable[[], bytes]]:
+def derived(
+    ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
+    reference: Mapping[str, np.ndarray],
+) -> dict[str, Callable[[], bytes]]:  # fmt: skip
     """How each artifact is made from the program, by its contract name."""
     from callbench.model.exported_programs import executorch_of, package_of
 
     return {
         art.ONNX: lambda: onnx_of(ep),
+        art.TORCHSCRIPT: lambda: torchscript_of(ep, signature, samples, reference),
         AOTI_PACKAGE: lambda: package_of(ep, signature),
         EXECUTORCH_XNNPACK: lambda: executorch_of(ep),
         EXECUTORCH_PORTABLE: lambda: executorch_of(ep, xnnpack=False),
@@ -240,8 +301,8 @@ def prepare(
         batch if isinstance(batch, int) else str(batch),
     )  # fmt: skip
     data = path.read_bytes()
-    made = {name: timed(make) for name, make in derived(ep, signature).items()
-            if needed is None or name in needed}  # fmt: skip
+    makers = derived(ep, signature, samples, reference)
+    made = {name: timed(make) for name, make in makers.items() if needed is None or name in needed}
     files = {PROGRAM: data}
     files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
     files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
