@@ -242,3 +242,21 @@ def test_torch_and_onnx_together_are_a_usage_error(
     run = run_harness("--torch", str(exported["policy_value"]), "--widths", "8")
     assert run.returncode == 2
     assert "--torch runs the user's model as it is: no --widths or --sweep" in run.stderr
+
+
+def test_the_seed_question_counts_every_onnx_runtime_binding() -> None:
+    """Java's FFM row and Node.js's rows call ONNX Runtime too: the fastest of each
+    language is its row of that path, whatever the binding's runtime name."""
+    from callbench.report.user_model import seed_question
+    from tests.test_report import driver
+
+    rounds = [100_000.0] * 5
+    records = [
+        driver("python-eager", rounds),
+        driver("java-onnxruntime-reuse", [8_000.0] * 5, language="Java", runtime="onnxruntime"),
+        driver("java-onnxruntime-ffm", [6_000.0] * 5, language="Java", runtime="onnxruntime-ffm"),
+        driver("node-onnxruntime", [18_000.0] * 5, language="Node.js", runtime="onnxruntime-node"),
+    ]
+    text = seed_question(records)
+    assert "| Java | ONNX Runtime (from torch.onnx.export) | `java-onnxruntime-ffm` |" in text
+    assert "| Node.js | ONNX Runtime (from torch.onnx.export) | `node-onnxruntime` |" in text

@@ -151,7 +151,7 @@ def seed_question(records: Sequence[Record]) -> str:
     the user calls it in Python (our call of the seed's Python row), with its interval."""
     from callbench.registry import seed_driver
     from callbench.report.ratios import ratio
-    from callbench.report.today import PYTORCH_PATHS
+    from callbench.report.today import ENGINES, PYTORCH_PATHS
     from callbench.roles import PYTHON_MODULE, Call
 
     base_row = seed_driver(PYTHON_MODULE, Call.OURS)
@@ -162,7 +162,8 @@ def seed_question(records: Sequence[Record]) -> str:
         return f"`{base_row}` did not run verified here, so there is no base to compare with."
     best: dict[tuple[str, str], Record] = {}
     for r in records:
-        path = PYTORCH_PATHS.get(r.runtime)
+        # A binding of ONNX Runtime (Java's FFM row, Node.js's) is that path too.
+        path = PYTORCH_PATHS.get(ENGINES.get(r.runtime, r.runtime))
         if path is None or not r.ok:
             continue
         key = (r.language, path)
