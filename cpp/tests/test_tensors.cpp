@@ -33,10 +33,9 @@ Signature tokens() {
 }
 
 TEST(Tensors, DtypesAreNamedAsTheContractNamesThem) {
-  for (Dtype dtype : {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64, Dtype::int32,
-                      Dtype::int8, Dtype::uint8, Dtype::boolean}) {
-    EXPECT_EQ(dtype_named(dtype_name(dtype)), dtype);
-  }
+  for (Dtype dtype : kDtypes) EXPECT_EQ(dtype_named(dtype_name(dtype)), dtype);
+  EXPECT_EQ(dtype_named("float64"), Dtype::float64);
+  EXPECT_EQ(dtype_named("bool"), Dtype::boolean);
   EXPECT_EQ(dtype_named("float"), std::nullopt);
   EXPECT_EQ(dtype_named(""), std::nullopt);
 }

@@ -108,8 +108,7 @@ std::string tensor_file(std::string_view stem, std::size_t index, Dtype dtype) {
 }
 
 std::optional<Dtype> dtype_named(std::string_view name) {
-  for (Dtype dtype : {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64, Dtype::int32,
-                      Dtype::int8, Dtype::uint8, Dtype::boolean}) {
+  for (Dtype dtype : kDtypes) {
     if (dtype_name(dtype) == name) return dtype;
   }
   return std::nullopt;

@@ -93,9 +93,6 @@ std::string shape_text(et::Span<const int32_t> sizes) {
   return callbench::shape_text(std::vector<std::int64_t>(sizes.begin(), sizes.end()));
 }
 
-constexpr Dtype kDtypes[] = {Dtype::float32, Dtype::float16, Dtype::float64, Dtype::int64,
-                             Dtype::int32,   Dtype::int8,    Dtype::uint8,   Dtype::boolean};
-
 std::optional<Dtype> dtype_of(etensor::ScalarType type) {
   for (Dtype dtype : kDtypes) {
     if (scalar_type_of(dtype) == type) return dtype;

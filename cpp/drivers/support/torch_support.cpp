@@ -26,10 +26,12 @@ Notes torch_notes(std::string call) {
           {"inter_op_threads", static_cast<std::int64_t>(at::get_num_interop_threads())}};
 }
 
-torch::jit::Module load_torchscript(const std::filesystem::path& path) {
+torch::jit::Module load_torchscript(const std::filesystem::path& path,
+                                   torch::jit::ExtraFilesMap* extra_files) {
   require_file(path);
+  torch::jit::ExtraFilesMap none;
   try {
-    return torch::jit::load(path.string());
+    return torch::jit::load(path.string(), std::nullopt, extra_files ? *extra_files : none);
   } catch (const c10::Error& e) {
     throw DataError(path,
                     "does not load as TorchScript: " + first_line(e.what_without_backtrace()));
@@ -106,17 +108,8 @@ std::unordered_map<std::string, std::string> entries_of_lines(const std::string&
 }
 
 TorchScriptModule load_torchscript_model(const std::filesystem::path& path) {
-  require_file(path);
   torch::jit::ExtraFilesMap extra{{std::string(kSignatureFile), ""}};
-  TorchScriptModule loaded;
-  try {
-    loaded.module = torch::jit::load(path.string(), std::nullopt, extra);
-  } catch (const c10::Error& e) {
-    throw DataError(path,
-                    "does not load as TorchScript: " + first_line(e.what_without_backtrace()));
-  } catch (const std::exception& e) {
-    throw DataError(path, "does not load as TorchScript: " + first_line(e.what()));
-  }
+  TorchScriptModule loaded{load_torchscript(path, &extra), {}};
   const std::string& text = extra[std::string(kSignatureFile)];
   if (text.empty()) {  // our MLP's file (the contract's mlp_torchscript.pt) carries none
     loaded.signature.inputs.push_back(Tensor{"x", Dtype::float32, {2}});

@@ -28,9 +28,10 @@ std::string torch_version();
 // inter-op thread counts read back from ATen.
 Notes torch_notes(std::string call);
 
-// torch::jit::load, with a one-line DataError naming the file if it is missing
-// or does not load.
-torch::jit::Module load_torchscript(const std::filesystem::path& path);
+// torch::jit::load (filling the extra files asked for in `extra_files`), with a
+// one-line DataError naming the file if it is missing or does not load.
+torch::jit::Module load_torchscript(const std::filesystem::path& path,
+                                   torch::jit::ExtraFilesMap* extra_files = nullptr);
 
 // Throws DataError(path, ...) unless y is a float tensor of shape [batch, 1].
 void check_output(const std::filesystem::path& path, const at::Tensor& y, std::int64_t batch);

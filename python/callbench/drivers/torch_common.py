@@ -142,14 +142,19 @@ def tensors_loop(
                 y[i] = call([x[i]]).detach().numpy()
 
         return loop_one
+    if single:
+        (y,) = ys
+
+        def loop_inputs(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                y[i] = call([x[i] for x in xs]).detach().numpy()
+
+        return loop_inputs
     pairs = list(enumerate(ys))
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
             answers = call([x[i] for x in xs])
-            if single:
-                ys[0][i] = answers.detach().numpy()
-                continue
             for k, y in pairs:
                 y[i] = answers[k].detach().numpy()
 

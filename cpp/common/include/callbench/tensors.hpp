@@ -18,6 +18,9 @@
 namespace callbench {
 
 enum class Dtype { float32, float16, float64, int64, int32, int8, uint8, boolean };
+inline constexpr Dtype kDtypes[] = {Dtype::float32, Dtype::float16, Dtype::float64,
+                                    Dtype::int64,   Dtype::int32,   Dtype::int8,
+                                    Dtype::uint8,   Dtype::boolean};
 
 std::size_t dtype_bytes(Dtype dtype);
 std::string_view dtype_name(Dtype dtype);       // "float32", ..., "bool"
