@@ -29,6 +29,9 @@ TORCH_ROWS = ["python-eager", "python-eager-inference", "python-torch-compile", 
 CPP_TORCH_ROWS = ["cpp-aoti", "cpp-aoti-reuse", "cpp-executorch", "cpp-executorch-method",
                   "cpp-executorch-portable", "cpp-torchscript",
                   "cpp-torchscript-reuse"]  # fmt: skip
+# The traced TorchScript's rows in Java and Rust: the signature is the file's extra file.
+JAVA_RUST_TORCH_ROWS = ["java-djl", "java-djl-reuse", "java-pytorch", "java-pytorch-reuse",
+                        "rust-tch-torchscript"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +167,16 @@ def test_cpp_rows_run_a_users_program_verified(
     assert run.records["cpp-aoti"].artifact == "mlp.pt2"
 
 
+@pytest.mark.parametrize(("program", "batch"), [("policy_value", "3"), ("norm_gelu_mlp", "1")])
+def test_java_and_rust_rows_run_a_users_traced_program_verified(
+    program: str, batch: str, exported: dict[str, Path], run_harness: Callable[..., HarnessRun]
+) -> None:
+    """org.pytorch, DJL and tch read the signature from the traced file's extra file."""
+    run = run_users_model(exported[program], JAVA_RUST_TORCH_ROWS, run_harness, "--batch", batch,
+                          flag="--torch")  # fmt: skip
+    assert run.records["java-pytorch"].artifact == art.TORCHSCRIPT
+
+
 def test_a_trace_that_bakes_the_batch_in_is_refused(tmp_path: Path) -> None:
     """Traced at batch 2, checked at 3: the TorchScript is not made, saying why; the other
     artifacts are."""
@@ -231,7 +244,11 @@ def test_every_driver_that_runs_a_program_is_run_here() -> None:
     from callbench.registry import DRIVERS
     from callbench.roles import TORCH_PROGRAM
 
-    assert {s.id for s in DRIVERS if TORCH_PROGRAM in s.roles} == {*TORCH_ROWS, *CPP_TORCH_ROWS}
+    assert {s.id for s in DRIVERS if TORCH_PROGRAM in s.roles} == {
+        *TORCH_ROWS,
+        *CPP_TORCH_ROWS,
+        *JAVA_RUST_TORCH_ROWS,
+    }
 
 
 def test_torch_and_onnx_together_are_a_usage_error(

@@ -24,6 +24,23 @@ pub enum Dtype {
 }
 
 impl Dtype {
+    /// Every dtype of the contract.
+    pub const ALL: [Dtype; 8] = [
+        Dtype::Float32,
+        Dtype::Float16,
+        Dtype::Float64,
+        Dtype::Int64,
+        Dtype::Int32,
+        Dtype::Int8,
+        Dtype::Uint8,
+        Dtype::Bool,
+    ];
+
+    /// The dtype whose contract name is `name` (`float32`, ..., `bool`).
+    pub fn named(name: &str) -> Option<Dtype> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
+
     /// Bytes per value.
     pub fn bytes(self) -> usize {
         match self {
@@ -267,6 +284,14 @@ pub fn check_references(model: &Path, models: &Path, signature: &Signature) -> R
 mod tests {
     use super::*;
     use crate::testing::scratch_dir;
+
+    #[test]
+    fn every_dtype_is_found_by_its_name() {
+        for dtype in Dtype::ALL {
+            assert_eq!(Dtype::named(dtype.name()), Some(dtype));
+        }
+        assert_eq!(Dtype::named("complex64"), None);
+    }
 
     fn tokens() -> Signature {
         let tensor = |name: &str, dtype, shape: &[usize]| Tensor {

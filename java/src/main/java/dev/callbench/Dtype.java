@@ -2,6 +2,8 @@ package dev.callbench;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * One of the element types of docs/contract.md (version 3): its size, its
@@ -36,6 +38,11 @@ public enum Dtype {
     /** The contract's name: float32, ..., bool. */
     public String contractName() {
         return contractName;
+    }
+
+    /** The dtype whose contract name is {@code name} ({@code float32}, ..., {@code bool}), if any. */
+    public static Optional<Dtype> named(String name) {
+        return Arrays.stream(values()).filter(d -> d.contractName.equals(name)).findFirst();
     }
 
     /** The extension of its files: f32, ..., bool. */

@@ -2,19 +2,21 @@ package dev.callbench.drivers;
 
 import dev.callbench.CallbenchException;
 import dev.callbench.DriverMain;
-import dev.callbench.Model;
-import java.nio.FloatBuffer;
+import dev.callbench.Signature;
+import dev.callbench.TensorModel;
+import java.nio.ByteBuffer;
+import java.util.List;
 import org.pytorch.IValue;
 import org.pytorch.Module;
 import org.pytorch.Tensor;
 
 /**
  * java-pytorch-reuse: the fastest way the org.pytorch API allows. A tensor
- * over a direct buffer ({@code Tensor.allocateFloatBuffer}) is wrapped by
- * the native side without a copy, so one input tensor and its IValue are made
- * once and the buffer is rewritten each call. The output still arrives as a
- * new Tensor (the API has no output binding) and is read with
- * {@code getDataAsFloatArray()}.
+ * over a direct buffer ({@code Tensor.allocateByteBuffer}) is wrapped by the
+ * native side without a copy, so each input's tensor and IValue are made once
+ * and its buffer is rewritten each call. The outputs still arrive as new
+ * Tensors (the API has no output binding) and are read with
+ * {@code getDataAsFloatArray()} (or their dtype's).
  */
 public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
     public PytorchJavaReuseDriver() {
@@ -26,33 +28,42 @@ public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
     }
 
     @Override
-    Model bind(Module module, int batch) {
-        return new Reuse(module, batch);
+    TensorModel bind(Module module, int batch, Signature signature) {
+        return new Reuse(module, batch, signature);
     }
 
-    private static final class Reuse implements Model {
-        private final Module module;
+    private static final class Reuse extends Bound {
+        private final ByteBuffer[] buffers;
+        private final int[] inputBytes;
+        private final IValue[] args;
+        private final int[] outputBytes;
         private final int batch;
-        private final FloatBuffer in;
-        private final IValue input;
 
-        Reuse(Module module, int batch) {
-            this.module = module;
+        Reuse(Module module, int batch, Signature signature) {
+            super(module, signature);
             this.batch = batch;
-            this.in = Tensor.allocateFloatBuffer(2 * batch);
-            this.input = IValue.from(Tensor.fromBlob(in, new long[] {batch, 2}));
+            List<dev.callbench.Tensor> inputs = signature.inputs();
+            this.buffers = new ByteBuffer[inputs.size()];
+            this.inputBytes = new int[inputs.size()];
+            this.args = new IValue[inputs.size()];
+            for (int k = 0; k < args.length; k++) {
+                dev.callbench.Tensor input = inputs.get(k);
+                inputBytes[k] = input.sampleBytes();
+                buffers[k] = Tensor.allocateByteBuffer(batch * inputBytes[k]);
+                args[k] = IValue.from(PytorchTensors.over(buffers[k], input.dtype(), input.batchShape(batch)));
+            }
+            this.outputBytes = signature.outputs().stream().mapToInt(t -> t.sampleBytes()).toArray();
         }
 
         @Override
-        public void call(float[] inputs, int first, float[] outputs) {
-            in.put(0, inputs, 2 * first, 2 * batch);
-            float[] y = module.forward(input).toTensor().getDataAsFloatArray();
-            System.arraycopy(y, 0, outputs, first, batch);
-        }
-
-        @Override
-        public void close() {
-            module.destroy();
+        public void call(ByteBuffer[] values, int first, ByteBuffer[] into) {
+            for (int k = 0; k < args.length; k++) {
+                buffers[k].put(0, values[k], first * inputBytes[k], batch * inputBytes[k]);
+            }
+            Tensor[] y = PytorchTensors.outputs(module.forward(args));
+            for (int k = 0; k < y.length; k++) {
+                PytorchTensors.store(y[k], into[k], first * outputBytes[k]);
+            }
         }
     }
 }

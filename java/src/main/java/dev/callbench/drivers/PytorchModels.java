@@ -1,10 +1,14 @@
 package dev.callbench.drivers;
 
 import dev.callbench.DataException;
-import dev.callbench.OutputShape;
+import dev.callbench.Signature;
+import dev.callbench.Tensors;
 import dev.callbench.pytorch.LibTorch;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.pytorch.IValue;
 import org.pytorch.Module;
@@ -17,25 +21,40 @@ final class PytorchModels {
     private PytorchModels() {}
 
     /**
-     * {@code Module.load} after setting LibTorch's threads, then one probe call
-     * on zeros to check the output is float32 {@code [batch, 1]}.
+     * {@code Module.load} after setting LibTorch's threads, the signature the
+     * file carries ({@link TorchScriptSignature}), then one probe call on zeros
+     * to check each output's count, dtype and shape against it.
      */
-    static Module load(Path model, int threads, int batch) throws DataException {
+    static Module load(Path model, int threads, int batch, Signature signature) throws DataException {
+        for (dev.callbench.Tensor tensor : signature.inputs()) {
+            PytorchTensors.dtypeOf(model, tensor);
+        }
         LibTorch.ensureLoaded();
         LibTorch.setNumThreads(threads);
         Module module = Module.load(model.toString());
         try {
-            long[] shape = {batch, 2};
-            Tensor x = Tensor.fromBlob(new float[2 * batch], shape);
-            IValue y = module.forward(IValue.from(x));
-            if (!y.isTensor()) {
-                throw new DataException(model, "forward returns no tensor for a [" + batch + ", 2] input");
+            IValue[] zeros = new IValue[signature.inputs().size()];
+            for (int k = 0; k < zeros.length; k++) {
+                dev.callbench.Tensor input = signature.inputs().get(k);
+                ByteBuffer direct = Tensor.allocateByteBuffer(batch * input.sampleBytes());
+                zeros[k] = IValue.from(PytorchTensors.over(direct, input.dtype(), input.batchShape(batch)));
             }
-            Tensor out = y.toTensor();
-            OutputShape.require(model, out.shape(), batch);
-            if (out.dtype() != org.pytorch.DType.FLOAT32) {
-                throw new DataException(model, "forward returns " + out.dtype() + ", expected FLOAT32");
+            Tensor[] outputs = PytorchTensors.outputs(module.forward(zeros));
+            List<dev.callbench.Tensor> expected = signature.outputs();
+            if (outputs.length != expected.size()) {
+                throw new DataException(model, "forward returns " + outputs.length + " tensors, "
+                        + TorchScriptSignature.FILE + " names " + expected.size());
             }
+            for (int k = 0; k < outputs.length; k++) {
+                dev.callbench.Tensor output = expected.get(k);
+                if (outputs[k].dtype() != PytorchTensors.dtypeOf(model, output)
+                        || !Arrays.equals(outputs[k].shape(), output.batchShape(batch))) {
+                    throw new DataException(model, "output " + k + " is " + outputs[k].dtype() + " "
+                            + Arrays.toString(outputs[k].shape()) + ", expected " + output.describe()
+                            + " for each of " + batch + " samples");
+                }
+            }
+            Tensors.checkReferences(model, model.toAbsolutePath().getParent(), signature);
             return module;
         } catch (DataException | RuntimeException e) {
             module.destroy();
