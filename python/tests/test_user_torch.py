@@ -223,7 +223,8 @@ def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(
     runs = tmp_path / "runs"
     done = subprocess.run(
         [sys.executable, str(script), "run", "--torch", str(exported["norm_gelu_mlp"]),
-         "--only", "python-eager", "--only", "python-onnxruntime", "--rounds", "2",
+         "--only", "python-eager", "--only", "python-onnxruntime", "--only", "python-numpy",
+         "--rounds", "2",
          "--round-time", "0.01", "--warmup", "10", "--runs-dir", str(runs)],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
@@ -237,6 +238,33 @@ def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(
     assert records["python-onnxruntime"].error == (
         "mlp.onnx could not be made from the program (no ONNX for this program)"
     )
+    # Our MLP's own row is recorded too, as left out.
+    assert records["python-numpy"].status == "skipped"
+    assert (records["python-numpy"].error or "").startswith("runs our MLP only: ")
+
+
+def test_every_driver_of_our_mlp_alone_is_recorded_as_left_out_saying_why(
+    exported: dict[str, Path],
+) -> None:
+    """The default selection of a --torch run: each chosen driver that neither runs the
+    program nor loads ONNX is kept, to be recorded as skipped with its artifact's reason."""
+    from callbench.cli import bench
+    from callbench.cli.main import build_parser
+    from callbench.model import left_out
+    from callbench.registry import DRIVERS
+
+    args = build_parser().parse_args(["run", "--torch", str(exported["norm_gelu_mlp"])])
+    specs, others = bench.user_specs(args)
+    ran = {s.id for s in specs}
+    assert {s.id for s in others} == {s.id for s in DRIVERS} - ran
+    why = {s.id: s.available() for s in others}
+    weights = next(s for s in others if s.id == "python-numpy")
+    assert why["cpp-libtorch"] == why["rust-candle"] == left_out.reason(weights)
+    assert "mlp_weights.f32" in why["cpp-libtorch"]
+    assert why["python-eager-seed"].startswith("runs our MLP only: builds our MLP's torch.nn")
+    assert why["cpp-torchscript-seed"].startswith("runs our MLP only: calls our MLP's TorchScript")
+    assert all(w.startswith("runs our MLP only: ") and "mlp_weights.f32" not in w
+               for i, w in why.items() if i.endswith(("litert", "iree")))  # fmt: skip
 
 
 def test_every_driver_that_runs_a_program_is_run_here() -> None:

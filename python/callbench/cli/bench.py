@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from callbench.cli import common
@@ -21,7 +22,7 @@ from callbench.harness.run import check_call, check_models, run_group, run_sweep
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
-from callbench.model import user_onnx, user_torch
+from callbench.model import left_out, user_onnx, user_torch
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -51,9 +52,11 @@ def brought(args: argparse.Namespace) -> Path | None:
     return args.onnx or getattr(args, "torch", None)
 
 
-def user_specs(args: argparse.Namespace) -> list[DriverSpec]:
+def user_specs(args: argparse.Namespace) -> tuple[list[DriverSpec], list[DriverSpec]]:
     """The chosen drivers a user's model runs through: those that load ONNX, and with
-    ``--torch`` those that run the program itself (loading it in place of our artifact)."""
+    ``--torch`` those that run the program itself (loading it in place of our artifact);
+    then, with ``--torch``, the other chosen drivers (our MLP's alone), each made to be
+    recorded as skipped saying why (``left_out``)."""
     flag = "--torch" if getattr(args, "torch", None) else "--onnx"
     if args.widths or getattr(args, "sweep", None):
         raise UsageError(f"{flag} runs the user's model as it is: no --widths or --sweep with it")
@@ -61,15 +64,18 @@ def user_specs(args: argparse.Namespace) -> list[DriverSpec]:
         raise UsageError("--inputs goes with --onnx or --torch (the samples for the user's model)")
     chosen = common.selection(args)
     specs = [s for s in chosen if s.artifact == art.ONNX]
+    others: list[DriverSpec] = []
     if flag == "--torch":
         # Each loads the program itself in place of our state_dict, or the artifact made
         # from it under our artifact's name.
         specs = [*(replace(s, artifact=user_torch.PROGRAM) if s.artifact == art.STATE_DICT
                    else s for s in chosen if TORCH_PROGRAM in s.roles), *specs]  # fmt: skip
+        mlp_only = [s for s in chosen if s.artifact != art.ONNX and TORCH_PROGRAM not in s.roles]
+        others = [replace(s, available=partial(left_out.reason, s)) for s in mlp_only]
     if not specs:
         what = "runs a torch.export program or loads ONNX" if flag == "--torch" else "loads ONNX"
         raise UsageError(f"{flag}: none of the chosen drivers {what}")
-    return specs
+    return specs, others
 
 
 def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: bool) -> int:
@@ -77,7 +83,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     then every chosen driver that can run it, verified against the reference (ONNX Runtime's
     unoptimised outputs for ``--onnx``, the program's eager module for ``--torch``);
     ``bench`` adds the report."""
-    specs = user_specs(args)
+    specs, others = user_specs(args)
     path = brought(args)
     assert path is not None  # user_specs said so
     if args.onnx is None:
@@ -92,8 +98,9 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
             build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT])
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         models = user_onnx.place(folder, run_dir)
-        console.say(f"{path}: {len(specs)} drivers on it, its artifacts in {models}")
-        done = run_group(specs, replace(options, models=models), run_dir)
+        left = f" ({len(others)} of our MLP's alone left out, saying why)" if others else ""
+        console.say(f"{path}: {len(specs)} drivers on it{left}, its artifacts in {models}")
+        done = run_group([*specs, *others], replace(options, models=models), run_dir)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     finally:
