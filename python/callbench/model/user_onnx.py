@@ -15,6 +15,8 @@ import hashlib
 import shutil
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,14 @@ from callbench.errors import first_line
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
 from callbench.model import user_inputs
-from callbench.model.onnx_signature import Declared, batch_of, declared, input_shapes, reject
+from callbench.model.onnx_signature import (
+    Declared,
+    Dim,
+    batch_of,
+    declared,
+    input_shapes,
+    reject,
+)
 from callbench.model.user_onnx_graph import SIZE_LIMIT, load
 
 # Samples the onnx package's reference evaluator recomputes to cross-check ONNX Runtime.
@@ -155,6 +164,91 @@ def _port(t: Declared) -> dict[str, Any]:
     return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
 
 
+@dataclass(frozen=True)
+class Checked:
+    """What preparing any user's model (``--onnx``, ``--torch``) establishes before its
+    artifacts: the declared ports, the batch, the samples and the reference outputs; from
+    them the signature, and the folder of contract 3 that holds them with the artifacts."""
+
+    path: Path
+    inputs: list[Declared]
+    outputs: list[Declared]
+    batch: Dim
+    samples: Mapping[str, np.ndarray]
+    reference: Mapping[str, np.ndarray]
+
+    @cached_property
+    def signature(self) -> tn.Signature:
+        """Each input's sample shape, each output's with its tolerance from its reference."""
+        samples, reference = self.samples, self.reference
+        tolerances = {o.name: tn.relative_tolerance(o.dtype, reference[o.name])
+                      for o in self.outputs}  # fmt: skip
+        return tn.Signature(
+            tn.tensors(tn.INPUTS_STEM, [(t.name, t.dtype, samples[t.name].shape[1:])
+                                        for t in self.inputs]),
+            tuple(
+                tn.Tensor(o.name, o.dtype, t.shape, t.file, tolerances[o.name])
+                for o, t in zip(self.outputs, tn.tensors(tn.REFERENCE_STEM, [
+                    (o.name, o.dtype, reference[o.name].shape[1:]) for o in self.outputs]),
+                    strict=True)
+            ),
+            self.batch if isinstance(self.batch, int) else str(self.batch),
+        )  # fmt: skip
+
+    def write(
+        self, artifacts: Mapping[str, bytes], inputs_path: Path | None, about: Mapping[str, Any]
+    ) -> Path:
+        """A temporary folder (the caller moves it beside the run) holding ``artifacts`` (the
+        user's file first), each input's samples and each output's reference, and the manifest:
+        the user's file described under ``ORIGIN``, with ``about`` (what its kind adds)."""
+        signature, samples, reference = self.signature, self.samples, self.reference
+        data = next(iter(artifacts.values()))
+        files = dict(artifacts)
+        files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
+        files.update({t.file: reference[t.name].tobytes() for t in signature.outputs})
+        folder = Path(tempfile.mkdtemp(prefix="callbench-user-"))
+        for name, blob in files.items():
+            (folder / name).write_bytes(blob)
+        shapes = {t.file: [len(samples[t.name]), *t.shape] for t in signature.inputs}
+        shapes.update({t.file: [len(reference[t.name]), *t.shape] for t in signature.outputs})
+        dtypes = {t.file: t.dtype for t in (*signature.inputs, *signature.outputs)}
+        manifest = {
+            "model": f"{self.path.name} (brought by the user)",
+            ORIGIN: {
+                "file": self.path.name,
+                "sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": len(data),
+                "inputs": [_port(t) for t in self.inputs],
+                "outputs": [_port(o) for o in self.outputs],
+                "batch": self.batch,
+                "inputs_from": str(inputs_path.name) if inputs_path else user_inputs.GENERATED,
+                **about,
+                "tolerance_rule": (
+                    f"float32 and float64 {tn.RELATIVE_TOLERANCE['float32']:g}, float16 "
+                    f"{tn.RELATIVE_TOLERANCE['float16']:.3g}, x max(1, largest |reference "
+                    "value|) of each output; integers and bool equal"
+                ),
+            },
+            tn.MANIFEST_KEY: signature.to_json(),
+            "tolerance": signature.outputs[0].tolerance,
+            "samples": len(next(iter(samples.values()))),
+            "files": {
+                name: {
+                    "sha256": hashlib.sha256(blob).hexdigest(),
+                    "bytes": len(blob),
+                    "shape": shapes.get(name, []),
+                    # An artifact's dtype is its format, named by its extension.
+                    "dtype": dtypes.get(name, name.rsplit(".", 1)[-1]),
+                }
+                for name, blob in files.items()
+            },
+        }
+        from callbench.records.store import write_json
+
+        write_json(folder / art.MANIFEST, manifest)
+        return folder
+
+
 def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT) -> Path:
     """The checked artifact set in a temporary folder (the caller moves it beside the run)."""
     model, data = load(path, limit)
@@ -162,64 +256,16 @@ def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT
     batch = batch_of(path, inputs)
     samples = fit_batch(path, batch, samples_for(path, inputs_path, inputs))
     reference = reference_outputs(path, data, outputs, batch, samples)
-    tolerances = {o.name: tn.relative_tolerance(o.dtype, reference[o.name]) for o in outputs}
+    checked = Checked(path, inputs, outputs, batch, samples, reference)
+    tolerances = {t.name: t.tolerance or 0.0 for t in checked.signature.outputs}
     agreement = cross_check(path, model, samples, reference, tolerances, batch)
-    signature = tn.Signature(
-        tn.tensors(tn.INPUTS_STEM, [(t.name, t.dtype, samples[t.name].shape[1:]) for t in inputs]),
-        tuple(
-            tn.Tensor(o.name, o.dtype, t.shape, t.file, tolerances[o.name])
-            for o, t in zip(outputs, tn.tensors(tn.REFERENCE_STEM, [
-                (o.name, o.dtype, reference[o.name].shape[1:]) for o in outputs]), strict=True)
-        ),
-        batch if isinstance(batch, int) else str(batch),
-    )  # fmt: skip
-    files = {art.ONNX: data}
-    files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
-    files.update({t.file: reference[t.name].tobytes() for t in signature.outputs})
-    folder = Path(tempfile.mkdtemp(prefix="callbench-onnx-"))
-    for name, blob in files.items():
-        (folder / name).write_bytes(blob)
-    shapes = {t.file: [len(samples[t.name]), *t.shape] for t in signature.inputs}
-    shapes.update({t.file: [len(reference[t.name]), *t.shape] for t in signature.outputs})
-    manifest = {
-        "model": f"{path.name} (brought by the user)",
-        ORIGIN: {
-            "file": path.name,
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "bytes": len(data),
-            "inputs": [_port(t) for t in inputs],
-            "outputs": [_port(o) for o in outputs],
-            "batch": batch,
-            "opset": opset(model),
-            "ir_version": model.ir_version,
-            "producer": f"{model.producer_name} {model.producer_version}".strip() or None,
-            "inputs_from": str(inputs_path.name) if inputs_path else user_inputs.GENERATED,
-            "reference": "ONNX Runtime CPU provider, graph optimizations off",
-            "cross_check": agreement,
-            "tolerance_rule": (
-                f"float32 and float64 {tn.RELATIVE_TOLERANCE['float32']:g}, float16 "
-                f"{tn.RELATIVE_TOLERANCE['float16']:.3g}, x max(1, largest |reference value|) "
-                "of each output; integers and bool equal"
-            ),
-        },
-        tn.MANIFEST_KEY: signature.to_json(),
-        "tolerance": tolerances[outputs[0].name],
-        "samples": len(next(iter(samples.values()))),
-        "files": {
-            name: {
-                "sha256": hashlib.sha256(blob).hexdigest(),
-                "bytes": len(blob),
-                "shape": shapes.get(name, []),
-                "dtype": next((t.dtype for t in (*signature.inputs, *signature.outputs)
-                               if t.file == name), "onnx"),
-            }
-            for name, blob in files.items()
-        },
-    }  # fmt: skip
-    from callbench.records.store import write_json
-
-    write_json(folder / art.MANIFEST, manifest)
-    return folder
+    return checked.write({art.ONNX: data}, inputs_path, {
+        "opset": opset(model),
+        "ir_version": model.ir_version,
+        "producer": f"{model.producer_name} {model.producer_version}".strip() or None,
+        "reference": "ONNX Runtime CPU provider, graph optimizations off",
+        "cross_check": agreement,
+    })  # fmt: skip
 
 
 def place(folder: Path, run_dir: Path) -> Path:

@@ -23,10 +23,8 @@ program's own module, ``ep.module()``, in eager under ``torch.inference_mode()``
 
 from __future__ import annotations
 
-import hashlib
 import io
 import logging
-import tempfile
 import time
 import warnings
 from collections.abc import Callable, Collection, Mapping
@@ -41,7 +39,7 @@ from callbench.model import tensors as tn
 from callbench.model import user_inputs
 from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
 from callbench.model.onnx_signature import Declared
-from callbench.model.user_onnx import ORIGIN, fit_batch
+from callbench.model.user_onnx import Checked, fit_batch
 from callbench.model.user_torch_archive import check, refuse
 
 PROGRAM = "program.pt2"
@@ -258,10 +256,6 @@ def torchscript_of(
     return buffer.getvalue()
 
 
-def _port(t: Declared) -> dict[str, Any]:
-    return {"name": t.name, "dtype": t.dtype, "shape": list(t.dims)}
-
-
 def derived(
     ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
     reference: Mapping[str, np.ndarray],
@@ -290,64 +284,14 @@ def prepare(
     batch = batch_of(path, inputs)
     samples = fit_batch(path, batch, samples_for(path, inputs_path, inputs))
     reference = reference_outputs(path, ep, inputs, outputs, batch, samples)
-    tolerances = {o.name: tn.relative_tolerance(o.dtype, reference[o.name]) for o in outputs}
-    signature = tn.Signature(
-        tn.tensors(tn.INPUTS_STEM, [(t.name, t.dtype, samples[t.name].shape[1:]) for t in inputs]),
-        tuple(
-            tn.Tensor(o.name, o.dtype, t.shape, t.file, tolerances[o.name])
-            for o, t in zip(outputs, tn.tensors(tn.REFERENCE_STEM, [
-                (o.name, o.dtype, reference[o.name].shape[1:]) for o in outputs]), strict=True)
-        ),
-        batch if isinstance(batch, int) else str(batch),
-    )  # fmt: skip
-    data = path.read_bytes()
-    makers = derived(ep, signature, samples, reference)
+    checked = Checked(path, inputs, outputs, batch, samples, reference)
+    makers = derived(ep, checked.signature, samples, reference)
     made = {name: timed(make) for name, make in makers.items() if needed is None or name in needed}
-    files = {PROGRAM: data}
+    files = {PROGRAM: path.read_bytes()}
     files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
-    files.update({t.file: samples[t.name].tobytes() for t in signature.inputs})
-    files.update({t.file: reference[t.name].tobytes() for t in signature.outputs})
-    folder = Path(tempfile.mkdtemp(prefix="callbench-torch-"))
-    for name, blob in files.items():
-        (folder / name).write_bytes(blob)
-    shapes = {t.file: [len(samples[t.name]), *t.shape] for t in signature.inputs}
-    shapes.update({t.file: [len(reference[t.name]), *t.shape] for t in signature.outputs})
-    manifest = {
-        "model": f"{path.name} (brought by the user)",
-        ORIGIN: {
-            "kind": KIND,
-            "file": path.name,
-            "sha256": hashlib.sha256(data).hexdigest(),
-            "bytes": len(data),
-            "inputs": [_port(t) for t in inputs],
-            "outputs": [_port(o) for o in outputs],
-            "batch": batch,
-            "producer": f"torch.export (loaded by torch {torch.__version__})",
-            "inputs_from": str(inputs_path.name) if inputs_path else user_inputs.GENERATED,
-            "reference": "the program's module (ep.module()) in eager, under "
-                         "torch.inference_mode()",
-            "artifacts": made,
-            "tolerance_rule": (
-                f"float32 and float64 {tn.RELATIVE_TOLERANCE['float32']:g}, float16 "
-                f"{tn.RELATIVE_TOLERANCE['float16']:.3g}, x max(1, largest |reference value|) "
-                "of each output; integers and bool equal"
-            ),
-        },
-        tn.MANIFEST_KEY: signature.to_json(),
-        "tolerance": tolerances[outputs[0].name],
-        "samples": len(next(iter(samples.values()))),
-        "files": {
-            name: {
-                "sha256": hashlib.sha256(blob).hexdigest(),
-                "bytes": len(blob),
-                "shape": shapes.get(name, []),
-                "dtype": next((t.dtype for t in (*signature.inputs, *signature.outputs)
-                               if t.file == name), name.rsplit(".", 1)[-1]),
-            }
-            for name, blob in files.items()
-        },
-    }  # fmt: skip
-    from callbench.records.store import write_json
-
-    write_json(folder / art.MANIFEST, manifest)
-    return folder
+    return checked.write(files, inputs_path, {
+        "kind": KIND,
+        "producer": f"torch.export (loaded by torch {torch.__version__})",
+        "reference": "the program's module (ep.module()) in eager, under torch.inference_mode()",
+        "artifacts": made,
+    })  # fmt: skip
