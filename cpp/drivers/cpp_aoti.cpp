@@ -26,6 +26,12 @@ class AotiModel {
   }
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    if (in.size() == 1) {
+      // The tutorial's braced vector: measured 2.1 µs a call on our MLP, where the
+      // reserve + push_back below took 2.4 (cause not found; see the git log).
+      tensors_.store_outputs(loader_->run({tensors_.view_input(0, in[0])}), out);
+      return;
+    }
     std::vector<at::Tensor> inputs;
     inputs.reserve(in.size());
     for (std::size_t k = 0; k < in.size(); ++k) inputs.push_back(tensors_.view_input(k, in[k]));
