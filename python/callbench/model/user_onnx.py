@@ -76,7 +76,8 @@ def fit_batch(
     return {name: values[:whole] for name, values in samples.items()}
 
 
-def _step(batch: str | int, samples: Arrays) -> int:
+def reference_step(batch: str | int, samples: Arrays) -> int:
+    """Samples a reference call takes: the fixed batch, else as many as fit the limits."""
     if isinstance(batch, int):
         return batch
     sample_bytes = sum(v[:1].nbytes for v in samples.values())
@@ -95,7 +96,7 @@ def reference_outputs(
     so.intra_op_num_threads = 1
     so.log_severity_level = 3
     names = [o.name for o in outputs]
-    count, step = len(next(iter(samples.values()))), _step(batch, samples)
+    count, step = len(next(iter(samples.values()))), reference_step(batch, samples)
     parts: dict[str, list[np.ndarray]] = {n: [] for n in names}
     try:
         session = ort.InferenceSession(data, so, providers=["CPUExecutionProvider"])

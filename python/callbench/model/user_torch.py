@@ -39,15 +39,13 @@ from callbench.model import tensors as tn
 from callbench.model import user_inputs
 from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
 from callbench.model.onnx_signature import Declared
-from callbench.model.user_onnx import Checked, fit_batch
+from callbench.model.user_onnx import Checked, fit_batch, reference_step
 from callbench.model.user_torch_archive import check, refuse
 
 PROGRAM = "program.pt2"
 # The extra file of a traced program's TorchScript that holds its signature.
 SIGNATURE_FILE = "callbench_signature.txt"
 KIND = "torch.export program"
-# Samples a reference call takes at most (fewer where a sample is large: 16 MiB a call).
-REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
 # torch's dtypes as contract 3 names them.
 TORCH_DTYPES = {"float32": "float32", "float16": "float16", "float64": "float64",
                 "int64": "int64", "int32": "int32", "int8": "int8", "uint8": "uint8",
@@ -149,9 +147,7 @@ def reference_outputs(
     from torch.utils._pytree import tree_leaves
 
     count = len(next(iter(samples.values())))
-    sample_bytes = sum(v[:1].nbytes for v in samples.values())
-    step = batch if isinstance(batch, int) else max(
-        1, min(REFERENCE_STEP, REFERENCE_BYTES // max(1, sample_bytes)))  # fmt: skip
+    step = reference_step(batch, samples)
     parts: list[list[np.ndarray]] = [[] for _ in outputs]
     module = ep.module()
     try:
