@@ -9,9 +9,10 @@ from what it asked for. See docs/adding-a-driver.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from callbench.drivers.cuda_common import cupy_unavailable, torch_unavailable
 from callbench.languages import cpp, go, java, node, python, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
@@ -21,6 +22,7 @@ from callbench.model.litert_model import TFLITE
 from callbench.roles import (
     CPP_API,
     FLOOR,
+    GPU,
     PYTHON_MODULE,
     SWEEP,
     TORCH_PROGRAM,
@@ -46,6 +48,12 @@ def floor(spec: DriverSpec) -> DriverSpec:
 def program(spec: DriverSpec) -> DriverSpec:
     """With ``--torch``, the driver runs the user's torch.export program (``TORCH_PROGRAM``)."""
     return replace(spec, roles=spec.roles | {TORCH_PROGRAM})
+
+
+def gpu(spec: DriverSpec, needs: Callable[[], str | None] = torch_unavailable) -> DriverSpec:
+    """The driver calls the model on a CUDA device (``GPU``): it runs only where ``needs``
+    finds what it needs, and is recorded as skipped with its line elsewhere."""
+    return replace(spec, roles=spec.roles | {GPU}, available=needs)
 
 
 def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
@@ -90,6 +98,13 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.driver("python-numba", "numba", WEIGHTS, "numba_forward:setup"),
     python.driver("python-jax", "jax", WEIGHTS, "jax_forward:device"),
     python.driver("python-jax-numpy", "jax", WEIGHTS, "jax_forward:numpy_fed"),
+    # On a CUDA device: skipped, saying why, where torch sees none (or CuPy is missing).
+    gpu(python.driver("python-eager-cuda", "torch-cuda", STATE_DICT, "cuda_eager:setup")),
+    gpu(python.driver("python-cuda-graph", "torch-cuda", STATE_DICT, "cuda_graph:setup")),
+    gpu(python.driver("python-torch-compile-cuda", "torch.compile-cuda", STATE_DICT,
+                      "torch_compile_cuda:setup")),
+    gpu(python.driver("python-cupy-kernel", "cupy", WEIGHTS, "cupy_kernel:setup"),
+        needs=cupy_unavailable),
     # Plain standalone callers sharing no code with the drivers: the harness adds nothing.
     python.independent("independent-python-eager", "torch", STATE_DICT, "eager_caller"),
     python.independent("independent-python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript_caller"),

@@ -15,6 +15,8 @@ FLOOR = "floor"  # the hand-written loop the main table's ratios are taken again
 # Runs a user's torch.export program (``--torch``): the program itself where the driver
 # loads our state_dict, else the artifact made from the program under its artifact's name.
 TORCH_PROGRAM = "torch_program"
+# Calls the model on a CUDA device; skipped, saying why, where there is none.
+GPU = "gpu"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,33 @@
+"""python-eager-cuda: our MLP's torch.nn module on the GPU, called the plain way. Each
+call copies its samples to the device, runs the forward there and copies the result back
+into the outputs; the copy back waits for the GPU, so every call is complete when it
+returns. Calls run under torch.inference_mode(), entered once."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from callbench.driver_options import Options
+from callbench.driverkit.model import Prepared
+from callbench.drivers import cuda_common
+from callbench.drivers.checks import check_output
+from callbench.drivers.torch_common import set_threads
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    device = cuda_common.require_device()
+    set_threads(options.threads)
+    model, path = cuda_common.mlp_on_device(options, device)
+    x = cuda_common.calls_view(inputs, options.batch)
+    y = cuda_common.calls_view(outputs, options.batch)
+    with torch.inference_mode():
+        check_output(path, model(x[0].to(device)), options.batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            y[i].copy_(model(x[i].to(device)))
+
+    return Prepared(loop, torch.__version__,
+                    cuda_common.notes("x.to('cuda') + module(x) + copy back, each call"),
+                    context=torch.inference_mode)  # fmt: skip

@@ -1,0 +1,49 @@
+"""python-cupy-kernel: the GPU floor. One hand-written CUDA kernel (mlp_forward.cu,
+compiled by CuPy's RawKernel) runs our MLP's whole forward, one thread per sample, over the
+weights of mlp_weights.f32 at any width. Each call copies its samples to a device buffer,
+launches the kernel once and copies the result back into the outputs (the copy back waits
+for the GPU). CuPy is optional and imported only here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from callbench.driver_options import Options
+from callbench.driverkit.model import Prepared
+from callbench.drivers.raw_weights import read_raw
+from callbench.errors import UsageError
+from callbench.kernels.cuda import load_cupy
+
+SOURCE = Path(__file__).with_name("mlp_forward.cu")
+THREADS = 128  # per block
+
+
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+    cp, reason = load_cupy()  # imported only here: CuPy is optional
+    if reason is not None:
+        raise UsageError(reason)
+
+    weights = read_raw(options)
+    kernel = cp.RawKernel(SOURCE.read_text(), "mlp_forward")
+    w = cp.asarray(weights.flat)
+    batch, hidden = options.batch, np.int32(weights.hidden)
+    x = inputs.reshape(-1, batch, 2)
+    y = outputs.reshape(-1, batch)
+    device_x = cp.empty((batch, 2), dtype=cp.float32)
+    device_y = cp.empty(batch, dtype=cp.float32)
+    blocks = (batch + THREADS - 1) // THREADS
+    n = np.int32(batch)
+
+    def loop(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            device_x.set(x[i])
+            kernel((blocks,), (THREADS,), (device_x, w, device_y, n, hidden))
+            device_y.get(out=y[i])
+
+    return Prepared(loop, f"cupy {cp.__version__}", {
+        "call": "ndarray.set + RawKernel launch + ndarray.get, each call",
+        "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+        "threads_per_block": THREADS,
+    })  # fmt: skip

@@ -1,0 +1,173 @@
+"""The GPU rows where there is no GPU: each is skipped saying why, what runs on the CPU
+(arguments, the fallback lines) behaves, and the CuPy kernel's own source, compiled as
+plain C with the CUDA qualifiers defined away, computes our MLP from mlp_weights.f32."""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from callbench.driver_options import Options
+from callbench.drivers import cuda_common
+from callbench.drivers.cupy_kernel import SOURCE
+from callbench.errors import UsageError
+from callbench.model.architecture import layers
+from callbench.registry import DRIVERS
+from callbench.roles import GPU
+from tests.conftest import HarnessRun
+
+GPU_ROWS = [d.id for d in DRIVERS if GPU in d.roles]
+no_device = pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is here")
+
+# The kernel's body as C on the CPU: the qualifiers defined away, one "thread" per loop turn.
+CPU_WRAPPER = """
+#define __global__
+struct callbench_index { int x; };
+static struct callbench_index threadIdx, blockIdx = {0}, blockDim = {1};
+#include "mlp_forward.cu"
+void forward_all(const float* x, const float* w, float* y, int n, int h) {
+  for (int t = 0; t < n; ++t) {
+    threadIdx.x = t;
+    mlp_forward(x, w, y, n, h);
+  }
+}
+"""
+
+
+def test_the_four_gpu_rows_are_registered() -> None:
+    assert GPU_ROWS == ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
+                        "python-cupy-kernel"]  # fmt: skip
+
+
+@no_device
+def test_every_gpu_row_is_skipped_saying_why_without_a_device(
+    run_harness: Callable[..., HarnessRun],
+) -> None:
+    only = [a for d in GPU_ROWS for a in ("--only", d)]
+    run = run_harness(*only, "--calls", "20", "--rounds", "1")
+    assert run.returncode == 0, run.stderr
+    for driver_id in GPU_ROWS:
+        record = run.records[driver_id]
+        assert record.status == "skipped", driver_id
+        assert str(record.error).startswith(("no CUDA device", "cupy not installed")), record.error
+    assert run.records["python-eager-cuda"].error == (
+        "no CUDA device (torch.cuda.is_available() is False)"
+    )
+
+
+@no_device
+def test_callbench_list_says_why_each_gpu_row_cannot_run() -> None:
+    from callbench.cli.listing import listing
+
+    lines = {line.split()[0]: line for line in listing().splitlines() if line[:1].strip()}
+    for driver_id in GPU_ROWS:
+        assert "cannot run: " in lines[driver_id], lines[driver_id]
+    assert lines["python-cuda-graph"].endswith(
+        "cannot run: no CUDA device (torch.cuda.is_available() is False)"
+    )
+
+
+@no_device
+@pytest.mark.parametrize("entry", ["cuda_eager", "cuda_graph", "torch_compile_cuda", "cupy_kernel"])
+def test_a_gpu_row_started_by_hand_without_a_device_is_a_usage_error(
+    entry: str, small_models: Path
+) -> None:
+    import importlib
+
+    setup = importlib.import_module(f"callbench.drivers.{entry}").setup
+    x, y = np.zeros((4, 2), np.float32), np.zeros((4, 1), np.float32)
+    with pytest.raises(UsageError, match=r"^(no CUDA device|cupy not installed)"):
+        setup(Options(models=small_models, calls=4), x, y)
+
+
+def test_torch_compile_cuda_refuses_another_batch_than_one(small_models: Path) -> None:
+    from callbench.drivers import torch_compile_cuda
+
+    x, y = np.zeros((6, 2), np.float32), np.zeros((6, 1), np.float32)
+    with pytest.raises(UsageError, match=r"batch 1 only: torch\.compile compiles again"):
+        torch_compile_cuda.setup(Options(models=small_models, calls=2, batch=3), x, y)
+
+
+def reference(flat: np.ndarray, hidden: int, x: np.ndarray) -> np.ndarray:
+    """Our MLP in NumPy from the file's layout: each layer's [out, in] weight, then its bias."""
+    h, offset = x.astype(np.float64), 0
+    parts = layers(hidden)
+    for n, (_, fan_in, fan_out) in enumerate(parts):
+        w = flat[offset : offset + fan_out * fan_in].reshape(fan_out, fan_in)
+        offset += fan_out * fan_in
+        h = h @ w.T + flat[offset : offset + fan_out]
+        offset += fan_out
+        if n < len(parts) - 1:
+            h = np.maximum(h, 0.0)
+    return h.reshape(-1)
+
+
+@pytest.fixture(scope="module")
+def kernel_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    folder = tmp_path_factory.mktemp("kernel")
+    (folder / "wrapper.c").write_text(CPU_WRAPPER)
+    library = folder / "kernel.so"
+    subprocess.run([compiler, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-fPIC",
+                    "-shared", "-I", str(SOURCE.parent), "-x", "c", str(folder / "wrapper.c"),
+                    "-o", str(library)], check=True)  # fmt: skip
+    lib = ctypes.CDLL(str(library))
+    pointer = ctypes.POINTER(ctypes.c_float)
+    lib.forward_all.argtypes = [pointer, pointer, pointer, ctypes.c_int, ctypes.c_int]
+    return lib
+
+
+def run_kernel(lib: ctypes.CDLL, flat: np.ndarray, hidden: int, x: np.ndarray) -> np.ndarray:
+    y = np.full(len(x), np.nan, np.float32)
+    as_floats = ctypes.POINTER(ctypes.c_float)
+    lib.forward_all(x.ctypes.data_as(as_floats), flat.ctypes.data_as(as_floats),
+                    y.ctypes.data_as(as_floats), len(x), hidden)  # fmt: skip
+    return y
+
+
+@pytest.mark.parametrize("hidden", [8, 64])
+def test_the_cupy_kernel_source_computes_our_mlp_from_the_weights_file(
+    kernel_on_cpu: ctypes.CDLL, hidden: int
+) -> None:
+    rng = np.random.default_rng(hidden)
+    count = hidden * hidden + 5 * hidden + 1
+    flat = rng.normal(0.0, 0.5, count).astype(np.float32)
+    x = rng.normal(0.0, 1.0, (257, 2)).astype(np.float32)
+    want = reference(flat, hidden, x)
+    got = run_kernel(kernel_on_cpu, flat, hidden, x)
+    assert np.allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(want).max()))
+    # The check has teeth: the second layer's weight read transposed (a wrong index) differs.
+    a_end = 3 * hidden
+    swapped = flat.copy()
+    b = swapped[a_end : a_end + hidden * hidden].reshape(hidden, hidden)
+    swapped[a_end : a_end + hidden * hidden] = b.T.reshape(-1)
+    assert not np.allclose(run_kernel(kernel_on_cpu, swapped, hidden, x), want, rtol=1e-5)
+
+
+def test_the_cupy_kernel_source_matches_the_exported_weights(
+    kernel_on_cpu: ctypes.CDLL, small_models: Path
+) -> None:
+    """On the small set's own mlp_weights.f32 and inputs, against its reference outputs."""
+    from callbench.drivers.raw_weights import read_raw
+
+    weights = read_raw(Options(models=small_models))
+    x = np.fromfile(small_models / "inputs.f32", np.float32).reshape(-1, 2)[:1000]
+    want = np.fromfile(small_models / "reference.f32", np.float32)[:1000]
+    got = run_kernel(kernel_on_cpu, weights.flat, weights.hidden, np.ascontiguousarray(x))
+    assert np.allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(want).max()))
+
+
+def test_the_gpu_rows_skip_reasons_come_from_the_kernels_checks() -> None:
+    from callbench.kernels.cuda import load_cupy, torch_reason
+
+    assert cuda_common.torch_unavailable() == torch_reason()
+    assert cuda_common.cupy_unavailable() == load_cupy()[1]
