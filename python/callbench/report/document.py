@@ -10,6 +10,7 @@ from callbench.report import (
     answer,
     charts,
     coverage,
+    cpu_or_gpu,
     model_size,
     peers,
     puzzles,
@@ -141,6 +142,9 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         if path is not None:
             parts += [f"![{what}]({CHARTS}/{path.name})", ""]
         parts.append(sweeps.sweep_table(points, kind))
+    decision = cpu_or_gpu.section(run.records)
+    if decision:
+        parts += ["", f"## {cpu_or_gpu.TITLE}{title}", "", decision]
     widths = run.sweeps.get("width")
     if widths:
         drawn = charts.sweep(widths, "width", run.name, chart_dir / f"{run.name}-width-sweep.png")

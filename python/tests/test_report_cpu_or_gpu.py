@@ -1,0 +1,79 @@
+"""The "CPU or GPU" section from fixture records: the decision map's arithmetic (best of
+each side per sample, a win only where the intervals are apart), and the section rendered
+for a GPU host's run beside a CPU host's, from the GPU host's own CPU rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from callbench.records.record import Record
+from callbench.report import cpu_or_gpu
+from tests.test_report import ENV, driver, make_run, report
+
+BATCHES = (1, 16, 256, 4096)
+
+
+def swept(driver_id: str, per_sample_ns: float, batch: int, *, spread: float = 0.01,
+          language: str = "Python") -> Record:  # fmt: skip
+    """A batch-sweep record whose calls cost ``per_sample_ns`` a sample, rounds spread a
+    little around it."""
+    per_call = per_sample_ns * batch
+    rounds = [per_call * (1 + spread * k) for k in (-2, -1, 0, 1, 2)]
+    return driver(driver_id, rounds, language=language, batch=batch,
+                  sweep={"kind": "batch", "value": batch})  # fmt: skip
+
+
+def gpu_host_records() -> list[Record]:
+    """Per sample: the GPU's fixed cost spread over the batch; the CPU's flat at 50 ns."""
+    records = []
+    for b in BATCHES:
+        records.append(swept("python-cuda-graph", 30_000 / b + 2, b))
+        records.append(swept("python-eager-cuda", 140_000 / b + 5, b))
+        records.append(swept("python-numpy", 60.0, b))
+        records.append(swept("cpp-handwritten", 50.0, b, language="C++"))
+    # The width sweep (batch 1) at 512: the GPU loses there too.
+    for driver_id, ns in (("python-cuda-graph", 31_000.0), ("cpp-handwritten", 9_000.0)):
+        records.append(driver(driver_id, [ns * (1 + 0.01 * k) for k in range(5)],
+                              sweep={"kind": "width", "value": 512}))  # fmt: skip
+    return records
+
+
+def test_the_map_finds_the_smallest_batch_where_the_gpu_wins_per_sample() -> None:
+    found = {c.width: c for c in cpu_or_gpu.decision_map(gpu_host_records())}
+    at8 = found[8]
+    # 30,000/256 + 2 = 119 ns against 50: the GPU loses; at 4,096: 9.3 against 50, it wins.
+    assert at8.batch == 4096
+    assert (at8.gpu.id, at8.cpu.id) == ("python-cuda-graph", "cpp-handwritten")
+    assert at8.batches == BATCHES
+    assert found[512].batch is None and found[512].batches == (1,)
+
+
+def test_overlapping_intervals_are_no_win() -> None:
+    """At 4,096 the GPU's median is below the CPU's, but their intervals overlap."""
+    records = [swept("python-cuda-graph", 49.0, 4096, spread=0.2),
+               swept("cpp-handwritten", 50.0, 4096, spread=0.2, language="C++")]  # fmt: skip
+    (only,) = cpu_or_gpu.decision_map(records)
+    assert only.batch is None
+
+
+def test_a_gpu_hosts_run_gets_the_section_from_its_own_cpu(tmp_path: Path) -> None:
+    cpu_host = make_run(tmp_path / "cpu-host", [driver("cpp-handwritten", [20.0] * 5,
+                                                       language="C++")])  # fmt: skip
+    gpu_host = make_run(tmp_path / "gpu-host", [driver("cpp-handwritten", [60.0] * 5),
+                                                *gpu_host_records()],
+                        env={**ENV, "host": "gpu-host", "cpu": "A GPU host's CPU"})  # fmt: skip
+    text = report(tmp_path, cpu_host, gpu_host)
+    assert text.count(f"## {cpu_or_gpu.TITLE}") == 1
+    section = text.split(f"## {cpu_or_gpu.TITLE}")[1]
+    assert "gpu-host" in section.splitlines()[0]
+    row = next(line for line in section.splitlines() if line.startswith("| 8 |"))
+    assert "| batch 4,096 | `python-cuda-graph` |" in row
+    assert "| `cpp-handwritten` | 50 (" in row
+    assert next(line for line in section.splitlines() if line.startswith("| 512 |")).startswith(
+        "| 512 | not at batch 1 | `python-cuda-graph` | 31,620 ("
+    )
+
+
+def test_a_run_without_a_verified_gpu_row_has_no_section(tmp_path: Path) -> None:
+    run = make_run(tmp_path / "cpu", [driver("cpp-handwritten", [20.0] * 5, language="C++")])
+    assert f"## {cpu_or_gpu.TITLE}" not in report(tmp_path, run)
