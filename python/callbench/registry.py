@@ -20,6 +20,7 @@ from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE,
 from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
 from callbench.roles import (
+    BATCH_ONE,
     CPP_API,
     FLOOR,
     GPU,
@@ -54,6 +55,11 @@ def gpu(spec: DriverSpec, needs: Callable[[], str | None] = torch_unavailable) -
     """The driver calls the model on a CUDA device (``GPU``): it runs only where ``needs``
     finds what it needs, and is recorded as skipped with its line elsewhere."""
     return replace(spec, roles=spec.roles | {GPU}, available=needs)
+
+
+def batch_one(spec: DriverSpec) -> DriverSpec:
+    """The driver takes one sample a call only (``BATCH_ONE``): no batch sweep takes it."""
+    return replace(spec, roles=spec.roles | {BATCH_ONE})
 
 
 def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
@@ -101,8 +107,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # On a CUDA device: skipped, saying why, where torch sees none (or CuPy is missing).
     gpu(python.driver("python-eager-cuda", "torch-cuda", STATE_DICT, "cuda_eager:setup")),
     gpu(python.driver("python-cuda-graph", "torch-cuda", STATE_DICT, "cuda_graph:setup")),
-    gpu(python.driver("python-torch-compile-cuda", "torch.compile-cuda", STATE_DICT,
-                      "torch_compile_cuda:setup")),
+    batch_one(gpu(python.driver("python-torch-compile-cuda", "torch.compile-cuda", STATE_DICT,
+                                "torch_compile_cuda:setup"))),
     gpu(python.driver("python-cupy-kernel", "cupy", WEIGHTS, "cupy_kernel:setup"),
         needs=cupy_unavailable),
     # Plain standalone callers sharing no code with the drivers: the harness adds nothing.

@@ -17,6 +17,8 @@ FLOOR = "floor"  # the hand-written loop the main table's ratios are taken again
 TORCH_PROGRAM = "torch_program"
 # Calls the model on a CUDA device; skipped, saying why, where there is none.
 GPU = "gpu"
+# Takes one sample a call only (e.g. torch.compile on the GPU, which compiles per shape).
+BATCH_ONE = "batch_one"
 
 
 @dataclass(frozen=True)

@@ -171,3 +171,27 @@ def test_the_gpu_rows_skip_reasons_come_from_the_kernels_checks() -> None:
 
     assert cuda_common.torch_unavailable() == torch_reason()
     assert cuda_common.cupy_unavailable() == load_cupy()[1]
+
+
+def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -> None:
+    """With a device (faked: the rows' checks say they can run), the GPU rows that take any
+    batch and the fastest verified CPU row of each language; without one, nothing."""
+    from dataclasses import replace
+
+    from callbench.harness import gpu_sweep
+    from tests.test_report import driver
+
+    can_run = [replace(d, available=lambda: None) if GPU in d.roles else d for d in DRIVERS]
+    records = [
+        driver("python-numpy", [5000.0] * 3),
+        driver("python-cython-loop", [900.0] * 3),
+        driver("python-eager-seed", [100.0] * 3),  # takes batch 1 only: never swept
+        driver("cpp-handwritten", [80.0] * 3, language="C++"),
+        driver("cpp-libtorch", [70.0] * 3, language="C++", status="failed"),
+        driver("python-eager-cuda", [50.0] * 3),  # a GPU row is not a CPU row
+    ]
+    chosen = [s.id for s in gpu_sweep.drivers(can_run, records)]
+    assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-cupy-kernel",
+                      "python-cython-loop", "cpp-handwritten"]  # fmt: skip
+    if not torch.cuda.is_available():
+        assert gpu_sweep.drivers(DRIVERS, records) == []

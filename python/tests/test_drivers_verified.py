@@ -10,17 +10,16 @@ from pathlib import Path
 import pytest
 import torch
 
+from callbench.harness.gpu_sweep import batch_one_only
 from callbench.kernels.cuda import NO_CUPY
 from callbench.model import artifacts as art
 from callbench.registry import DRIVERS, lookup
-from callbench.roles import GPU, Call
+from callbench.roles import GPU
 from tests.conftest import SMALL_WIDTH, HarnessRun, assert_verified
 
-# The seed's loops as written take one sample a call, as the seed did; torch.compile on the
-# GPU compiles again per shape, so its row takes batch 1 only too.
-BATCH_ONE_ONLY = {d.id for d in DRIVERS if d.seed and d.seed.call is Call.AS_WRITTEN} | {
-    "python-torch-compile-cuda"
-}
+# The seed's loops as written take one sample a call, as the seed did, and so do the rows
+# marked batch_one(...) (torch.compile on the GPU compiles again per shape).
+BATCH_ONE_ONLY = {d.id for d in DRIVERS if batch_one_only(d)}
 
 
 @pytest.mark.parametrize("batch", [1, 3])

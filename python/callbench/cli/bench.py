@@ -16,7 +16,7 @@ from callbench.cli import common
 from callbench.cli.builds import BUILT, build
 from callbench.driver_options import Options
 from callbench.errors import ArtifactError, UsageError, named_first_line
-from callbench.harness import console, signals
+from callbench.harness import console, gpu_sweep, signals
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
@@ -174,6 +174,9 @@ def bench(args: argparse.Namespace) -> int:
     run_dir = new_run_dir(args.runs_dir, args.run_id)
     try:
         done = run_group(specs, options, run_dir)
+        on_gpu = gpu_sweep.drivers(specs, done)
+        if on_gpu:
+            run_sweep("batch", on_gpu, options, run_dir, gpu_sweep.BATCHES)
         sweepers = [s for s in specs if s.id in SWEEP_DRIVERS]
         sweeps = QUICK_SWEEPS if args.quick else {"batch": None, "threads": None}
         for kind, values in sweeps.items():

@@ -1,0 +1,42 @@
+"""The GPU batch sweep: where a GPU row can run, it and the fastest verified CPU row of each
+language are run again at batches 1, 16, 256, 4,096 and 65,536, so the report's "CPU or GPU"
+section can find the batch at which the GPU starts to win. The default batch sweep's 1, 100,
+10,000 and 1,000,000 would step over a crossover near 4,096. Its points are batch-sweep
+records like the others. Where no GPU row can run (no device), there is no such sweep, and
+the default bench takes no longer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from callbench.languages.spec import DriverSpec
+from callbench.records.record import Record
+from callbench.roles import BATCH_ONE, GPU, Call
+
+BATCHES = (1, 16, 256, 4_096, 65_536)
+
+
+def batch_one_only(spec: DriverSpec) -> bool:
+    """The driver takes one sample a call: the seed's loops as written, and rows marked so."""
+    return BATCH_ONE in spec.roles or (spec.seed is not None and spec.seed.call is Call.AS_WRITTEN)
+
+
+def drivers(specs: Sequence[DriverSpec], records: Sequence[Record]) -> list[DriverSpec]:
+    """The GPU rows among ``specs`` that can run here and take any batch, then the fastest
+    verified CPU row of each language in ``records`` (the main group's); none without a GPU
+    row to run."""
+    gpu = [s for s in specs if GPU in s.roles and not batch_one_only(s) and s.available() is None]
+    if not gpu:
+        return []
+    by_id = {s.id: s for s in specs}
+    best: dict[str, Record] = {}
+    for r in records:
+        spec = by_id.get(r.id)
+        if spec is None or not r.ok or r.sweep is not None or GPU in spec.roles:
+            continue
+        if batch_one_only(spec):
+            continue
+        if r.language not in best or r.median_ns < best[r.language].median_ns:
+            best[r.language] = r
+    return [*gpu, *(by_id[r.id] for r in best.values())]
