@@ -195,3 +195,16 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
                       "python-cython-loop", "cpp-handwritten"]  # fmt: skip
     if not torch.cuda.is_available():
         assert gpu_sweep.drivers(DRIVERS, records) == []
+
+
+def test_a_gpu_row_joins_the_sweeps_only_where_it_can_run_and_takes_any_batch() -> None:
+    from dataclasses import replace
+
+    from callbench.harness.gpu_sweep import runs_here
+    from callbench.registry import lookup
+
+    graph, compiled = lookup("python-cuda-graph"), lookup("python-torch-compile-cuda")
+    assert runs_here(replace(graph, available=lambda: None))
+    assert not runs_here(replace(compiled, available=lambda: None))  # batch 1 only
+    assert not runs_here(replace(graph, available=lambda: "no CUDA device"))
+    assert not runs_here(replace(lookup("python-numpy"), available=lambda: None))

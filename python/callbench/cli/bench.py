@@ -182,8 +182,9 @@ def bench(args: argparse.Namespace) -> int:
         for kind, values in sweeps.items():
             if sweepers:
                 run_sweep(kind, sweepers, options, run_dir, values)
-        if sizes:  # with --only, every chosen driver; else each runtime's fastest
-            run_widths(specs if args.only else sweepers, options, run_dir, sizes)
+        if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
+            widened = [*sweepers, *(s for s in on_gpu if gpu_sweep.runs_here(s))]
+            run_widths(specs if args.only else widened, options, run_dir, sizes)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     _finish(done, run_dir)

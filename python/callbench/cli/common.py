@@ -7,6 +7,7 @@ from pathlib import Path
 
 from callbench.command_line import count, positive
 from callbench.errors import UsageError
+from callbench.harness import gpu_sweep
 from callbench.harness.options import FIXED_ROUNDS, RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.model import family
@@ -27,8 +28,8 @@ def add_selection(p: argparse.ArgumentParser) -> None:
 def selection(args: argparse.Namespace) -> list[DriverSpec]:
     """The drivers --only, --language and --swept chose (a usage error when none)."""
     chosen = select(args.only, args.language)
-    if args.swept:
-        chosen = [s for s in chosen if s.id in SWEEP_DRIVERS]
+    if args.swept:  # each runtime's fastest, and the GPU rows where one can run
+        chosen = [s for s in chosen if s.id in SWEEP_DRIVERS or gpu_sweep.runs_here(s)]
     if not chosen:
         raise UsageError(f"no driver matches --only {' '.join(args.only or [])}")
     return chosen

@@ -2,8 +2,9 @@
 language are run again at batches 1, 16, 256, 4,096 and 65,536, so the report's "CPU or GPU"
 section can find the batch at which the GPU starts to win. The default batch sweep's 1, 100,
 10,000 and 1,000,000 would step over a crossover near 4,096. Its points are batch-sweep
-records like the others. Where no GPU row can run (no device), there is no such sweep, and
-the default bench takes no longer.
+records like the others. The GPU rows also join the width sweep (``--widths``, at batch 1).
+Where no GPU row can run (no device), there is no such sweep, and the default bench takes
+no longer.
 """
 
 from __future__ import annotations
@@ -22,11 +23,17 @@ def batch_one_only(spec: DriverSpec) -> bool:
     return BATCH_ONE in spec.roles or (spec.seed is not None and spec.seed.call is Call.AS_WRITTEN)
 
 
+def runs_here(spec: DriverSpec) -> bool:
+    """A GPU row that can run here and takes any batch: it joins the sweeps (the GPU batch
+    sweep, and the width sweep with the rows ``--swept`` takes)."""
+    return GPU in spec.roles and not batch_one_only(spec) and spec.available() is None
+
+
 def drivers(specs: Sequence[DriverSpec], records: Sequence[Record]) -> list[DriverSpec]:
     """The GPU rows among ``specs`` that can run here and take any batch, then the fastest
     verified CPU row of each language in ``records`` (the main group's); none without a GPU
     row to run."""
-    gpu = [s for s in specs if GPU in s.roles and not batch_one_only(s) and s.available() is None]
+    gpu = [s for s in specs if runs_here(s)]
     if not gpu:
         return []
     by_id = {s.id: s for s in specs}
