@@ -77,3 +77,19 @@ def test_a_gpu_hosts_run_gets_the_section_from_its_own_cpu(tmp_path: Path) -> No
 def test_a_run_without_a_verified_gpu_row_has_no_section(tmp_path: Path) -> None:
     run = make_run(tmp_path / "cpu", [driver("cpp-handwritten", [20.0] * 5, language="C++")])
     assert f"## {cpu_or_gpu.TITLE}" not in report(tmp_path, run)
+
+
+def test_a_gpu_hosts_run_names_its_card_from_the_gpu_rows(tmp_path: Path) -> None:
+    """Two hosts may share a host name; a run whose env.json predates ``cuda_device`` is told
+    apart by the device its GPU rows recorded (a CPU row's "device" note is not a GPU)."""
+    records = gpu_host_records()
+    records[0].notes = {"device": "Fixture GPU 80GB"}
+    for r in records:
+        if r.id == "cpp-handwritten":  # a CPU row, read before the GPU rows
+            r.notes = {"device": "local-task"}
+    gpu_host = make_run(tmp_path / "gpu-host", records,
+                        env={**ENV, "host": "vm", "cpu": "A GPU host's CPU"})  # fmt: skip
+    cpu_host = make_run(tmp_path / "cpu-host", [driver("cpp-handwritten", [20.0] * 5)])
+    intro = report(tmp_path, cpu_host, gpu_host).split("\n## ")[0]
+    assert "A GPU host's CPU, GPU Fixture GPU 80GB," in intro
+    assert "local-task" not in intro

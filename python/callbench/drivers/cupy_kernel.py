@@ -42,7 +42,7 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             kernel((blocks,), (THREADS,), (device_x, w, device_y, n, hidden))
             device_y.get(out=y[i])
 
-    return Prepared(loop, f"cupy {cp.__version__}", {
+    return Prepared(loop, cp.__version__, {
         "call": "ndarray.set + RawKernel launch + ndarray.get, each call",
         "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
         "threads_per_block": THREADS,

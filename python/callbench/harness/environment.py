@@ -74,11 +74,26 @@ def versions() -> dict[str, str | None]:
     return found
 
 
+def cuda_device() -> str | None:
+    """The first NVIDIA GPU's name (nvidia-smi), None without one: two hosts may share a
+    host name, and a GPU host's run says which card it had."""
+    if shutil.which("nvidia-smi") is None:
+        return None
+    command = ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names = done.stdout.strip().splitlines()
+    return names[0].strip() if done.returncode == 0 and names else None
+
+
 def capture(options: dict[str, Any]) -> dict[str, Any]:
     return {
         "host": socket.gethostname(),
         "cpu": cpu_model(),
         "cores": os.cpu_count(),
+        "cuda_device": cuda_device(),
         "memory_gib": memory_gib(),
         "os": platform.platform(),
         "python": platform.python_version(),

@@ -42,8 +42,12 @@ def _made_at(run: Run) -> str:
 
 
 def _machine(run: Run) -> str:
-    """CPU, and the GPU where the run had one: two hosts may share a host name."""
-    gpu = run.env.get("cuda_device")
+    """CPU, and the GPU where the run had one: two hosts may share a host name. A run made
+    before env.json said so names its GPU in the GPU rows' records."""
+    recorded = (
+        str(r.notes["device"]) for r in run.records if cpu_or_gpu.on_gpu(r) and "device" in r.notes
+    )
+    gpu = run.env.get("cuda_device") or next(recorded, None)
     return f"{run.env.get('cpu', '?')}" + (f", GPU {gpu}" if gpu else "")
 
 
