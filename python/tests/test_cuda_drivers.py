@@ -7,6 +7,7 @@ from __future__ import annotations
 import ctypes
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -167,10 +168,24 @@ def test_the_cupy_kernel_source_matches_the_exported_weights(
 
 
 def test_the_gpu_rows_skip_reasons_come_from_the_kernels_checks() -> None:
-    from callbench.kernels.cuda import load_cupy, torch_reason
+    from callbench.cuda_probe import load_cupy, torch_reason
 
     assert cuda_common.torch_unavailable() == torch_reason()
     assert cuda_common.cupy_unavailable() == load_cupy()[1]
+
+
+def test_the_gpu_rows_checks_need_no_kernel_dependency() -> None:
+    """A GPU host's Python may lack numexpr (the kernels' optional extra): the registry's
+    checks of the GPU rows must not import it (they once did, through the CUDA kernels)."""
+    probe = (
+        "import sys; sys.modules['numexpr'] = None\n"
+        "from callbench.registry import DRIVERS\n"
+        "from callbench.roles import GPU\n"
+        "print([s.available() is None or s.available()[:4] for s in DRIVERS if GPU in s.roles])"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=False, cwd=Path(__file__).parents[2])  # fmt: skip
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from callbench.cuda_probe import NO_CUPY
 from callbench.harness.gpu_sweep import batch_one_only
-from callbench.kernels.cuda import NO_CUPY
 from callbench.model import artifacts as art
 from callbench.registry import DRIVERS, lookup
 from callbench.roles import GPU

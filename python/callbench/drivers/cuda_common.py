@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # torch is imported by the drivers, not by the registry that 
 @cache
 def torch_unavailable() -> str | None:
     """None when torch sees a CUDA device; else the skip's line."""
-    from callbench.kernels.cuda import torch_reason
+    from callbench.cuda_probe import torch_reason
 
     return torch_reason()
 
@@ -32,7 +32,7 @@ def torch_unavailable() -> str | None:
 @cache
 def cupy_unavailable() -> str | None:
     """None when CuPy and a CUDA device are usable; else the skip's line."""
-    from callbench.kernels.cuda import load_cupy
+    from callbench.cuda_probe import load_cupy
 
     return load_cupy()[1]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 
+from callbench.cuda_probe import load_cupy
 from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
 from callbench.drivers.raw_weights import read_raw
 from callbench.errors import UsageError
-from callbench.kernels.cuda import load_cupy
 
 SOURCE = Path(__file__).with_name("mlp_forward.cu")
 THREADS = 128  # per block

@@ -15,43 +15,21 @@ imported only here, lazily) the device rows are ``skipped`` with the reason.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import torch
 
+from callbench.cuda_probe import NO_CUPY, load_cupy, torch_reason
 from callbench.kernels import batchdot, elementwise
 from callbench.kernels.elementwise_ops import OPS
 from callbench.kernels.kernel import Item, Kernel, Labels, NotRun, Wanted, kernel_id, want_all
 from callbench.kernels.verify import FloatArray, max_abs_error, relative_tolerance
 
 FAMILY = "cuda"
-NO_DEVICE = "no CUDA device"
-NO_CUPY = "cupy not installed"
 TORCH_OPS = ("exp", "log", "erf", "logsumexp")
 TRANSPOSE_SHAPE = (1000, 1000)  # seed 003's arange(1000000).reshape(1000, -1)
-
-
-def torch_reason() -> str | None:
-    """None when torch can use a CUDA device, else why not."""
-    return (
-        None if torch.cuda.is_available() else f"{NO_DEVICE} (torch.cuda.is_available() is False)"
-    )
-
-
-def load_cupy() -> tuple[Any, str | None]:
-    """``(cupy, None)`` when CuPy and a device are usable, else ``(None, reason)``."""
-    try:
-        cp = importlib.import_module("cupy")
-    except ImportError:
-        return None, f"{NO_CUPY} (optional: pip install a cupy-cuda wheel matching your CUDA)"
-    try:
-        count = int(cp.cuda.runtime.getDeviceCount())
-    except Exception as exc:  # CuPy raises its own error when there is no driver
-        return None, f"{NO_DEVICE} ({type(exc).__name__})"
-    return (cp, None) if count > 0 else (None, NO_DEVICE)
 
 
 def _labels(op: str, impl: str, shape: list[int], dtype: str, **kw: Any) -> Labels:
