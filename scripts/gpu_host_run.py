@@ -14,9 +14,10 @@ keeps what it finished:
    C++ floor when its binary was carried (it needs no library but libstdc++);
 2. the GPU batch sweep (``gpu_sweep.BATCHES``): the GPU rows and each language's fastest
    verified CPU row of stage 1, as ``bench`` runs it;
-3. the width sweep at every exported width (at batch 1): the GPU rows and the swept CPU
-   rows of stage 1, each where its artifact was carried (a width's folder may hold only
-   some files, and its entry in family.json then lists only those).
+3. per width of the family: the width sweep (at batch 1) of the GPU rows and the swept CPU
+   rows of stage 1, then at a wider width the GPU batch sweep again (``run_grid``: the GPU
+   rows and each language's fastest CPU row at that width), each row where its artifact
+   was carried (a width's folder may hold only some files; family.json then lists those).
 
 The CPU rows are the GPU host's own, which is what the report's "CPU or GPU" map compares
 against. ``callbench report RUN`` then writes the report, here or on the GPU host.
@@ -34,6 +35,8 @@ from callbench.cli import common
 from callbench.harness import console, gpu_sweep
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
+from callbench.languages.spec import DriverSpec
+from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import DRIVERS, SWEEP_DRIVERS
@@ -66,6 +69,16 @@ def pack(run_dir: Path, into: Path | None) -> None:
     print(f"packed {run_dir.name} into {into}", flush=True)
 
 
+def carried(specs: list[DriverSpec], width: Width) -> list[DriverSpec]:
+    """The rows whose artifact the width's folder holds: a row whose artifact was not
+    carried is not run there (the folder's family.json entry lists only what it holds)."""
+    here = [s for s in specs if (width.models / s.artifact).is_file()]
+    for s in specs:
+        if s not in here:
+            print(f"width {width.hidden}: {s.id} not run ({s.artifact} not carried)")
+    return here
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=Path("models"))
@@ -91,13 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     pack(run_dir, args.pack)
 
     wide = [s for s in specs if gpu_sweep.runs_here(s) or s.id in SWEEP_DRIVERS]
+    narrow = replace(options, warmup=WIDTH_WARMUP)
     for width in sizes:
-        # What was carried: a row whose artifact a width lacks is not run there.
-        here = [s for s in wide if (width.models / s.artifact).is_file()]
-        for s in wide:
-            if s not in here:
-                print(f"width {width.hidden}: {s.id} not run ({s.artifact} not carried)")
-        run_widths(here, replace(options, warmup=WIDTH_WARMUP), run_dir, [width])
+        here = carried(wide, width)
+        at_width = run_widths(here, narrow, run_dir, [width])
+        pack(run_dir, args.pack)
+        gpu_sweep.run_grid(carried(specs, width), at_width, narrow, run_dir, [width])
         pack(run_dir, args.pack)
     print(console.summary(done))
     print(f"\nrecords: {run_dir}")

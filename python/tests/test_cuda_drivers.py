@@ -223,3 +223,57 @@ def test_a_gpu_row_joins_the_sweeps_only_where_it_can_run_and_takes_any_batch() 
     assert not runs_here(replace(compiled, available=lambda: None))  # batch 1 only
     assert not runs_here(replace(graph, available=lambda: "no CUDA device"))
     assert not runs_here(replace(lookup("python-numpy"), available=lambda: None))
+
+
+def test_the_grid_takes_each_widths_fastest_cpu_row_and_the_batches_its_samples_hold(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a wider width the GPU batch sweep runs again: the GPU rows and the fastest CPU row
+    of each language at that width (the width sweep's records), at the batches the width's
+    samples hold, each point's record naming the width; the reference width has none."""
+    from dataclasses import replace
+
+    from callbench.harness import gpu_sweep
+    from callbench.harness.options import RunOptions
+    from callbench.model.family import Width
+    from tests.test_report import driver
+
+    can_run = [replace(d, available=lambda: None) if GPU in d.roles else d for d in DRIVERS]
+    at = {"kind": "width", "value": 512}
+    records = [
+        driver("python-numpy", [900.0] * 3, sweep=at),
+        driver("python-onnxruntime-iobinding", [400.0] * 3, sweep=at),
+        driver("python-numba", [10.0] * 3),  # the main group's: not of width 512
+        driver("cpp-handwritten", [600.0] * 3, language="C++", sweep=at),
+    ]
+    chosen = [s.id for s in gpu_sweep.drivers(can_run, records, 512)]
+    assert chosen[-2:] == ["python-onnxruntime-iobinding", "cpp-handwritten"]
+    calls: list[tuple[list[str], Path, list[int], int | None]] = []
+
+    def fake_sweep(kind, specs, options, run_dir, values, width=None):  # type: ignore[no-untyped-def]
+        calls.append(([s.id for s in specs], options.models, list(values), width))
+        return []
+
+    monkeypatch.setattr(gpu_sweep, "run_sweep", fake_sweep)
+    held = np.fromfile(small_models / "reference.f32", np.float32).size
+    widths = [Width(8, small_models), Width(512, small_models)]
+    gpu_sweep.run_grid(can_run, records, RunOptions(models=small_models), tmp_path, widths)
+    ((ids, models, batches, width),) = calls  # none at the reference width
+    assert (ids[-2:], models, width) == (chosen[-2:], small_models, 512)
+    assert batches == [b for b in gpu_sweep.BATCHES if b <= held] and batches
+
+
+def test_a_grid_point_has_its_own_folder_and_stays_out_of_the_reference_sweeps(
+    tmp_path: Path,
+) -> None:
+    from callbench.records.store import load_run, record_folder
+    from callbench.report import cpu_or_gpu
+    from tests.test_report import driver, make_run
+
+    plain = driver("python-numpy", [900.0] * 3, batch=256, sweep={"kind": "batch", "value": 256})
+    grid = driver("python-numpy", [90_000.0] * 3, batch=256,
+                  sweep={"kind": "batch", "value": 256, "width": 512})  # fmt: skip
+    assert record_folder(tmp_path, grid) == tmp_path / "sweep-batch-w512" / "256"
+    run = load_run(make_run(tmp_path, [plain, grid]))
+    assert [r.median_ns for r in run.sweeps["batch"][256]] == [900.0]
+    assert sorted(cpu_or_gpu.width_of(r) for r in run.records) == [8, 512]

@@ -93,3 +93,17 @@ def test_a_gpu_hosts_run_names_its_card_from_the_gpu_rows(tmp_path: Path) -> Non
     intro = report(tmp_path, cpu_host, gpu_host).split("\n## ")[0]
     assert "A GPU host's CPU, GPU Fixture GPU 80GB," in intro
     assert "local-task" not in intro
+
+
+def test_the_grid_gives_a_wider_width_its_own_crossing() -> None:
+    """Batch points naming width 512 (the GPU grid) join that width's crossing: the GPU's
+    fixed cost spreads over the batch, the CPU's 9,000 ns a sample stays."""
+    records = gpu_host_records()
+    for b in BATCHES:
+        for driver_id, ns in (("python-cuda-graph", 31_000 / b + 20), ("cpp-handwritten", 9_000)):
+            point = swept(driver_id, ns, b)
+            point.sweep = {"kind": "batch", "value": b, "width": 512}
+            records.append(point)
+    found = {c.width: c for c in cpu_or_gpu.decision_map(records)}
+    assert found[512].batch == 16 and found[512].batches == BATCHES
+    assert found[8].batch == 4096  # the reference width's crossing is its own

@@ -184,7 +184,9 @@ def bench(args: argparse.Namespace) -> int:
                 run_sweep(kind, sweepers, options, run_dir, values)
         if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
             widened = [*sweepers, *(s for s in on_gpu if gpu_sweep.runs_here(s))]
-            run_widths(specs if args.only else widened, options, run_dir, sizes)
+            wide = run_widths(specs if args.only else widened, options, run_dir, sizes)
+            if on_gpu:  # the GPU batch sweep again at each wider width
+                gpu_sweep.run_grid(specs, wide, options, run_dir, sizes)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     _finish(done, run_dir)

@@ -41,7 +41,10 @@ def figure(record: Record) -> str:
 def label(record: Record) -> str:
     """The driver's id, and the sweep point it ran at (``python-numpy width=512``)."""
     sweep = record.sweep
-    return f"{record.id} {sweep['kind']}={sweep['value']}" if sweep else record.id
+    if not sweep:
+        return record.id
+    width = f" width={sweep['width']}" if sweep.get("width") else ""
+    return f"{record.id} {sweep['kind']}={sweep['value']}{width}"
 
 
 def summary(records: Sequence[Record]) -> str:

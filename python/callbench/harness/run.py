@@ -121,6 +121,8 @@ def run_group(
     check_call(options, expected)
     write_env(run_dir, options, options.models)
     what = f"sweep {sweep['kind']} = {sweep['value']}" if sweep else "drivers"
+    if sweep and sweep.get("width"):
+        what += f", width {sweep['width']}"
     protocol = (
         f"{options.calls} calls a round" if options.calls is not None
         else f"rounds of ~{options.round_time:g} s"
@@ -143,8 +145,11 @@ def run_sweep(
     options: RunOptions,
     run_dir: Path,
     values: Sequence[int] | None = None,
+    width: int | None = None,
 ) -> list[Record]:
     """Each value of a sweep as its own group; batch points keep the samples per round alike.
+    ``width``: the sweep is of that width of the family (``options.models`` its folder), and
+    each point's record says so.
 
     A sweep shows a curve's shape over many groups; re-running its contended
     rounds as well would cost the default bench its ten minutes.
@@ -172,7 +177,8 @@ def run_sweep(
                 options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
                 warmup=warmup, contention_flags=False,
             )  # fmt: skip
-        done += run_group(specs, point, run_dir, {"kind": kind, "value": value})
+        sweep = {"kind": kind, "value": value} | ({"width": width} if width else {})
+        done += run_group(specs, point, run_dir, sweep)
     return done
 
 

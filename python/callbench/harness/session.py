@@ -117,8 +117,9 @@ class Session:
         made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
         if isinstance(made, dict) and made.get("status") == "failed":
             return f"{spec.artifact} could not be made from the program ({made.get('error')})"
-        if self.sweep and self.sweep["kind"] == "width":
-            return f"width {self.sweep['value']} has no {spec.artifact} (not exported)"
+        if self.sweep and (self.sweep["kind"] == "width" or self.sweep.get("width")):
+            width = self.sweep.get("width") or self.sweep["value"]
+            return f"width {width} has no {spec.artifact} (not exported)"
         return None
 
     def _running(self) -> list[Live]:

@@ -73,8 +73,13 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 
 
 def record_folder(run_dir: Path, record: Record) -> Path:
+    """``sweep-batch/256``; a batch point of a wider model (the GPU grid) goes to
+    ``sweep-batch-w512/256``."""
     sweep = record.sweep
-    return run_dir / f"sweep-{sweep['kind']}" / str(sweep["value"]) if sweep else run_dir
+    if not sweep:
+        return run_dir
+    width = f"-w{sweep['width']}" if sweep.get("width") else ""
+    return run_dir / f"sweep-{sweep['kind']}{width}" / str(sweep["value"])
 
 
 def write_record(run_dir: Path, record: Record, latencies: np.ndarray | None = None) -> Path:
@@ -141,10 +146,11 @@ class Run:
 
     @property
     def sweeps(self) -> dict[str, dict[int, list[Record]]]:
-        """Sweep kind -> value -> records."""
+        """Sweep kind -> value -> records, of the reference model: a batch point of a wider
+        model (the GPU grid, its sweep naming a ``width``) is the CPU-or-GPU map's alone."""
         found: dict[str, dict[int, list[Record]]] = {}
         for r in self.records:
-            if r.sweep is not None:
+            if r.sweep is not None and not r.sweep.get("width"):
                 found.setdefault(r.sweep["kind"], {}).setdefault(r.sweep["value"], []).append(r)
         return found
 

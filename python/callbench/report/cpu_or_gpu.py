@@ -22,9 +22,12 @@ TITLE = "CPU or GPU"
 
 
 def width_of(record: Record) -> int:
-    """A width sweep's value; every other record is of the reference model."""
+    """A width sweep's value, or the width a batch point of the grid names; every other
+    record is of the reference model."""
     sweep = record.sweep or {}
-    return int(sweep["value"]) if sweep.get("kind") == "width" else HIDDEN
+    if sweep.get("kind") == "width":
+        return int(sweep["value"])
+    return int(sweep.get("width") or HIDDEN)
 
 
 def on_gpu(record: Record) -> bool:
