@@ -28,15 +28,30 @@ GPU_ROWS = [d.id for d in DRIVERS if GPU in d.roles]
 no_device = pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is here")
 
 # The kernel's body as C on the CPU: the qualifiers defined away, one "thread" per loop turn.
+# The kernels as C: each CUDA index a global the loops set; a barrier is the end of a loop
+# over a block's threads (the wide kernel's phases, called in its order).
 CPU_WRAPPER = """
 #define __global__
+#define __device__
+#define __shared__
+#define __syncthreads()
 struct callbench_index { int x; };
 static struct callbench_index threadIdx, blockIdx = {0}, blockDim = {1};
+float shared[4096 + 1024];
 #include "mlp_forward.cu"
 void forward_all(const float* x, const float* w, float* y, int n, int h) {
   for (int t = 0; t < n; ++t) {
     threadIdx.x = t;
     mlp_forward(x, w, y, n, h);
+  }
+}
+void forward_wide_all(const float* x, const float* w, float* y, int n, int h, int threads) {
+  float* a = shared;
+  float* shares = shared + h;
+  for (int i = 0; i < n; ++i) {
+    for (int t = 0; t < threads; ++t) wide_first_layer(x, w, a, h, i, t, threads);
+    for (int t = 0; t < threads; ++t) shares[t] = wide_share(w, a, h, t, threads);
+    y[i] = wide_output(w, shares, h, threads);
   }
 }
 """
@@ -124,34 +139,46 @@ def kernel_on_cpu(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
     lib = ctypes.CDLL(str(library))
     pointer = ctypes.POINTER(ctypes.c_float)
     lib.forward_all.argtypes = [pointer, pointer, pointer, ctypes.c_int, ctypes.c_int]
+    lib.forward_wide_all.argtypes = [*lib.forward_all.argtypes, ctypes.c_int]
     return lib
 
 
-def run_kernel(lib: ctypes.CDLL, flat: np.ndarray, hidden: int, x: np.ndarray) -> np.ndarray:
+def run_kernel(
+    lib: ctypes.CDLL, flat: np.ndarray, hidden: int, x: np.ndarray, threads: int | None = None
+) -> np.ndarray:
+    """The narrow kernel, or with ``threads`` the wide one (one block of that many threads
+    per sample)."""
     y = np.full(len(x), np.nan, np.float32)
     as_floats = ctypes.POINTER(ctypes.c_float)
-    lib.forward_all(x.ctypes.data_as(as_floats), flat.ctypes.data_as(as_floats),
-                    y.ctypes.data_as(as_floats), len(x), hidden)  # fmt: skip
+    args = (x.ctypes.data_as(as_floats), flat.ctypes.data_as(as_floats),
+            y.ctypes.data_as(as_floats), len(x), hidden)  # fmt: skip
+    if threads is None:
+        lib.forward_all(*args)
+    else:
+        lib.forward_wide_all(*args, threads)
     return y
 
 
-@pytest.mark.parametrize("hidden", [8, 64])
+# The wide kernel with more threads than units (some idle) and with fewer (several units each).
+@pytest.mark.parametrize(("hidden", "threads"), [(8, None), (64, None), (8, 32), (64, 32),
+                                                 (200, 128)])  # fmt: skip
 def test_the_cupy_kernel_source_computes_our_mlp_from_the_weights_file(
-    kernel_on_cpu: ctypes.CDLL, hidden: int
+    kernel_on_cpu: ctypes.CDLL, hidden: int, threads: int | None
 ) -> None:
     rng = np.random.default_rng(hidden)
     count = hidden * hidden + 5 * hidden + 1
     flat = rng.normal(0.0, 0.5, count).astype(np.float32)
     x = rng.normal(0.0, 1.0, (257, 2)).astype(np.float32)
     want = reference(flat, hidden, x)
-    got = run_kernel(kernel_on_cpu, flat, hidden, x)
+    got = run_kernel(kernel_on_cpu, flat, hidden, x, threads)
     assert np.allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(want).max()))
     # The check has teeth: the second layer's weight read transposed (a wrong index) differs.
     a_end = 3 * hidden
     swapped = flat.copy()
     b = swapped[a_end : a_end + hidden * hidden].reshape(hidden, hidden)
     swapped[a_end : a_end + hidden * hidden] = b.T.reshape(-1)
-    assert not np.allclose(run_kernel(kernel_on_cpu, swapped, hidden, x), want, rtol=1e-5)
+    assert not np.allclose(run_kernel(kernel_on_cpu, swapped, hidden, x, threads), want,
+                           rtol=1e-5)  # fmt: skip
 
 
 def test_the_cupy_kernel_source_matches_the_exported_weights(
