@@ -8,6 +8,7 @@ the registry. The device's name and the CUDA version go into each record's notes
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -60,6 +61,31 @@ def mlp_on_device(options: Options, device: torch.device) -> tuple[torch.nn.Modu
     model = mlp_of_width(state["a.weight"].shape[0])
     model.load_state_dict(state)
     return model.eval().to(device), path
+
+
+@dataclass(frozen=True)
+class OnDevice:
+    """What every torch GPU row starts from: the device, our MLP on it (and the file it came
+    from, for errors), and the calls' inputs and outputs as CPU tensors ``[calls, batch, ...]``
+    sharing the harness's arrays."""
+
+    device: torch.device
+    model: torch.nn.Module
+    path: Path
+    x: torch.Tensor
+    y: torch.Tensor
+
+
+def on_device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> OnDevice:
+    """The device (a usage error without one), the host's threads set, our MLP moved there,
+    and the calls' views."""
+    from callbench.drivers.torch_common import set_threads
+
+    device = require_device()
+    set_threads(options.threads)
+    model, path = mlp_on_device(options, device)
+    batch = options.batch
+    return OnDevice(device, model, path, calls_view(inputs, batch), calls_view(outputs, batch))
 
 
 def calls_view(array: np.ndarray, batch: int) -> torch.Tensor:

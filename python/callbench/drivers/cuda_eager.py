@@ -12,17 +12,13 @@ from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
-from callbench.drivers.torch_common import set_threads
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    device = cuda_common.require_device()
-    set_threads(options.threads)
-    model, path = cuda_common.mlp_on_device(options, device)
-    x = cuda_common.calls_view(inputs, options.batch)
-    y = cuda_common.calls_view(outputs, options.batch)
+    gpu = cuda_common.on_device(options, inputs, outputs)
+    model, device, x, y = gpu.model, gpu.device, gpu.x, gpu.y
     with torch.inference_mode():
-        check_output(path, model(x[0].to(device)), options.batch)
+        check_output(gpu.path, model(x[0].to(device)), options.batch)
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):

@@ -14,18 +14,14 @@ from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
-from callbench.drivers.torch_common import set_threads
 
 # Forward passes on a side stream before capture, as torch.cuda.graphs asks.
 WARM_UP = 3
 
 
 def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
-    device = cuda_common.require_device()
-    set_threads(options.threads)
-    model, path = cuda_common.mlp_on_device(options, device)
-    x = cuda_common.calls_view(inputs, options.batch)
-    y = cuda_common.calls_view(outputs, options.batch)
+    gpu = cuda_common.on_device(options, inputs, outputs)
+    model, device, x, y = gpu.model, gpu.device, gpu.x, gpu.y
     host_x = torch.empty(x.shape[1:], dtype=x.dtype).pin_memory()
     host_y = torch.empty(y.shape[1:], dtype=y.dtype).pin_memory()
     with torch.inference_mode():
@@ -39,7 +35,7 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             static_y = model(static_x)
-    check_output(path, static_y, options.batch)
+    check_output(gpu.path, static_y, options.batch)
     stream = torch.cuda.current_stream()
 
     def loop(start: int, stop: int) -> None:

@@ -12,7 +12,6 @@ from callbench.driver_options import Options
 from callbench.driverkit.model import Prepared
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
-from callbench.drivers.torch_common import set_threads
 from callbench.errors import UsageError
 
 # Calls that let reduce-overhead record its CUDA graph before the protocol's warm-up.
@@ -23,16 +22,13 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
     if options.batch != 1:
         raise UsageError("python-torch-compile-cuda runs at batch 1 only: torch.compile "
                          "compiles again for each shape, seconds each")  # fmt: skip
-    device = cuda_common.require_device()
-    set_threads(options.threads)
-    model, path = cuda_common.mlp_on_device(options, device)
-    compiled = torch.compile(model, mode="reduce-overhead")
-    x = cuda_common.calls_view(inputs, options.batch)
-    y = cuda_common.calls_view(outputs, options.batch)
+    gpu = cuda_common.on_device(options, inputs, outputs)
+    device, x, y = gpu.device, gpu.x, gpu.y
+    compiled = torch.compile(gpu.model, mode="reduce-overhead")
     with torch.inference_mode():
         for _ in range(COMPILE_CALLS):
             first = compiled(x[0].to(device))
-        check_output(path, first, options.batch)
+        check_output(gpu.path, first, options.batch)
 
     def loop(start: int, stop: int) -> None:
         for i in range(start, stop):
