@@ -5,7 +5,12 @@
  *   count_fake_driver ADDS MODE --driver-id ID <contract options>
  *   MODE: ok | crash (SIGSEGV in its second round) | hang (in its second round)
  *         | wrong-outputs
+ *         | jit: like a JIT's driver, each round also starts a "collector" thread doing a
+ *           tenth of the round's additions; its first three rounds also start a "compiler"
+ *           thread doing five, four, then three times them, and the calls themselves cost
+ *           double there
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,19 @@ static long call(long adds) {
         __asm__ volatile("" : "+r"(acc));
     }
     return acc;
+}
+
+static void *busy(void *adds) {
+    static volatile long sink;
+    sink = call(*(long *)adds);
+    return NULL;
+}
+
+/* A thread doing `adds` additions beside the caller, joined before the round answers. */
+static pthread_t beside(long *adds) {
+    pthread_t thread;
+    pthread_create(&thread, NULL, busy, adds);
+    return thread;
 }
 
 int main(int argc, char **argv) {
@@ -61,7 +79,17 @@ int main(int argc, char **argv) {
         }
         if (served == 1 && strcmp(mode, "crash") == 0) raise(SIGSEGV);
         if (served == 1 && strcmp(mode, "hang") == 0) sleep(600);
-        for (long c = 0; c < k; c++) sink = call(adds);
+        if (strcmp(mode, "jit") == 0) {
+            int compiling = served < 3;
+            long collected = k * adds / 10, compiled = (5 - served) * k * adds;
+            pthread_t collector = beside(&collected), compiler = collector;
+            if (compiling) compiler = beside(&compiled);
+            for (long c = 0; c < k * (compiling ? 2 : 1); c++) sink = call(adds);
+            pthread_join(collector, NULL);
+            if (compiling) pthread_join(compiler, NULL);
+        } else {
+            for (long c = 0; c < k; c++) sink = call(adds);
+        }
         char one[96];
         snprintf(one, sizeof one, "%s{\"calls\": %ld, \"ns\": %ld}", served ? ", " : "", k, k);
         strncat(rounds, one, sizeof rounds - strlen(rounds) - 1);

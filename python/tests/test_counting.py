@@ -33,7 +33,7 @@ def fake_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if compiler is None:
         pytest.skip("no C compiler")
     binary = tmp_path_factory.mktemp("fake") / "count_fake_driver"
-    subprocess.run([compiler, "-O1", "-o", str(binary), str(SOURCE)], check=True)
+    subprocess.run([compiler, "-O1", "-pthread", "-o", str(binary), str(SOURCE)], check=True)
     return binary
 
 
@@ -264,3 +264,34 @@ def test_a_jit_whose_double_round_cost_less_is_skipped_as_unstable() -> None:
     assert figures["spread"] is not None and figures["spread"] > 0 and figures["varying"]
     verdict = jit_verdict({**block, **figures})
     assert verdict["status"] == "skipped" and verdict["error"].startswith("unstable under Valgrind")
+
+
+def test_a_jit_row_counts_its_calling_thread_once_the_jit_settles(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
+    """A JIT row (a node- id) is counted with its threads apart: the "collector" thread's
+    tenth and the "compiler" thread's five times stay out, and its pairs wait until two
+    successive rounds agree, past the first three rounds' double-cost calls."""
+    plain = per_call(count(small_models, tmp_path / "plain", fake(2000))["cpp-fake-count"])
+    records = count(small_models, tmp_path / "jit", fake(2000, "jit", "node-fake-jit"))
+    block = records["node-fake-jit"].count
+    assert block is not None and block["threads_apart"], block
+    assert per_call(records["node-fake-jit"]) == pytest.approx(plain, rel=0.01)
+    settle = block["settle"]
+    assert settle["settled"] and len(settle["figures"]) >= 4
+    assert settle["figures"][0] > 1.8 * plain  # the compiling rounds' calls cost double
+    assert settle["calls_before_pairs"] == 10 + 1000 * len(settle["figures"])
+    assert block["counted_thread"] == 1
+
+
+def test_a_jit_that_never_settles_is_skipped_saying_so() -> None:
+    from callbench.harness.count_options import SETTLE_ROUNDS, jit_verdict
+
+    figures = [1000.0 + 50 * (i % 2) for i in range(SETTLE_ROUNDS)]
+    block = {"status": "ok", "error": None, "calls": 1000, "warmup": 10_000, "varying": False,
+             "settle": {"figures": figures, "settled": False}}  # fmt: skip
+    verdict = jit_verdict(block)
+    assert verdict["status"] == "skipped" and verdict["instructions_per_call"] is None
+    assert verdict["error"].startswith(
+        f"the JIT did not settle under Valgrind: {SETTLE_ROUNDS} counted rounds of 1,000 calls"
+    )

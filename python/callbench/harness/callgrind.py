@@ -63,11 +63,14 @@ def host_isa() -> str:
     return f"{VALGRIND_ISA}; host CPU: {' '.join(wide) or 'no AVX2'}"
 
 
-def prefix(out_file: Path, cache_sim: bool) -> list[str]:
-    """The command a driver's own command line is appended to."""
+def prefix(out_file: Path, cache_sim: bool, threads_apart: bool = False) -> list[str]:
+    """The command a driver's own command line is appended to. ``threads_apart``: each
+    thread counted on its own (a dump per thread), so a JIT's compiler and collector threads
+    stay out of the calling thread's figure."""
     return [
         "valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out_file}",
         f"--cache-sim={'yes' if cache_sim else 'no'}", "--quiet",
+        *(["--separate-threads=yes"] if threads_apart else []),
     ]  # fmt: skip
 
 
@@ -95,6 +98,29 @@ def dump(pid: int, out_file: Path, number: int) -> tuple[list[str], list[int]]:
     """Dump the counters (which zeroes them) and read dump ``number``'s events and totals."""
     control(pid, "--dump")
     return read_totals(Path(f"{out_file}.{number}"))
+
+
+def dump_threads(pid: int, out_file: Path, number: int) -> tuple[list[str], dict[int, list[int]]]:
+    """Dump the counters of a driver counted with its threads apart: the events, and each
+    thread's totals (by Valgrind's thread number) in dump ``number``."""
+    control(pid, "--dump")
+    found = sorted(out_file.parent.glob(f"{out_file.name}.{number}-*"))
+    if not found:
+        raise CallgrindError(f"{out_file}.{number}-*: no per-thread dump")
+    names: list[str] = []
+    per_thread: dict[int, list[int]] = {}
+    for path in found:
+        names, counts = read_totals(path)
+        thread = re.search(r"^thread:\s*(\d+)", path.read_text(errors="replace"), re.MULTILINE)
+        per_thread[int(thread.group(1)) if thread else int(path.name.rsplit("-", 1)[1])] = counts
+    return names, per_thread
+
+
+def busiest(names: list[str], per_thread: dict[int, list[int]]) -> tuple[int, list[int]]:
+    """The thread that ran the round: the one that executed the most instructions in it."""
+    at = names.index("Ir") if "Ir" in names else 0
+    thread = max(per_thread, key=lambda t: per_thread[t][at])
+    return thread, per_thread[thread]
 
 
 def read_totals(path: Path) -> tuple[list[str], list[int]]:

@@ -32,6 +32,11 @@ DEFAULT_WARMUP = 1000
 # Under Valgrind a JIT may still compile during counted rounds, or crash: such a
 # row is skipped with what was seen (its raw pairs kept), not failed.
 JIT_LANGUAGES = frozenset(WARMUP)
+# A JIT row is counted with its threads apart (the calling thread alone), and its pairs
+# only once two successive counted rounds of K calls agree within SETTLE_TOLERANCE a call:
+# the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
+SETTLE_TOLERANCE = derive.SETTLE_TOLERANCE
+SETTLE_ROUNDS = 12
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,30 @@ def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
     return WARMUP.get(language_key(spec), DEFAULT_WARMUP)
 
 
+def settled(figures: list[float]) -> bool:
+    """The last two counted rounds' instructions a call agree within SETTLE_TOLERANCE."""
+    if len(figures) < 2:
+        return False
+    a, b = figures[-2:]
+    return abs(a - b) <= SETTLE_TOLERANCE * max(abs(a), abs(b), 1.0)
+
+
 def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
-    """A JIT-compiled driver's count: unstable pairs or a crash under Valgrind skip it."""
+    """A JIT-compiled driver's count: a JIT that never settled, unstable pairs or a crash
+    under Valgrind skip it."""
+    settle = counted.get("settle")
+    if counted["status"] == "ok" and settle is not None and not settle["settled"]:
+        last = ", ".join(f"{f:,.0f}" for f in settle["figures"][-3:])
+        return {
+            **counted, "status": "skipped", "instructions_per_call": None,
+            "est_cycles_per_call": None,
+            "error": (
+                f"the JIT did not settle under Valgrind: {len(settle['figures'])} counted "
+                f"rounds of {counted['calls']:,} calls after {counted['warmup']:,} warm-up "
+                f"calls, the last two over {SETTLE_TOLERANCE:.0%} apart (last: {last} "
+                "instructions/call)"
+            ),
+        }  # fmt: skip
     if counted["status"] == "ok" and counted["varying"]:
         figures = derive.pair_figures(counted)
         return {

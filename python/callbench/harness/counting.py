@@ -27,10 +27,12 @@ from callbench.harness.count_options import (
     JIT_LANGUAGES,
     MAX_CALLS,
     MIN_CALLS,
+    SETTLE_ROUNDS,
     CountOptions,
     block,
     calls_for,
     jit_verdict,
+    settled,
     warmup_of,
 )
 from callbench.harness.expected import Expected, read_expected, worst
@@ -69,6 +71,11 @@ class Counter:
         self.warmup = warmup_of(spec, options)
         # A driver may be asked for rounds of up to 2K calls.
         self.most_calls = 2 * (options.calls or MAX_CALLS)
+        # A JIT's threads counted apart: its figure is the calling thread's, the one that
+        # ran the settling rounds (their busiest); None until then.
+        self.jit = language_key(spec) in JIT_LANGUAGES
+        self.caller: int | None = None
+        self.busiest: int | None = None  # the last round's busiest thread
 
     def run(self) -> dict[str, Any]:
         self.started = time.monotonic()
@@ -87,7 +94,7 @@ class Counter:
         finally:
             if self.process is not None:
                 self.process.kill()
-        return jit_verdict(counted) if language_key(self.spec) in JIT_LANGUAGES else counted
+        return jit_verdict(counted) if self.jit else counted
 
     def _failed(self, error: str) -> dict[str, Any]:
         return block(
@@ -102,7 +109,7 @@ class Counter:
             outputs=self.workdir / "outputs.f32", serve=True, debug=opts.debug,
         )  # fmt: skip
         self.command = [
-            *callgrind.prefix(self.out_file, opts.cache_sim),
+            *callgrind.prefix(self.out_file, opts.cache_sim, threads_apart=self.jit),
             *self.spec.command(),
             *driver_options.arguments(),
         ]
@@ -128,6 +135,11 @@ class Counter:
             # One short counted round says roughly what a call costs.
             events, first = self._counted_round(MIN_CALLS)
             calls, sent = calls_for(first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS), 1
+        more: dict[str, Any] = {}
+        if self.jit:
+            settle = self._settle(calls)
+            sent += len(settle["figures"])
+            more = {"settle": settle, "threads_apart": True, "counted_thread": self.caller}
         pairs = []
         for _ in range(opts.pairs):
             events, single = self._counted_round(calls)
@@ -147,12 +159,32 @@ class Counter:
             return self._failed(problem)
         counted = block(
             opts, "ok", None, command=self.command, events=events, pairs=pairs, calls=calls,
-            warmup=self.warmup, max_abs_error=error, load_s=self.load_s, seconds=seconds,
+            warmup=self.warmup, max_abs_error=error, load_s=self.load_s, seconds=seconds, **more,
         )  # fmt: skip
         counted.update(derive.summary(counted))
         return counted
 
+    def _settle(self, calls: int) -> dict[str, Any]:
+        """Counted rounds of ``calls`` until two successive ones agree a call, their busiest
+        thread the same (the JIT warm, and that thread the caller), at most SETTLE_ROUNDS:
+        each round's instructions a call, and whether they settled."""
+        figures: list[float] = []
+        threads: list[int | None] = []
+
+        def warm() -> bool:
+            return settled(figures) and len(set(threads[-2:])) == 1
+
+        while len(figures) < SETTLE_ROUNDS and not warm():
+            events, counts = self._counted_round(calls)
+            threads.append(self.busiest)
+            figures.append(counts[events.index(derive.INSTRUCTIONS)] / calls)
+        self.caller = threads[-1]
+        return {"figures": figures, "settled": warm(),
+                "calls_before_pairs": self.warmup + calls * len(figures)}  # fmt: skip
+
     def _counted_round(self, calls: int) -> tuple[list[str], list[int]]:
+        """One round of ``calls`` counted alone: its events and counts (with threads apart,
+        the calling thread's; before it is known, the busiest thread's)."""
         assert self.process is not None
         pid = self.process.proc.pid
         callgrind.instrument(pid, True)
@@ -162,7 +194,15 @@ class Counter:
         if int(answer.get("calls", -1)) != calls:
             raise DriverError(f"answered {answer} to `round {calls}`")
         self.dumps += 1
-        return callgrind.dump(pid, self.out_file, self.dumps)
+        if not self.jit:
+            return callgrind.dump(pid, self.out_file, self.dumps)
+        events, per_thread = callgrind.dump_threads(pid, self.out_file, self.dumps)
+        if self.caller is None:
+            self.busiest, counts = callgrind.busiest(events, per_thread)
+            return events, counts
+        if self.caller not in per_thread:
+            raise CallgrindError(f"thread {self.caller}, the calling thread, ran no round")
+        return events, per_thread[self.caller]
 
 
 def _record(run_dir: Path, spec: DriverSpec, counted: dict[str, Any]) -> Record:

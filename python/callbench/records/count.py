@@ -27,6 +27,8 @@ RAM_CYCLES = 35
 # Pairs further apart than this (max - min over the median) mark a row as varying:
 # the runtime does different work from call to call; the spread is reported.
 VARYING = 0.01
+# A JIT row's pairs wait until two successive counted rounds agree this closely a call.
+SETTLE_TOLERANCE = 0.01
 
 
 def per_call(

@@ -75,6 +75,19 @@ def count_section(records: Sequence[Record]) -> str:
         "kernels by CPU feature (ONNX Runtime, oneDNN, XNNPACK, OpenVINO) take their AVX2 "
         "paths, so a count is of the AVX2 code even on a machine with AVX-512.",
     ]
+    warm = [r for r in ok if (r.count or {}).get("settle")]
+    if warm:
+        named = ", ".join(
+            f"`{r.id}` (JIT warm after {(r.count or {})['settle']['calls_before_pairs']:,} calls)"
+            for r in warm
+        )
+        text += [
+            "",
+            "Counted, JIT warm: a JIT's row is counted with its threads apart (callgrind's "
+            "`--separate-threads`), its figure the calling thread's alone (a compiler's or "
+            "collector's thread stays out), and its pairs only once two successive rounds of K "
+            f"calls agreed within {derive.SETTLE_TOLERANCE:.0%} a call on that thread: {named}.",
+        ]
     if cache_sim:
         text += [
             "",
