@@ -414,6 +414,21 @@ def test_counts_get_their_section_with_varying_rows_marked(tmp_path: Path) -> No
     assert "AVX-512" in section and "(I(2K) - I(K)) / K" in section
 
 
+def test_a_jit_row_counted_warm_is_named_with_its_warm_up(tmp_path: Path) -> None:
+    warm = {**counted([79_000_000] * 3, [158_000_000] * 3), "threads_apart": True,
+            "counted_thread": 1, "settle": {"figures": [80_100.0, 79_500.0], "settled": True,
+                                            "calls_before_pairs": 12_000}}  # fmt: skip
+    run = make_run(tmp_path / "run", [
+        driver("node-onnxruntime", [11_000, 11_100, 11_050], language="Node.js", count=warm),
+        driver("cpp-handwritten", [28, 29, 28], count=counted([300_000] * 3, [586_000] * 3)),
+    ])  # fmt: skip
+    section = report(tmp_path, run).split("## Instructions per call under callgrind", 1)[1]
+    assert rows(section)["node-onnxruntime"][1] == "79,000"
+    assert "Counted, JIT warm" in section
+    assert "`node-onnxruntime` (JIT warm after 12,000 calls)" in section
+    assert "`cpp-handwritten` (JIT warm" not in section
+
+
 def table_ids(text: str) -> list[str]:
     """The driver ids of ``text``'s table rows, in order."""
     return [
