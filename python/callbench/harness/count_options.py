@@ -24,6 +24,11 @@ ROUND_LIMIT = 300.0
 # thousand instructions, under 0.01% of that, while a slow call's K stays small
 # enough for the whole count to fit its budget.
 TARGET_INSTRUCTIONS = 50_000_000
+# A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
+# paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
+# six times longer average it out: K = 4,000 counted Node's three rows within 1%, where
+# K = 420 left their pairs 2-5% apart.
+JIT_TARGET_INSTRUCTIONS = 300_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile
 # the call path; an interpreter or compiled code needs only its caches warm.
@@ -99,11 +104,10 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
     return counted
 
 
-def calls_for(instructions_per_call: float) -> int:
-    """K for a driver whose calls cost about this many instructions each."""
-    return max(
-        MIN_CALLS, min(MAX_CALLS, round(TARGET_INSTRUCTIONS / max(instructions_per_call, 1)))
-    )
+def calls_for(instructions_per_call: float, target: int = TARGET_INSTRUCTIONS) -> int:
+    """K for a driver whose calls cost about this many instructions each, so that a round
+    counts about ``target`` instructions."""
+    return max(MIN_CALLS, min(MAX_CALLS, round(target / max(instructions_per_call, 1))))
 
 
 def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:

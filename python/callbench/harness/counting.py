@@ -25,9 +25,11 @@ from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
+    JIT_TARGET_INSTRUCTIONS,
     MAX_CALLS,
     MIN_CALLS,
     SETTLE_ROUNDS,
+    TARGET_INSTRUCTIONS,
     CountOptions,
     block,
     calls_for,
@@ -134,7 +136,9 @@ class Counter:
         if calls is None:
             # One short counted round says roughly what a call costs.
             events, first = self._counted_round(MIN_CALLS)
-            calls, sent = calls_for(first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS), 1
+            target = JIT_TARGET_INSTRUCTIONS if self.jit else TARGET_INSTRUCTIONS
+            per_call = first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS
+            calls, sent = calls_for(per_call, target), 1
         more: dict[str, Any] = {}
         if self.jit:
             settle = self._settle(calls)
