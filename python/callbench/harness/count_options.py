@@ -38,9 +38,8 @@ DEFAULT_WARMUP = 1000
 # row is skipped with what was seen (its raw pairs kept), not failed.
 JIT_LANGUAGES = frozenset(WARMUP)
 # A JIT row is counted with its threads apart (the calling thread alone), and its pairs
-# only once two successive counted rounds of K calls agree within SETTLE_TOLERANCE a call:
-# the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
-SETTLE_TOLERANCE = derive.SETTLE_TOLERANCE
+# only once two successive counted rounds of K calls agree within derive.SETTLE_TOLERANCE
+# a call: the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
 SETTLE_ROUNDS = 12
 
 
@@ -65,11 +64,11 @@ def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
 
 
 def settled(figures: list[float]) -> bool:
-    """The last two counted rounds' instructions a call agree within SETTLE_TOLERANCE."""
+    """The last two counted rounds' instructions a call agree within the settle tolerance."""
     if len(figures) < 2:
         return False
     a, b = figures[-2:]
-    return abs(a - b) <= SETTLE_TOLERANCE * max(abs(a), abs(b), 1.0)
+    return abs(a - b) <= derive.SETTLE_TOLERANCE * max(abs(a), abs(b), 1.0)
 
 
 def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +83,7 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
             "error": (
                 f"the JIT did not settle under Valgrind: {len(settle['figures'])} counted "
                 f"rounds of {counted['calls']:,} calls after {counted['warmup']:,} warm-up "
-                f"calls, the last two over {SETTLE_TOLERANCE:.0%} apart (last: {last} "
+                f"calls, the last two over {derive.SETTLE_TOLERANCE:.0%} apart (last: {last} "
                 "instructions/call)"
             ),
         }  # fmt: skip

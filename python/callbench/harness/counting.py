@@ -78,6 +78,7 @@ class Counter:
         self.jit = language_key(spec) in JIT_LANGUAGES
         self.caller: int | None = None
         self.busiest: int | None = None  # the last round's busiest thread
+        self.served = 0  # calls of the counted rounds so far
 
     def run(self) -> dict[str, Any]:
         self.started = time.monotonic()
@@ -184,7 +185,7 @@ class Counter:
             figures.append(counts[events.index(derive.INSTRUCTIONS)] / calls)
         self.caller = threads[-1]
         return {"figures": figures, "settled": warm(),
-                "calls_before_pairs": self.warmup + calls * len(figures)}  # fmt: skip
+                "calls_before_pairs": self.warmup + self.served}  # fmt: skip
 
     def _counted_round(self, calls: int) -> tuple[list[str], list[int]]:
         """One round of ``calls`` counted alone: its events and counts (with threads apart,
@@ -198,6 +199,7 @@ class Counter:
         if int(answer.get("calls", -1)) != calls:
             raise DriverError(f"answered {answer} to `round {calls}`")
         self.dumps += 1
+        self.served += calls
         if not self.jit:
             return callgrind.dump(pid, self.out_file, self.dumps)
         events, per_thread = callgrind.dump_threads(pid, self.out_file, self.dumps)

@@ -31,10 +31,10 @@ def width_of(record: Record) -> int:
 
 
 def on_gpu(record: Record) -> bool:
-    from callbench.registry import DRIVERS
+    from callbench.registry import with_role
     from callbench.roles import GPU
 
-    return any(spec.id == record.id and GPU in spec.roles for spec in DRIVERS)
+    return any(spec.id == record.id for spec in with_role(GPU))
 
 
 def per_sample(record: Record) -> tuple[float, float, float]:
