@@ -429,6 +429,21 @@ def test_a_jit_row_counted_warm_is_named_with_its_warm_up(tmp_path: Path) -> Non
     assert "`cpp-handwritten` (JIT warm" not in section
 
 
+def test_a_row_counted_on_its_avx2_build_says_so(tmp_path: Path) -> None:
+    avx2 = {
+        **counted([30_000_000] * 3, [59_000_000] * 3),
+        "build": "an AVX2 build made at count time",
+    }
+    run = make_run(tmp_path / "run", [
+        driver("cpp-aoti-reuse", [900, 910, 905], count=avx2),
+        driver("cpp-handwritten", [28, 29, 28], count=counted([300_000] * 3, [586_000] * 3)),
+    ])  # fmt: skip
+    section = report(tmp_path, run).split("## Instructions per call under callgrind", 1)[1]
+    assert rows(section)["cpp-aoti-reuse"][1] == "29,000 (AVX2 build)"
+    assert rows(section)["cpp-handwritten"][1] == "286"
+    assert "Counted, AVX2 build: `cpp-aoti-reuse`." in section
+
+
 def table_ids(text: str) -> list[str]:
     """The driver ids of ``text``'s table rows, in order."""
     return [

@@ -23,6 +23,7 @@ from callbench.driver_options import Options
 from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
+from callbench.harness.count_builds import Build, builds_for
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
     JIT_TARGET_INSTRUCTIONS,
@@ -60,8 +61,11 @@ class Counter:
         workdir: Path,
         expected: Expected,
         stop: threading.Event,
+        build: Build | None = None,
     ) -> None:
         self.spec, self.options, self.workdir = spec, options, workdir
+        # What the count runs: the timed build, or one made for AVX2 (count_builds).
+        self.build = build or Build(options.models)
         self.stop = stop  # set on Ctrl-C: start no driver
         self.expected = expected
         self.out_file = workdir / "callgrind.out"
@@ -86,8 +90,10 @@ class Counter:
         reason = self.spec.available()
         if reason is not None:
             return block(opts, "skipped", reason)
+        if self.build.error is not None:
+            return block(opts, "skipped", self.build.error, **self._build_note())
         try:
-            art.verify(opts.models, [self.spec.artifact])
+            art.verify(self.build.models, [self.spec.artifact])
         except ArtifactError as exc:
             return block(opts, "failed", str(exc))
         try:
@@ -99,16 +105,20 @@ class Counter:
                 self.process.kill()
         return jit_verdict(counted) if self.jit else counted
 
+    def _build_note(self) -> dict[str, str]:
+        return {} if self.build.note is None else {"build": self.build.note}
+
     def _failed(self, error: str) -> dict[str, Any]:
         return block(
             self.options, "failed", error, command=self.command, load_s=self.load_s,
             seconds=round(time.monotonic() - self.started, 1), warmup=self.warmup,
+            **self._build_note(),
         )  # fmt: skip
 
     def _count(self) -> dict[str, Any]:
         opts = self.options
         driver_options = Options(
-            models=opts.models, calls=self.most_calls, warmup=self.warmup, batch=1, threads=1,
+            models=self.build.models, calls=self.most_calls, warmup=self.warmup, batch=1, threads=1,
             outputs=self.workdir / "outputs.f32", serve=True, debug=opts.debug,
         )  # fmt: skip
         self.command = [
@@ -116,10 +126,13 @@ class Counter:
             *self.spec.command(),
             *driver_options.arguments(),
         ]
-        env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0"}
+        env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0", **self.build.env}
         if language_key(self.spec) == "java":
             # The JVM may crash under Valgrind: its crash log goes beside the count, not into cwd.
-            env["JAVA_TOOL_OPTIONS"] = f"-XX:ErrorFile={self.workdir}/hs_err_pid%p.log"
+            given = env.get("JAVA_TOOL_OPTIONS", "")
+            env["JAVA_TOOL_OPTIONS"] = (
+                f"{given} -XX:ErrorFile={self.workdir}/hs_err_pid%p.log".strip()
+            )
         if self.stop.is_set():
             return self._failed("interrupted before it started")
         self.process = DriverProcess(self.command, env, self.workdir, None)
@@ -130,7 +143,7 @@ class Counter:
                 opts, "skipped",
                 f"did not load within {opts.load_limit:.0f} s under Valgrind "
                 "(instrumentation off); a count would not fit the budget",
-                command=self.command, warmup=self.warmup,
+                command=self.command, warmup=self.warmup, **self._build_note(),
             )  # fmt: skip
         self.load_s = round(time.monotonic() - self.started, 1)
         calls, sent = opts.calls, 0
@@ -140,11 +153,11 @@ class Counter:
             target = JIT_TARGET_INSTRUCTIONS if self.jit else TARGET_INSTRUCTIONS
             per_call = first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS
             calls, sent = calls_for(per_call, target), 1
-        more: dict[str, Any] = {}
+        more: dict[str, Any] = self._build_note()
         if self.jit:
             settle = self._settle(calls)
             sent += len(settle["figures"])
-            more = {"settle": settle, "threads_apart": True, "counted_thread": self.caller}
+            more.update(settle=settle, threads_apart=True, counted_thread=self.caller)
         pairs = []
         for _ in range(opts.pairs):
             events, single = self._counted_round(calls)
@@ -272,13 +285,14 @@ def count_drivers(
         f"(K {options.calls or f'calibrated, {MIN_CALLS}-{MAX_CALLS}'}), {options.jobs} at once"
     )
     with tempfile.TemporaryDirectory(prefix="callbench-count-") as tmp:
+        builds = builds_for(specs, options.models, Path(tmp))
         pool = ThreadPoolExecutor(max_workers=max(1, options.jobs))
         stop = threading.Event()
         running: dict[Future[dict[str, Any]], DriverSpec] = {}
         for spec in specs:
             workdir = Path(tmp) / spec.id
             workdir.mkdir()
-            counter = Counter(spec, options, workdir, expected, stop)
+            counter = Counter(spec, options, workdir, expected, stop, builds[spec.id])
             running[pool.submit(counter.run)] = spec
         try:
             pending = set(running)

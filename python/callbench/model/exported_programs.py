@@ -131,12 +131,16 @@ def carries_signature(package: Path) -> bool:
         return any("callbench.input.0" in json.loads(archive.read(name)) for name in small)
 
 
-def package_of(program: torch.export.ExportedProgram, signature: Signature) -> bytes:
-    """An AOTInductor package of ``program``, compiled for this CPU, as ``mlp.pt2``'s bytes,
-    with ``signature`` in its metadata."""
+def package_of(
+    program: torch.export.ExportedProgram, signature: Signature, march: str | None = None
+) -> bytes:
+    """An AOTInductor package of ``program``, compiled for this CPU (or g++'s ``-march``
+    target ``march``), as ``mlp.pt2``'s bytes, with ``signature`` in its metadata."""
     import torch._inductor
 
     configs = {**AOTI_CONFIG, "aot_inductor.metadata": signature_metadata(signature)}
+    if march is not None:
+        configs["cpp.march"] = march
 
     with _private_inductor_cache(AOTI_BUILD_DIR) as build:
         # The package's top folder is named after the file: write it as mlp.pt2.

@@ -47,7 +47,8 @@ def count_section(records: Sequence[Record]) -> str:
         spread = fmt.NOT_SHOWN if width is None else f"{width:.2%}"
         if figures["varying"]:
             spread += " varying"
-        row = [f"`{record.id}`", f"{per_call:,.0f}", spread, f"{block['calls']:,}"]
+        work = f"{per_call:,.0f}" + (" (AVX2 build)" if block.get("build") else "")
+        row = [f"`{record.id}`", work, spread, f"{block['calls']:,}"]
         if cache_sim:
             cycles = figures["est_cycles_per_call"]
             row.append(fmt.NOT_SHOWN if cycles is None else f"{cycles:,.0f}")
@@ -87,6 +88,15 @@ def count_section(records: Sequence[Record]) -> str:
             "`--separate-threads`), its figure the calling thread's alone (a compiler's or "
             "collector's thread stays out), and its pairs only once two successive rounds of K "
             f"calls agreed within {derive.SETTLE_TOLERANCE:.0%} a call on that thread: {named}.",
+        ]
+    rebuilt = [r for r in ok if (r.count or {}).get("build")]
+    if rebuilt:
+        text += [
+            "",
+            "Counted, AVX2 build: " + ", ".join(f"`{r.id}`" for r in rebuilt) + ". Their "
+            "timed build was compiled for this CPU, AVX-512 included, which Valgrind cannot "
+            "run; each was counted on a build made at count time for AVX2 (its record's "
+            "`count.build` says which), so its figure is that build's work.",
         ]
     if cache_sim:
         text += [

@@ -1,0 +1,103 @@
+"""The AVX2 builds a count runs for rows compiled for this CPU (AOTInductor, torch.compile)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from callbench.harness import count_builds
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.model import exported_programs
+from callbench.model.exported_programs import AOTI_PACKAGE
+
+# An AVX-512 instruction names a zmm register or a mask register k1-k7.
+AVX512 = re.compile(r"%zmm\d|\{%k[1-7]\}")
+
+
+def spec(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
+    return DriverSpec(
+        id=driver_id, language="C++", runtime=runtime, artifact=artifact, source=Path(__file__),
+        command=lambda: ["true"],
+    )  # fmt: skip
+
+
+def test_a_torch_compile_row_is_counted_for_avx2_in_its_own_cache(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    builds = count_builds.builds_for(
+        [spec("python-torch-compile", "torch.compile", art.STATE_DICT),
+         spec("cpp-handwritten", "none", art.WEIGHTS)],
+        models, tmp_path,
+    )  # fmt: skip
+    compiled, plain = builds["python-torch-compile"], builds["cpp-handwritten"]
+    assert compiled.models == models and compiled.error is None
+    assert compiled.env["ATEN_CPU_CAPABILITY"] == "avx2"
+    assert compiled.env["TORCHINDUCTOR_CPP_MARCH"] == count_builds.AVX2_MARCH
+    assert compiled.env["TORCHINDUCTOR_CACHE_DIR"].startswith(str(tmp_path))
+    assert compiled.note is not None and "AVX2" in compiled.note
+    assert plain == count_builds.Build(models)
+
+
+def test_the_aoti_rows_share_one_avx2_package_that_the_manifest_then_checks(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str | None] = []
+
+    def package_of(program: object, signature: object, march: str | None = None) -> bytes:
+        made.append(march)
+        return b"an AVX2 package"
+
+    monkeypatch.setattr(exported_programs, "package_of", package_of)
+    monkeypatch.setattr(count_builds, "_program", lambda models: object())
+    builds = count_builds.builds_for(
+        [spec("cpp-aoti", "aotinductor", AOTI_PACKAGE),
+         spec("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE)],
+        small_models, tmp_path,
+    )  # fmt: skip
+    assert made == [count_builds.AVX2_MARCH]
+    rebuilt = builds["cpp-aoti"].models
+    assert builds["cpp-aoti-reuse"].models == rebuilt != small_models
+    assert builds["cpp-aoti"].note == count_builds.AOTI_BUILD
+    assert (rebuilt / AOTI_PACKAGE).read_bytes() == b"an AVX2 package"
+    art.verify(rebuilt, [AOTI_PACKAGE, art.ONNX])  # the new package and the linked files
+    assert (rebuilt / art.ONNX).is_symlink()
+    # The timed models are left as they were.
+    art.verify(small_models, [AOTI_PACKAGE])
+
+
+def test_an_avx2_build_that_fails_skips_its_rows_saying_why(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def package_of(program: object, signature: object, march: str | None = None) -> bytes:
+        raise RuntimeError("C++ compile error\nthe compiler's whole log")
+
+    monkeypatch.setattr(exported_programs, "package_of", package_of)
+    monkeypatch.setattr(count_builds, "_program", lambda models: object())
+    build = count_builds.builds_for(
+        [spec("cpp-aoti", "aotinductor", AOTI_PACKAGE)], small_models, tmp_path
+    )["cpp-aoti"]
+    assert build.error is not None
+    assert build.error.endswith("C++ compile error") and AOTI_PACKAGE in build.error
+
+
+def test_the_avx2_package_holds_no_avx512_instruction(small_models: Path, tmp_path: Path) -> None:
+    # The real build: g++ on Inductor's code, as a count makes it (about a minute).
+    if shutil.which("objdump") is None:
+        pytest.skip("no objdump")
+    rebuilt = count_builds.avx2_models(small_models, tmp_path / "avx2")
+    with zipfile.ZipFile(rebuilt / AOTI_PACKAGE) as package:
+        libraries = [n for n in package.namelist() if n.endswith(".so")]
+        assert libraries
+        package.extractall(tmp_path / "unzipped", members=libraries)
+    for name in libraries:
+        code = subprocess.run(
+            ["objdump", "-d", str(tmp_path / "unzipped" / name)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        assert "vfmadd" in code or "vmulps" in code  # AVX code, vectorised
+        assert AVX512.search(code) is None, AVX512.search(code)
