@@ -26,13 +26,19 @@ ROUND_LIMIT = 300.0
 TARGET_INSTRUCTIONS = 50_000_000
 # A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
 # paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
-# six times longer average it out: K = 4,000 counted Node's three rows within 1%, where
-# K = 420 left their pairs 2-5% apart.
-JIT_TARGET_INSTRUCTIONS = 300_000_000
+# eight times longer average it out: K = 4,000 counted Node's rows within 0.5%, and
+# K = 16,000 Java's ONNX Runtime rows within 0.8%, where K = 4,000 left Java's 2-3% apart.
+JIT_TARGET_INSTRUCTIONS = 400_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
-# Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile
-# the call path; an interpreter or compiled code needs only its caches warm.
-WARMUP = {"java": 10_000, "node": 10_000}
+# A JIT row's K may go higher (Java's cheapest calls need rounds of ~20,000), at most
+# half the samples the models hold (a pair's second round takes 2K).
+JIT_MAX_CALLS = 20_000
+# Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile the call
+# path and its heap to reach its steady size (after 10,000, Java's ONNX Runtime rows still
+# got 1-4% cheaper from round to round, with 100,000 not); an interpreter or compiled code
+# needs only its caches warm. Uncounted calls under Valgrind are cheap: 100,000 of them
+# add 10-40 s.
+WARMUP = {"java": 100_000, "node": 100_000}
 DEFAULT_WARMUP = 1000
 # Under Valgrind a JIT may still compile during counted rounds, or crash: such a
 # row is skipped with what was seen (its raw pairs kept), not failed.
@@ -103,10 +109,12 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
     return counted
 
 
-def calls_for(instructions_per_call: float, target: int = TARGET_INSTRUCTIONS) -> int:
+def calls_for(
+    instructions_per_call: float, target: int = TARGET_INSTRUCTIONS, most: int = MAX_CALLS
+) -> int:
     """K for a driver whose calls cost about this many instructions each, so that a round
-    counts about ``target`` instructions."""
-    return max(MIN_CALLS, min(MAX_CALLS, round(target / max(instructions_per_call, 1))))
+    counts about ``target`` instructions (between MIN_CALLS and ``most``)."""
+    return max(MIN_CALLS, min(most, round(target / max(instructions_per_call, 1))))
 
 
 def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from callbench.harness.callgrind import CallgrindError
 from callbench.harness.count_builds import Build, builds_for
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
+    JIT_MAX_CALLS,
     JIT_TARGET_INSTRUCTIONS,
     MAX_CALLS,
     MIN_CALLS,
@@ -75,11 +76,12 @@ class Counter:
         self.started = time.monotonic()
         self.load_s: float | None = None
         self.warmup = warmup_of(spec, options)
-        # A driver may be asked for rounds of up to 2K calls.
-        self.most_calls = 2 * (options.calls or MAX_CALLS)
         # A JIT's threads counted apart: its figure is the calling thread's, the one that
         # ran the settling rounds (their busiest); None until then.
         self.jit = language_key(spec) in JIT_LANGUAGES
+        # The largest K calibration may choose; a driver may be asked for rounds of 2K calls.
+        self.max_k = min(JIT_MAX_CALLS, expected.samples // 2) if self.jit else MAX_CALLS
+        self.most_calls = 2 * (options.calls or self.max_k)
         self.caller: int | None = None
         self.busiest: int | None = None  # the last round's busiest thread
         self.served = 0  # calls of the counted rounds so far
@@ -152,7 +154,7 @@ class Counter:
             events, first = self._counted_round(MIN_CALLS)
             target = JIT_TARGET_INSTRUCTIONS if self.jit else TARGET_INSTRUCTIONS
             per_call = first[events.index(derive.INSTRUCTIONS)] / MIN_CALLS
-            calls, sent = calls_for(per_call, target), 1
+            calls, sent = calls_for(per_call, target, self.max_k), 1
         more: dict[str, Any] = self._build_note()
         if self.jit:
             settle = self._settle(calls)
