@@ -101,3 +101,59 @@ def test_the_avx2_package_holds_no_avx512_instruction(small_models: Path, tmp_pa
         ).stdout  # fmt: skip
         assert "vfmadd" in code or "vmulps" in code  # AVX code, vectorised
         assert AVX512.search(code) is None, AVX512.search(code)
+
+
+IO_URING_SETUP = """
+import ctypes, errno, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall(425, 0, None)  # io_uring_setup(0, NULL): x86-64's number
+print(errno.errorcode[ctypes.get_errno()])
+"""
+
+
+def test_io_uring_is_turned_off_for_the_command_and_what_it_runs() -> None:
+    import platform
+    import sys
+
+    from callbench.harness import no_io_uring
+
+    if platform.machine() != "x86_64" or no_io_uring.unavailable() is not None:
+        pytest.skip("x86-64 Linux with libseccomp only")
+    # The filter is inherited across exec: the command here is a shell that runs Python.
+    off = subprocess.run(
+        [*count_builds.NO_IO_URING, "sh", "-c", 'exec "$0" -c "$1"', sys.executable,
+         IO_URING_SETUP],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert off.stdout.strip() == "ENOSYS", off.stderr
+
+
+def test_an_iree_row_is_counted_on_an_avx2_module_with_io_uring_off(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from callbench.model import iree_model
+
+    made: list[tuple[str, ...]] = []
+
+    def compile_onnx(onnx_path: Path, flags: tuple[str, ...] = ()) -> bytes:
+        made.append(flags)
+        return b"an AVX2 module"
+
+    monkeypatch.setattr(iree_model, "compile_onnx", compile_onnx)
+    build = count_builds.builds_for(
+        [spec("python-iree", "iree", iree_model.VMFB)], small_models, tmp_path
+    )["python-iree"]
+    assert made == [(f"--iree-llvmcpu-target-cpu={count_builds.AVX2_MARCH}",)]
+    assert build.prefix == count_builds.NO_IO_URING and build.error is None
+    assert build.note == count_builds.IREE_BUILD and "io_uring" in build.note
+    assert (build.models / iree_model.VMFB).read_bytes() == b"an AVX2 module"
+    art.verify(build.models, [iree_model.VMFB])
+
+
+def test_no_io_uring_without_a_command_says_how_to_call_it() -> None:
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "callbench.harness.no_io_uring"], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and done.stderr.startswith("usage:")

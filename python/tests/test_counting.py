@@ -307,3 +307,24 @@ def test_a_jit_rows_rounds_are_calibrated_eight_times_longer() -> None:
     assert calls_for(5_000, JIT_TARGET_INSTRUCTIONS) == MAX_CALLS
     assert calls_for(21_000, JIT_TARGET_INSTRUCTIONS, JIT_MAX_CALLS) == 19048
     assert calls_for(5_000, JIT_TARGET_INSTRUCTIONS, JIT_MAX_CALLS) == JIT_MAX_CALLS
+
+
+def test_a_jvm_crash_is_named_from_its_crash_log_not_its_options_line(tmp_path: Path) -> None:
+    from callbench.harness.counting import jvm_crash
+    from callbench.harness.processes import error_line
+
+    stderr = tmp_path / "stderr"
+    stderr.write_text("Picked up JAVA_TOOL_OPTIONS: -XX:ErrorFile=/tmp/x/hs_err_pid%p.log\n")
+    assert error_line(stderr) is None
+    assert jvm_crash(tmp_path) is None
+    (tmp_path / "hs_err_pid42.log").write_text(
+        "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n"
+        "#  SIGILL (0x4) at pc=0x0000001, pid=42, tid=43\n#\n"
+        "# JRE version: OpenJDK Runtime Environment Temurin-25\n"
+        "# Problematic frame:\n# C  [libtorch_cpu.so+0x123]  at::something()\n#\n"
+        "---------------  S U M M A R Y ------------\n#  not read\n"
+    )
+    assert jvm_crash(tmp_path) == (
+        "(the JVM's crash log: SIGILL (0x4) at pc=0x0000001, pid=42, tid=43; Problematic frame:; "
+        "C  [libtorch_cpu.so+0x123]  at::something())"
+    )

@@ -1,18 +1,21 @@
-"""The AVX2 builds a count runs where the timed rows run code compiled for this CPU.
+"""What a count runs where the timed row cannot run under Valgrind as it is.
 
-AOTInductor's package and torch.compile's kernels are compiled by g++ with
-``-march=native`` and Inductor's widest vector ISA: on an AVX-512 host they hold
-AVX-512 instructions, which Valgrind does not emulate (the driver dies of SIGILL).
-Such rows are counted on a build made at count time for AVX2 (``-march=x86-64-v3``,
-``ATEN_CPU_CAPABILITY=avx2``): the same graph, the same compiler and options, 256-bit
-vectors. The record's ``count.build`` says so; its figure is the AVX2 build's, not the
-timed build's.
+- AOTInductor's package and torch.compile's kernels are compiled by g++ with
+  ``-march=native`` and Inductor's widest vector ISA: on an AVX-512 host they hold
+  AVX-512 instructions, which Valgrind does not emulate (the driver dies of SIGILL).
+  Such rows are counted on a build made at count time for AVX2 (``-march=x86-64-v3``,
+  ``ATEN_CPU_CAPABILITY=avx2``): the same graph, compiler and options, 256-bit vectors.
+- IREE's runtime deadlocks under Valgrind on io_uring (``no_io_uring``): it is counted
+  with io_uring turned off, on its POSIX backend.
+
+The record's ``count.build`` says which; the figure is that build's work.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from callbench.errors import first_line
-from callbench.harness import console
+from callbench.harness import console, no_io_uring
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model.exported_programs import AOTI_PACKAGE
+from callbench.model.iree_model import VMFB
 
 # What Valgrind 3.19 runs: AVX2, FMA, F16C, BMI1/2, no AVX-512.
 AVX2_MARCH = "x86-64-v3"
@@ -42,6 +46,24 @@ COMPILE_BUILD = (
     "AVX-512 included, which Valgrind cannot run)"
 )
 
+# IREE's runtime deadlocks under Valgrind 3.19 (see no_io_uring): counted with io_uring off.
+WITHOUT_IO_URING = frozenset({"iree"})
+NO_IO_URING = (sys.executable, "-m", "callbench.harness.no_io_uring")
+IREE_DEADLOCK = (
+    "IREE's runtime stops under Valgrind: its proactor thread waits in io_uring_enter, which "
+    "Valgrind 3.19 does not treat as blocking, so every thread waits on that one"
+)
+IREE_BUILD = (
+    f"an AVX2 build made at count time: {VMFB} compiled again from {art.ONNX} with "
+    f"--iree-llvmcpu-target-cpu={AVX2_MARCH} (the timed rows ran the module compiled for "
+    "this CPU, AVX-512 included, which Valgrind cannot run), and run with io_uring turned "
+    "off (io_uring_setup answers ENOSYS through a seccomp filter), so that IREE uses its "
+    f"POSIX backend: {IREE_DEADLOCK}; the call runs inline on the calling thread "
+    "(local-sync) either way"
+)
+# The artifacts compiled for this CPU that a count compiles again for AVX2.
+REBUILT = {AOTI_PACKAGE: AOTI_BUILD, VMFB: IREE_BUILD}
+
 
 @dataclass(frozen=True)
 class Build:
@@ -53,27 +75,45 @@ class Build:
     env: dict[str, str] = field(default_factory=dict)
     note: str | None = None
     error: str | None = None
+    # A program the count's command runs under (what it then executes is Valgrind).
+    prefix: tuple[str, ...] = ()
 
 
 def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict[str, Build]:
-    """Each row's build, by driver id: the timed one, or an AVX2 one made under ``scratch``
-    (the AOTInductor package once, for all the rows that load it)."""
-    found = {s.id: Build(models) for s in specs}
+    """Each row's build, by driver id: the timed one, or one made under ``scratch`` (each
+    artifact compiled again once, for all the rows that load it)."""
+    found = {}
+    rebuilt, error = _rebuilt(specs, models, scratch)
     for spec in specs:
-        if spec.runtime in JIT_COMPILED:
+        prefix = NO_IO_URING if spec.runtime in WITHOUT_IO_URING else ()
+        why = no_io_uring.unavailable() if prefix else None
+        if spec.artifact in REBUILT:
+            found[spec.id] = Build(
+                rebuilt, note=REBUILT[spec.artifact], prefix=prefix,
+                error=error or (None if why is None else f"{IREE_DEADLOCK}, and {why}"),
+            )  # fmt: skip
+        elif spec.runtime in JIT_COMPILED:
             env = {**AVX2_ENV, "TORCHINDUCTOR_CACHE_DIR": str(scratch / f"inductor-{spec.id}")}
             found[spec.id] = Build(models, env, COMPILE_BUILD)
-    aoti = [s for s in specs if s.artifact == AOTI_PACKAGE and s.available() is None]
-    if aoti:
-        console.say(f"  compiling {AOTI_PACKAGE} again for AVX2, for the AOTInductor rows' count")
-        try:
-            rebuilt = avx2_models(models, scratch / "models-avx2")
-        except Exception as exc:  # any failure of torch or g++ skips the rows, saying why
-            error = f"the AVX2 build of {AOTI_PACKAGE} for counting failed: {first_line(exc)}"
-            found.update({s.id: Build(models, note=AOTI_BUILD, error=error) for s in aoti})
         else:
-            found.update({s.id: Build(rebuilt, note=AOTI_BUILD) for s in aoti})
+            found[spec.id] = Build(models)
     return found
+
+
+def _rebuilt(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> tuple[Path, str | None]:
+    """The models folder with the artifacts these rows load compiled again for AVX2, and
+    why it could not be made (None when it was, or nothing needed it)."""
+    names = sorted({s.artifact for s in specs if s.artifact in REBUILT and s.available() is None})
+    if not names:
+        return models, None
+    console.say(f"  compiling {' and '.join(names)} again for AVX2, for their rows' count")
+    try:
+        return avx2_models(models, scratch / "models-avx2", names), None
+    except Exception as exc:  # any failure of torch, IREE or g++ skips the rows, saying why
+        return (
+            models,
+            f"the AVX2 build of {', '.join(names)} for counting failed: {first_line(exc)}",
+        )
 
 
 @contextmanager
@@ -106,24 +146,36 @@ def _program(models: Path) -> Any:
     return export_program(model.eval())
 
 
-def avx2_models(models: Path, into: Path) -> Path:
-    """A models folder at ``into`` for the AOTInductor rows' count: every file of ``models``
-    linked, ``mlp.pt2`` compiled again for AVX2, and the manifest's entry for it updated
-    (its checks then pass for the AVX2 package and no other)."""
-    from callbench.model.exported_programs import package_of
+def _compiled(models: Path, name: str) -> tuple[bytes, str]:
+    """Artifact ``name`` compiled again for AVX2, and its manifest's format line."""
+    if name == AOTI_PACKAGE:
+        from callbench.model.exported_programs import package_of
 
+        with _avx2_inductor():
+            data = package_of(_program(models), art.signature(models), march=AVX2_MARCH)
+        return data, f"AOTInductor package (torch.export, CPU, g++ -march={AVX2_MARCH})"
+    from callbench.model.iree_model import TARGET_BACKEND, compile_onnx
+
+    flags = (f"--iree-llvmcpu-target-cpu={AVX2_MARCH}",)
+    data = compile_onnx(art.require(models, art.ONNX), flags)
+    return data, f"IREE VM FlatBuffer module ({TARGET_BACKEND}, {flags[0]}, from {art.ONNX})"
+
+
+def avx2_models(models: Path, into: Path, names: Sequence[str] = (AOTI_PACKAGE,)) -> Path:
+    """A models folder at ``into`` for counting: every file of ``models`` linked but the
+    artifacts ``names``, compiled again for AVX2, and the manifest's entries for them
+    updated (its checks then pass for the AVX2 builds and no other)."""
     into.mkdir(parents=True)
     for entry in models.iterdir():
-        if entry.name not in (AOTI_PACKAGE, art.MANIFEST):
+        if entry.name not in (*names, art.MANIFEST):
             (into / entry.name).symlink_to(entry.resolve())
     manifest = art.read_manifest(models)
-    with _avx2_inductor():
-        data = package_of(_program(models), art.signature(models), march=AVX2_MARCH)
-    art.write_atomic(into / AOTI_PACKAGE, data)
-    entry = manifest["files"].get(AOTI_PACKAGE, {})
-    manifest["files"][AOTI_PACKAGE] = {
-        **entry, "bytes": len(data), "sha256": art.sha256_of(into / AOTI_PACKAGE),
-        "format": f"AOTInductor package (torch.export, CPU, g++ -march={AVX2_MARCH})",
-    }  # fmt: skip
+    for name in names:
+        data, described = _compiled(models, name)
+        art.write_atomic(into / name, data)
+        manifest["files"][name] = {
+            **manifest["files"].get(name, {}), "bytes": len(data),
+            "sha256": art.sha256_of(into / name), "format": described,
+        }  # fmt: skip
     art.write_atomic(into / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
     return into

@@ -23,6 +23,8 @@ from typing import IO, Any
 from callbench.harness.signals import child_setup
 
 VALGRIND_LINE = re.compile(r"^==\d+==")
+# The JVM's note that it read JAVA_TOOL_OPTIONS, printed first: never the error.
+JVM_OPTIONS_LINE = re.compile(r"^Picked up (JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS):")
 VALGRIND_PANIC = re.compile(r"^(valgrind|vex): the .impossible. happened:?$")
 # Every live driver process, so a signal can end them all.
 LIVE: set[DriverProcess] = set()
@@ -184,5 +186,6 @@ def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
         if VALGRIND_PANIC.match(line):
             return f"{line} {lines[n + 1]}"[:500]
     # Valgrind's own lines (``==PID== ...``) are not the driver's error.
-    lines = [ln for ln in lines if not ln.startswith("progress:") and not VALGRIND_LINE.match(ln)]
+    lines = [ln for ln in lines if not ln.startswith("progress:")
+             and not VALGRIND_LINE.match(ln) and not JVM_OPTIONS_LINE.match(ln)]  # fmt: skip
     return lines[-1][:500] if lines else None

@@ -27,8 +27,9 @@ NOT_PORTABLE = (
 )
 
 
-def compile_onnx(onnx_path: Path) -> bytes:
-    """The ONNX model at ``onnx_path`` imported and compiled to a VM FlatBuffer module."""
+def compile_onnx(onnx_path: Path, flags: tuple[str, ...] = COMPILE_FLAGS) -> bytes:
+    """The ONNX model at ``onnx_path`` imported and compiled to a VM FlatBuffer module
+    (for this CPU, or as ``flags`` say)."""
     from iree.compiler.tools import compile_str
     from iree.compiler.tools.import_onnx.__main__ import main as import_onnx
     from iree.compiler.tools.import_onnx.__main__ import parse_arguments
@@ -40,9 +41,7 @@ def compile_onnx(onnx_path: Path) -> bytes:
     # From the text, not the file: compiled from a file, the module records the
     # file's (temporary, random) path, and the bytes would change from one export to
     # the next.
-    module: bytes = compile_str(
-        text, target_backends=[TARGET_BACKEND], extra_args=list(COMPILE_FLAGS)
-    )
+    module: bytes = compile_str(text, target_backends=[TARGET_BACKEND], extra_args=list(flags))
     return module
 
 

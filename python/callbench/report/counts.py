@@ -20,6 +20,13 @@ from callbench.report import format as fmt
 TREND_NAMED = 5
 
 
+def _build_mark(note: str | None) -> str:
+    """What a figure counted on another build than the timed one is marked with."""
+    if not note:
+        return ""
+    return " (AVX2 build)" if "AVX2 build" in note else " (other build, see below)"
+
+
 def _counted(records: Sequence[Record]) -> list[Record]:
     return [r for r in records if r.count is not None]
 
@@ -47,7 +54,7 @@ def count_section(records: Sequence[Record]) -> str:
         spread = fmt.NOT_SHOWN if width is None else f"{width:.2%}"
         if figures["varying"]:
             spread += " varying"
-        work = f"{per_call:,.0f}" + (" (AVX2 build)" if block.get("build") else "")
+        work = f"{per_call:,.0f}" + _build_mark(block.get("build"))
         row = [f"`{record.id}`", work, spread, f"{block['calls']:,}"]
         if cache_sim:
             cycles = figures["est_cycles_per_call"]
@@ -89,15 +96,12 @@ def count_section(records: Sequence[Record]) -> str:
             "collector's thread stays out), and its pairs only once two successive rounds of K "
             f"calls agreed within {derive.SETTLE_TOLERANCE:.0%} a call on that thread: {named}.",
         ]
-    rebuilt = [r for r in ok if (r.count or {}).get("build")]
-    if rebuilt:
-        text += [
-            "",
-            "Counted, AVX2 build: " + ", ".join(f"`{r.id}`" for r in rebuilt) + ". Their "
-            "timed build was compiled for this CPU, AVX-512 included, which Valgrind cannot "
-            "run; each was counted on a build made at count time for AVX2 (its record's "
-            "`count.build` says which), so its figure is that build's work.",
-        ]
+    builds: dict[str, list[str]] = {}
+    for r in ok:
+        if note := (r.count or {}).get("build"):
+            builds.setdefault(note, []).append(f"`{r.id}`")
+    for note, ids in builds.items():
+        text += ["", f"Counted on another build than the timed one: {', '.join(ids)}: {note}."]
     if cache_sim:
         text += [
             "",
