@@ -4,6 +4,7 @@
  *
  *   count_fake_driver ADDS MODE --driver-id ID <contract options>
  *   MODE: ok | crash (SIGSEGV in its second round) | hang (in its second round)
+ *         | crash-once (crash, unless the file FAKE_CRASH_MARKER names exists; it makes it)
  *         | wrong-outputs
  *         | jit: like a JIT's driver, each round also starts a "collector" thread doing a
  *           tenth of the round's additions; its first three rounds also start a "compiler"
@@ -78,6 +79,15 @@ int main(int argc, char **argv) {
             return 2;
         }
         if (served == 1 && strcmp(mode, "crash") == 0) raise(SIGSEGV);
+        if (served == 1 && strcmp(mode, "crash-once") == 0) {
+            /* The first process to get here leaves FAKE_CRASH_MARKER behind and dies. */
+            const char *marker = getenv("FAKE_CRASH_MARKER");
+            if (marker != NULL && access(marker, F_OK) != 0) {
+                FILE *left = fopen(marker, "w");
+                if (left != NULL) fclose(left);
+                raise(SIGSEGV);
+            }
+        }
         if (served == 1 && strcmp(mode, "hang") == 0) sleep(600);
         if (strcmp(mode, "jit") == 0) {
             int compiling = served < 3;

@@ -328,3 +328,25 @@ def test_a_jvm_crash_is_named_from_its_crash_log_not_its_options_line(tmp_path: 
         "(the JVM's crash log: SIGILL (0x4) at pc=0x0000001, pid=42, tid=43; Problematic frame:; "
         "C  [libtorch_cpu.so+0x123]  at::something())"
     )
+
+
+def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
+    small_models: Path,
+    tmp_path: Path,
+    fake: Callable[..., DriverSpec],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAKE_CRASH_MARKER", str(tmp_path / "crashed"))
+    records = count(
+        small_models, tmp_path / "run", fake(500, "crash-once", "node-fake-flaky"),
+        fake(500, "crash", "node-fake-crash"), fake(500, "crash", "cpp-fake-crash"),
+    )  # fmt: skip
+    flaky = records["node-fake-flaky"].count
+    assert flaky is not None and flaky["status"] == "ok", flaky
+    assert flaky["crashed_before"].startswith("crashed with signal SIGSEGV")
+    crash = records["node-fake-crash"].count
+    assert crash is not None and crash["status"] == "skipped"
+    assert "SIGSEGV" in crash["error"] and "SIGSEGV" in crash["crashed_before"]
+    # A compiled driver that crashes is not tried again: it is a fault, not a JIT's.
+    once = records["cpp-fake-crash"].count
+    assert once is not None and once["status"] == "failed" and "crashed_before" not in once

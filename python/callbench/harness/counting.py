@@ -98,14 +98,34 @@ class Counter:
             art.verify(self.build.models, [self.spec.artifact])
         except ArtifactError as exc:
             return block(opts, "failed", str(exc))
+        counted = self._attempt()
+        if self.jit and crashed(counted) and not self.stop.is_set():
+            # A JVM's C2-compiled code crashes under Valgrind now and then (a run counted
+            # java-onnxruntime, the next died in C2's Reference.processPendingReferences):
+            # one more try, in a fresh process, the first crash kept in the record.
+            first = counted["error"]
+            self._start_again()
+            counted = {**self._attempt(), "crashed_before": first}
+        return jit_verdict(counted) if self.jit else counted
+
+    def _attempt(self) -> dict[str, Any]:
         try:
-            counted = self._count()
+            return self._count()
         except (DriverError, CallgrindError, OSError) as exc:
-            counted = self._failed(" ".join(filter(None, [str(exc), jvm_crash(self.workdir)])))
+            return self._failed(" ".join(filter(None, [str(exc), jvm_crash(self.workdir)])))
         finally:
             if self.process is not None:
                 self.process.kill()
-        return jit_verdict(counted) if self.jit else counted
+                self.process = None
+
+    def _start_again(self) -> None:
+        """A second try's state: its own folder (callgrind's dumps, outputs, crash log)."""
+        self.workdir = self.workdir / "second-try"
+        self.workdir.mkdir()
+        self.out_file = self.workdir / "callgrind.out"
+        self.dumps, self.served, self.load_s = 0, 0, None
+        self.caller = self.busiest = None
+        self.started = time.monotonic()
 
     def _build_note(self) -> dict[str, str]:
         return {} if self.build.note is None else {"build": self.build.note}
@@ -236,9 +256,16 @@ class Counter:
         return events, per_thread[self.caller]
 
 
+def crashed(counted: dict[str, Any]) -> bool:
+    """Whether a count failed because its process died of a signal."""
+    return counted["status"] == "failed" and "crashed with signal" in str(counted["error"])
+
+
 # A JVM's crash log's header lines that say nothing of this crash.
-JVM_LOG_BOILERPLATE = ("A fatal error", "JRE version", "Java VM:", "Core dump", "If you would",
-                       "http", "The crash happened", "See problematic frame")  # fmt: skip
+JVM_LOG_BOILERPLATE = (
+    "A fatal error", "JRE version", "Java VM:", "Core dump", "No core dump", "If you would",
+    "http", "The crash happened", "See problematic frame",
+)  # fmt: skip
 
 
 def jvm_crash(workdir: Path) -> str | None:
