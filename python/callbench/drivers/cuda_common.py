@@ -53,14 +53,11 @@ def mlp_on_device(options: Options, device: torch.device) -> tuple[torch.nn.Modu
     """Our MLP (any width of the family) from its state_dict, in eval mode on ``device``,
     and the file it came from."""
     from callbench.drivers.torch_common import models_path
-    from callbench.model.artifacts import STATE_DICT, load_state_dict
-    from callbench.model.wide_mlp import mlp_of_width
+    from callbench.model.artifacts import STATE_DICT
+    from callbench.model.wide_mlp import mlp_from_state_dict
 
     path = models_path(options, STATE_DICT)
-    state = load_state_dict(path, hidden=None)
-    model = mlp_of_width(state["a.weight"].shape[0])
-    model.load_state_dict(state)
-    return model.eval().to(device), path
+    return mlp_from_state_dict(path).to(device), path
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from callbench.drivers.torch_common import (
     program_module,
     set_threads,
 )
-from callbench.model.artifacts import STATE_DICT, load_state_dict
-from callbench.model.wide_mlp import mlp_of_width
+from callbench.model.artifacts import STATE_DICT
+from callbench.model.wide_mlp import mlp_from_state_dict
 
 
 def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool) -> Prepared:
@@ -30,10 +30,7 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool)
     if module is not None:
         return program_loop(module, options, inputs, outputs, inference=inference)
     path = models_path(options, STATE_DICT)
-    state = load_state_dict(path, hidden=None)  # any width of the family
-    model = mlp_of_width(state["a.weight"].shape[0])
-    model.load_state_dict(state)
-    model.eval()
+    model = mlp_from_state_dict(path)  # any width of the family
     (x,), (y,) = inputs, outputs
     return module_loop(model, path, options, x, y, inference=inference)
 

@@ -28,15 +28,12 @@ from callbench.drivers.torch_common import (
     program_module,
     set_threads,
 )
-from callbench.model.artifacts import STATE_DICT, load_state_dict
-from callbench.model.wide_mlp import mlp_of_width
+from callbench.model.artifacts import STATE_DICT
+from callbench.model.wide_mlp import mlp_from_state_dict
 
 
 def _our_model(options: Options) -> Any:
-    state = load_state_dict(models_path(options, STATE_DICT), hidden=None)  # any width
-    model = mlp_of_width(state["a.weight"].shape[0])
-    model.load_state_dict(state)
-    return model.eval()
+    return mlp_from_state_dict(models_path(options, STATE_DICT))  # any width
 
 
 @every_tensor

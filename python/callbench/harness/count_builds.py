@@ -135,15 +135,12 @@ def _program(models: Path) -> Any:
     ``program.pt2``, else our MLP (any width) rebuilt from its state_dict and exported."""
     from callbench.model import user_torch
     from callbench.model.exported_programs import export_program
-    from callbench.model.wide_mlp import mlp_of_width
+    from callbench.model.wide_mlp import mlp_from_state_dict
 
     program = models / user_torch.PROGRAM
     if program.is_file():
         return user_torch.load(program)
-    state = art.load_state_dict(art.require(models, art.STATE_DICT), hidden=None)
-    model = mlp_of_width(state["a.weight"].shape[0])
-    model.load_state_dict(state)
-    return export_program(model.eval())
+    return export_program(mlp_from_state_dict(art.require(models, art.STATE_DICT)))
 
 
 def _compiled(models: Path, name: str) -> tuple[bytes, str]:

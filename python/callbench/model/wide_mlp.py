@@ -7,6 +7,8 @@ stay the same bytes.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from torch import nn
 
 from callbench.model.architecture import HIDDEN, INPUT_WIDTH, OUTPUT_WIDTH
@@ -26,3 +28,14 @@ class WideMLP(MLP):
 def mlp_of_width(hidden: int) -> MLP:
     """The module for a width of the family: the reference's own class at its width."""
     return MLP() if hidden == HIDDEN else WideMLP(hidden)
+
+
+def mlp_from_state_dict(path: Path) -> MLP:
+    """Our MLP at whichever width of the family the state_dict at ``path`` holds, its
+    weights loaded (checked, never unpickling code), in eval mode."""
+    from callbench.model.artifacts import load_state_dict
+
+    state = load_state_dict(path, hidden=None)
+    model = mlp_of_width(state["a.weight"].shape[0])
+    model.load_state_dict(state)
+    return model.eval()
