@@ -46,10 +46,12 @@ def test_a_torch_compile_row_is_counted_for_avx2_in_its_own_cache(tmp_path: Path
 def test_the_aoti_rows_share_one_avx2_package_that_the_manifest_then_checks(
     small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made: list[str | None] = []
+    made: list[tuple[str | None, int | None]] = []
 
-    def package_of(program: object, signature: object, march: str | None = None) -> bytes:
-        made.append(march)
+    def package_of(
+        program: object, signature: object, march: str | None = None, simdlen: int | None = None
+    ) -> bytes:
+        made.append((march, simdlen))
         return b"an AVX2 package"
 
     monkeypatch.setattr(exported_programs, "package_of", package_of)
@@ -59,7 +61,7 @@ def test_the_aoti_rows_share_one_avx2_package_that_the_manifest_then_checks(
          spec("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE)],
         small_models, tmp_path,
     )  # fmt: skip
-    assert made == [count_builds.AVX2_MARCH]
+    assert made == [(count_builds.AVX2_MARCH, 256)]
     rebuilt = builds["cpp-aoti"].models
     assert builds["cpp-aoti-reuse"].models == rebuilt != small_models
     assert builds["cpp-aoti"].note == count_builds.AOTI_BUILD
@@ -73,7 +75,7 @@ def test_the_aoti_rows_share_one_avx2_package_that_the_manifest_then_checks(
 def test_an_avx2_build_that_fails_skips_its_rows_saying_why(
     small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def package_of(program: object, signature: object, march: str | None = None) -> bytes:
+    def package_of(program: object, signature: object, **avx2: object) -> bytes:
         raise RuntimeError("C++ compile error\nthe compiler's whole log")
 
     monkeypatch.setattr(exported_programs, "package_of", package_of)

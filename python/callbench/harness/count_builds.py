@@ -14,10 +14,8 @@ The record's ``count.build`` says which; the figure is that build's work.
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,8 +29,10 @@ from callbench.model.iree_model import VMFB
 
 # What Valgrind 3.19 runs: AVX2, FMA, F16C, BMI1/2, no AVX-512.
 AVX2_MARCH = "x86-64-v3"
-# Inductor's vector ISA (ATen's own kernels already pick AVX2 under Valgrind, by CPUID)
-# and g++'s target, for every kernel Inductor compiles in this process or the driver's.
+AVX2_BITS = 256
+# A torch.compile driver's Inductor vector ISA (ATen's own kernels already pick AVX2 under
+# Valgrind, by CPUID) and g++'s target; the AOTInductor rebuild sets the same two through
+# its options (cpp.simdlen, cpp.march).
 AVX2_ENV = {"ATEN_CPU_CAPABILITY": "avx2", "TORCHINDUCTOR_CPP_MARCH": AVX2_MARCH}
 JIT_COMPILED = frozenset({"torch.compile"})
 AOTI_BUILD = (
@@ -116,20 +116,6 @@ def _rebuilt(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> tuple[
         )
 
 
-@contextmanager
-def _avx2_inductor() -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in AVX2_ENV}
-    os.environ.update(AVX2_ENV)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def _program(models: Path) -> Any:
     """The exported program the timed package was made from: a ``--torch`` run's
     ``program.pt2``, else our MLP (any width) rebuilt from its state_dict and exported."""
@@ -148,8 +134,8 @@ def _compiled(models: Path, name: str) -> tuple[bytes, str]:
     if name == AOTI_PACKAGE:
         from callbench.model.exported_programs import package_of
 
-        with _avx2_inductor():
-            data = package_of(_program(models), art.signature(models), march=AVX2_MARCH)
+        program, signature = _program(models), art.signature(models)
+        data = package_of(program, signature, march=AVX2_MARCH, simdlen=AVX2_BITS)
         return data, f"AOTInductor package (torch.export, CPU, g++ -march={AVX2_MARCH})"
     from callbench.model.iree_model import TARGET_BACKEND, compile_onnx
 

@@ -104,9 +104,14 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
                 f"after {counted['warmup']:,} warm-up calls"
             ),
         }  # fmt: skip
-    if counted["status"] == "failed" and "crashed" in str(counted["error"]):
+    if crashed(counted):
         return {**counted, "status": "skipped", "error": f"under Valgrind: {counted['error']}"}
     return counted
+
+
+def crashed(counted: dict[str, Any]) -> bool:
+    """Whether a count failed because its process died of a signal."""
+    return counted["status"] == "failed" and "crashed with signal" in str(counted["error"])
 
 
 def calls_for(

@@ -35,6 +35,7 @@ from callbench.harness.count_options import (
     CountOptions,
     block,
     calls_for,
+    crashed,
     jit_verdict,
     settled,
     warmup_of,
@@ -254,11 +255,6 @@ class Counter:
         if self.caller not in per_thread:
             raise CallgrindError(f"thread {self.caller}, the calling thread, ran no round")
         return events, per_thread[self.caller]
-
-
-def crashed(counted: dict[str, Any]) -> bool:
-    """Whether a count failed because its process died of a signal."""
-    return counted["status"] == "failed" and "crashed with signal" in str(counted["error"])
 
 
 # A JVM's crash log's header lines that say nothing of this crash.

@@ -132,15 +132,21 @@ def carries_signature(package: Path) -> bool:
 
 
 def package_of(
-    program: torch.export.ExportedProgram, signature: Signature, march: str | None = None
+    program: torch.export.ExportedProgram,
+    signature: Signature,
+    march: str | None = None,
+    simdlen: int | None = None,
 ) -> bytes:
-    """An AOTInductor package of ``program``, compiled for this CPU (or g++'s ``-march``
-    target ``march``), as ``mlp.pt2``'s bytes, with ``signature`` in its metadata."""
+    """An AOTInductor package of ``program``, compiled for this CPU (or for g++'s ``-march``
+    target ``march``, with Inductor's vectors of ``simdlen`` bits), as ``mlp.pt2``'s bytes,
+    with ``signature`` in its metadata."""
     import torch._inductor
 
     configs = {**AOTI_CONFIG, "aot_inductor.metadata": signature_metadata(signature)}
     if march is not None:
         configs["cpp.march"] = march
+    if simdlen is not None:
+        configs["cpp.simdlen"] = simdlen
 
     with _private_inductor_cache(AOTI_BUILD_DIR) as build:
         # The package's top folder is named after the file: write it as mlp.pt2.
