@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -59,6 +60,33 @@ TEST(Options, RejectsMalformedInput) {
   EXPECT_THROW(parse({"calls"}), UsageError);
   EXPECT_THROW(parse({"--serve=1"}), UsageError);
   EXPECT_THROW(parse({"--calls", "99999999999999999999"}), UsageError);
+}
+
+std::string problem_of(std::vector<std::string_view> args) {
+  try {
+    parse(std::move(args));
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// The parser is CLI11; the words are the contract's, as every kit writes them.
+TEST(Options, WordsEachProblemTheKitsWay) {
+  EXPECT_EQ(problem_of({"--bogus", "1"}), "unknown option '--bogus'");
+  EXPECT_EQ(problem_of({"--bogus=1"}), "unknown option '--bogus'");
+  EXPECT_EQ(problem_of({"calls"}), "unknown option 'calls'");
+  EXPECT_EQ(problem_of({"--help"}), "unknown option '--help'");
+  EXPECT_EQ(problem_of({"--calls"}), "--calls needs a value");
+  EXPECT_EQ(problem_of({"--serve=1"}), "--serve takes no value");
+  EXPECT_EQ(problem_of({"--warmup", "x"}), "--warmup needs an integer, got 'x'");
+  EXPECT_EQ(problem_of({"--warmup", "-1"}), "--warmup must be >= 0, got -1");
+  EXPECT_EQ(problem_of({"--models="}), "--models needs a folder");
+  EXPECT_EQ(problem_of({"--latencies", ""}), "--latencies needs a path");
+}
+
+TEST(Options, TheLastOfARepeatedOptionWins) {
+  EXPECT_EQ(parse({"--calls", "5", "--calls=7"}).calls, 7);
 }
 
 TEST(Options, NamesTheBadOption) {

@@ -25,11 +25,11 @@ Result sample_result() {
 
 TEST(Result, PrintsTheContractLineExactly) {
   EXPECT_EQ(result_json(sample_result()),
-            R"({"driver": "cpp-x", "calls": 10, "batch": 2, "threads": 1, )"
-            R"("runtime_version": "1.2.3", "load_ns": 42, "peak_rss_bytes": 4096, )"
-            R"("rounds": [{"calls": 10, "ns": 100, "cpu_ns": 90}, )"
-            R"({"calls": 5, "ns": 50, "cpu_ns": 45}], )"
-            R"("notes": {"call": "a \"note\"", "threads": 4, "ratio": 0.5}})");
+            R"({"driver":"cpp-x","calls":10,"batch":2,"threads":1,)"
+            R"("runtime_version":"1.2.3","load_ns":42,"peak_rss_bytes":4096,)"
+            R"("rounds":[{"calls":10,"ns":100,"cpu_ns":90},)"
+            R"({"calls":5,"ns":50,"cpu_ns":45}],)"
+            R"("notes":{"call":"a \"note\"","threads":4,"ratio":0.5}})");
 }
 
 TEST(Result, UnreadablePeakIsNullAndEmptyNotesAnObject) {
@@ -38,20 +38,23 @@ TEST(Result, UnreadablePeakIsNullAndEmptyNotesAnObject) {
   r.notes.clear();
   r.rounds.clear();
   const std::string json = result_json(r);
-  EXPECT_NE(json.find(R"("peak_rss_bytes": null)"), std::string::npos) << json;
-  EXPECT_NE(json.find(R"("rounds": [])"), std::string::npos) << json;
-  EXPECT_NE(json.find(R"("notes": {}})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("peak_rss_bytes":null)"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("rounds":[])"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("notes":{}})"), std::string::npos) << json;
 }
 
 TEST(Result, NonFiniteNoteNumbersAreNull) {
   Result r = sample_result();
   r.notes = {{"x", std::numeric_limits<double>::infinity()}};
-  EXPECT_NE(result_json(r).find(R"("notes": {"x": null})"), std::string::npos);
+  EXPECT_NE(result_json(r).find(R"("notes":{"x":null})"), std::string::npos);
 }
 
-TEST(Result, EscapesControlCharacters) {
-  EXPECT_EQ(json_string("a\nb\\"), "\"a\\nb\\\\\"");
-  EXPECT_EQ(json_string(std::string(1, '\x01')), "\"\\u0001\"");
+TEST(Result, EscapesControlCharactersAndKeepsBadBytesOnOneLine) {
+  Result r = sample_result();
+  r.notes = {{"why", std::string("a\nb\\\x01\xff")}};
+  // The bad byte becomes U+FFFD, written as UTF-8.
+  EXPECT_NE(result_json(r).find(R"("notes":{"why":"a\nb\\\u0001)" "\xef\xbf\xbd\"}"), std::string::npos)
+      << result_json(r);
 }
 
 TEST(PeakRss, ReadsVmHwmInBytes) {

@@ -99,10 +99,10 @@ TEST(Serve, AnswersEachCommandWithOneLine) {
   EXPECT_EQ(runner.asked, (std::vector<std::string>{"round 100", "round 50", "latencies 3"}));
   EXPECT_EQ(lines_of(answers.str()),
             (std::vector<std::string>{
-                R"({"event": "ready", "load_ns": 1234})",
-                R"({"event": "round", "calls": 100, "ns": 100000, "cpu_ns": 90000})",
-                R"({"event": "round", "calls": 50, "ns": 50000, "cpu_ns": 45000})",
-                R"({"event": "latencies", "calls": 3})",
+                R"({"event":"ready","load_ns":1234})",
+                R"({"event":"round","calls":100,"ns":100000,"cpu_ns":90000})",
+                R"({"event":"round","calls":50,"ns":50000,"cpu_ns":45000})",
+                R"({"event":"latencies","calls":3})",
             }));  // nothing after end
   const auto bytes = testing::read_raw(dir / "l.i64");
   ASSERT_EQ(bytes.size(), 3 * sizeof(std::int64_t));

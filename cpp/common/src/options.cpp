@@ -1,6 +1,8 @@
 #include "callbench/options.hpp"
 
+#include <CLI/CLI.hpp>
 #include <charconv>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -10,67 +12,102 @@
 namespace callbench {
 namespace {
 
-std::int64_t parse_count(std::string_view name, std::string_view text, std::int64_t minimum) {
+std::int64_t parse_count(const std::string& name, std::string_view text, std::int64_t minimum) {
   std::int64_t value = 0;
   const char* const end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (text.empty() || ec != std::errc() || ptr != end) {
-    throw UsageError(std::string(name) + " needs an integer, got '" + std::string(text) + "'");
+    throw UsageError(name + " needs an integer, got '" + std::string(text) + "'");
   }
   if (value < minimum) {
-    throw UsageError(std::string(name) + " must be >= " + std::to_string(minimum) + ", got " +
+    throw UsageError(name + " must be >= " + std::to_string(minimum) + ", got " +
                      std::to_string(value));
   }
   return value;
 }
 
+// CLI11 parses; the values are checked, and its errors worded, the contract's way.
+class Parser {
+ public:
+  explicit Parser(Options& options) {
+    app_.set_help_flag();  // --help is an unknown option, as in every kit
+    app_.allow_extras();   // collected, then named by usage_of_extras
+    count("--calls", options.calls, 1);
+    count("--warmup", options.warmup, 0);
+    count("--repeats", options.repeats, 1);
+    count("--batch", options.batch, 1);
+    count("--threads", options.threads, 1);
+    path("--models", "a folder", [&options](const std::string& v) { options.models = v; });
+    path("--outputs", "a path", [&options](const std::string& v) { options.outputs = v; });
+    path("--latencies", "a path", [&options](const std::string& v) { options.latencies = v; });
+    app_.add_flag("--serve", options.serve)->disable_flag_override();
+    app_.add_flag("--debug", options.debug)->disable_flag_override();
+  }
+
+  // args in order, without the program name.
+  void parse(std::span<const std::string_view> args) {
+    // CLI11 pops its arguments from the back. It reads "--calls=" as
+    // "--calls" with no value; to the kits it is the empty value.
+    std::vector<std::string> reversed;
+    for (auto arg = args.rbegin(); arg != args.rend(); ++arg) {
+      if (arg->starts_with("--") && arg->size() > 2 && arg->ends_with('=')) {
+        reversed.emplace_back();
+        reversed.emplace_back(arg->substr(0, arg->size() - 1));
+      } else {
+        reversed.emplace_back(*arg);
+      }
+    }
+    try {
+      app_.parse(reversed);
+    } catch (const CLI::ArgumentMismatch& e) {
+      throw UsageError(mismatch_problem(e.what()));
+    } catch (const CLI::ParseError& e) {
+      throw UsageError(e.what());
+    }
+    if (const std::vector<std::string> extras = app_.remaining(); !extras.empty()) {
+      const std::string& first = extras.front();
+      throw UsageError("unknown option '" + first.substr(0, first.find('=')) + "'");
+    }
+  }
+
+ private:
+  // The last value given wins, as a shell user expects of a repeated option.
+  CLI::Option* option(const std::string& name, std::function<void(const std::string&)> take) {
+    return app_.add_option_function<std::string>(name, std::move(take))
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
+
+  void count(const std::string& name, std::int64_t& into, std::int64_t minimum) {
+    option(name, [name, &into, minimum](const std::string& text) {
+      into = parse_count(name, text, minimum);
+    });
+  }
+
+  void path(const std::string& name, const std::string& what,
+            std::function<void(const std::string&)> take) {
+    option(name, [name, what, take = std::move(take)](const std::string& text) {
+      if (text.empty()) throw UsageError(name + " needs " + what);
+      take(text);
+    });
+  }
+
+  // CLI11 words a missing value "--calls: 1 required TEXT missing" and a
+  // flag's value "--serve was given a disallowed flag override".
+  static std::string mismatch_problem(const std::string& what) {
+    std::string name = what.substr(0, what.find_first_of(": "));
+    name = "--" + name.substr(name.find_first_not_of('-'));  // the override names "serve"
+    if (name == "--serve" || name == "--debug") return name + " takes no value";
+    return name + " needs a value";
+  }
+
+  CLI::App app_{"a callbench driver", "driver"};
+};
+
 }  // namespace
 
 Options parse_options(std::span<const std::string_view> args) {
   Options options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view name = args[i];
-    std::string_view value;
-    bool has_value = false;
-    if (const auto eq = name.find('='); name.starts_with("--") && eq != std::string_view::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      has_value = true;
-    }
-    if (name == "--debug" || name == "--serve") {
-      if (has_value) throw UsageError(std::string(name) + " takes no value");
-      (name == "--debug" ? options.debug : options.serve) = true;
-      continue;
-    }
-    const bool known = name == "--models" || name == "--calls" || name == "--warmup" ||
-                       name == "--repeats" || name == "--batch" || name == "--threads" ||
-                       name == "--outputs" || name == "--latencies";
-    if (!known) throw UsageError("unknown option '" + std::string(name) + "'");
-    if (!has_value) {
-      if (i + 1 >= args.size()) throw UsageError(std::string(name) + " needs a value");
-      value = args[++i];
-    }
-    if (name == "--models") {
-      if (value.empty()) throw UsageError("--models needs a folder");
-      options.models = std::filesystem::path(value);
-    } else if (name == "--calls") {
-      options.calls = parse_count(name, value, 1);
-    } else if (name == "--warmup") {
-      options.warmup = parse_count(name, value, 0);
-    } else if (name == "--repeats") {
-      options.repeats = parse_count(name, value, 1);
-    } else if (name == "--batch") {
-      options.batch = parse_count(name, value, 1);
-    } else if (name == "--threads") {
-      options.threads = parse_count(name, value, 1);
-    } else if (name == "--outputs") {
-      if (value.empty()) throw UsageError("--outputs needs a path");
-      options.outputs = std::filesystem::path(value);
-    } else {
-      if (value.empty()) throw UsageError("--latencies needs a path");
-      options.latencies = std::filesystem::path(value);
-    }
-  }
+  Parser(options).parse(args);
   // calls * batch floats must be addressable; the input check bounds it further.
   if (options.calls > std::numeric_limits<std::int64_t>::max() / 2 / options.batch) {
     throw UsageError("--calls x --batch is too large");

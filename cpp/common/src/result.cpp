@@ -1,77 +1,34 @@
 #include "callbench/result.hpp"
 
 #include <charconv>
-#include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <sstream>
+#include <variant>
 
 namespace callbench {
-namespace {
 
-// A JSON number: shortest round-trip form; null for NaN or Inf.
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return ec == std::errc() ? std::string(buffer, end) : "null";
-}
-
-std::string json_value(const NoteValue& value) {
-  if (const auto* text = std::get_if<std::string>(&value)) return json_string(*text);
-  if (const auto* count = std::get_if<std::int64_t>(&value)) return std::to_string(*count);
-  return json_number(std::get<double>(value));
-}
-
-}  // namespace
-
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", static_cast<unsigned>(c));
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+void to_json(nlohmann::ordered_json& json, const Round& round) {
+  json = {{"calls", round.calls}, {"ns", round.ns}, {"cpu_ns", round.cpu_ns}};
 }
 
 std::string result_json(const Result& r) {
-  std::ostringstream out;
-  out << "{\"driver\": " << json_string(r.driver) << ", \"calls\": " << r.calls
-      << ", \"batch\": " << r.batch << ", \"threads\": " << r.threads
-      << ", \"runtime_version\": " << json_string(r.runtime_version)
-      << ", \"load_ns\": " << r.load_ns << ", \"peak_rss_bytes\": ";
-  if (r.peak_rss_bytes) {
-    out << *r.peak_rss_bytes;
-  } else {
-    out << "null";
+  nlohmann::ordered_json notes = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : r.notes) {
+    // nlohmann writes a NaN or Inf double as null, the contract's choice too.
+    std::visit([&notes, &key](const auto& v) { notes[key] = v; }, value);
   }
-  out << ", \"rounds\": [";
-  for (std::size_t i = 0; i < r.rounds.size(); ++i) {
-    const Round& round = r.rounds[i];
-    out << (i ? ", " : "") << "{\"calls\": " << round.calls << ", \"ns\": " << round.ns
-        << ", \"cpu_ns\": " << round.cpu_ns << "}";
-  }
-  out << "], \"notes\": {";
-  for (std::size_t i = 0; i < r.notes.size(); ++i) {
-    out << (i ? ", " : "") << json_string(r.notes[i].first) << ": "
-        << json_value(r.notes[i].second);
-  }
-  out << "}}";
-  return out.str();
+  nlohmann::ordered_json line = {{"driver", r.driver},
+                                 {"calls", r.calls},
+                                 {"batch", r.batch},
+                                 {"threads", r.threads},
+                                 {"runtime_version", r.runtime_version},
+                                 {"load_ns", r.load_ns},
+                                 {"peak_rss_bytes", nullptr},
+                                 {"rounds", r.rounds},
+                                 {"notes", std::move(notes)}};
+  if (r.peak_rss_bytes) line["peak_rss_bytes"] = *r.peak_rss_bytes;
+  // replace: a driver's note may quote a library's message in any bytes.
+  return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::optional<std::int64_t> vm_hwm_bytes(std::string_view status) {

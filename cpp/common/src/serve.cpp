@@ -6,13 +6,21 @@
 #include <ostream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "callbench/errors.hpp"
 #include "callbench/outputs.hpp"
+#include "callbench/result.hpp"
 
 namespace callbench {
 namespace {
 
 constexpr std::string_view kCommands = "expected 'round K', 'latencies K' or 'end'";
+
+// One answer of the dialogue: a JSON object on one line, flushed.
+void answer(std::ostream& answers, const nlohmann::ordered_json& line) {
+  answers << line.dump() << std::endl;
+}
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -52,17 +60,16 @@ bool execute(const Command& command, const Options& options, RoundRunner& runner
       const Round round = runner.round(command.calls);
       rounds.push_back(round);
       if (answers) {
-        *answers << "{\"event\": \"round\", \"calls\": " << round.calls << ", \"ns\": " << round.ns
-                 << ", \"cpu_ns\": " << round.cpu_ns << "}" << std::endl;
+        nlohmann::ordered_json line = {{"event", "round"}};
+        line.update(nlohmann::ordered_json(round));
+        answer(*answers, line);
       }
       return true;
     }
     case Command::Kind::latencies: {
       if (!options.latencies) throw UsageError("latencies K needs --latencies PATH");
       write_int64s(*options.latencies, runner.latencies(command.calls));
-      if (answers) {
-        *answers << "{\"event\": \"latencies\", \"calls\": " << command.calls << "}" << std::endl;
-      }
+      if (answers) answer(*answers, {{"event", "latencies"}, {"calls", command.calls}});
       return true;
     }
     case Command::Kind::end:
@@ -99,7 +106,7 @@ std::vector<Command> standalone_script(const Options& options) {
 
 std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64_t load_ns,
                          std::istream& commands, std::ostream& answers) {
-  answers << "{\"event\": \"ready\", \"load_ns\": " << load_ns << "}" << std::endl;
+  answer(answers, {{"event", "ready"}, {"load_ns", load_ns}});
   std::vector<Round> rounds;
   std::string line;
   while (std::getline(commands, line)) {

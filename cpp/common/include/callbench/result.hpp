@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "callbench/model.hpp"
 #include "callbench/rounds.hpp"
 
@@ -26,7 +28,11 @@ struct Result {
   Notes notes;
 };
 
-std::string json_string(std::string_view text);
+// A round as the contract writes it, {"calls": K, "ns": W, "cpu_ns": C}
+// (nlohmann's to_json hook, found by argument-dependent lookup).
+void to_json(nlohmann::ordered_json& json, const Round& round);
+
+// The result line (nlohmann-json, keys in the contract's order, no newline).
 std::string result_json(const Result& result);
 
 // VmHWM of a /proc/<pid>/status text, in bytes; nullopt if absent or malformed.
