@@ -32,7 +32,7 @@ func TestRunServesAndWritesOutputs(t *testing.T) {
 		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"event": "ready"`) {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"event":"ready"`) {
 		t.Fatalf("stdout %q", stdout)
 	}
 	var result struct {
@@ -61,7 +61,7 @@ func TestRunStandalone(t *testing.T) {
 	dir := t.TempDir()
 	writeInputs(t, dir, 1, 2, 3, 4)
 	status, stdout, _ := runDriver(t, "", sumLoader, "--models", dir, "--calls", "2", "--repeats", "2")
-	if status != 0 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, `"rounds": [{"calls": 2`) {
+	if status != 0 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, `"rounds":[{"calls":2`) {
 		t.Fatalf("status %d, stdout %q", status, stdout)
 	}
 }

@@ -14,77 +14,58 @@ import (
 
 // Result is the result line's content, in the contract's key order.
 type Result struct {
-	Driver         string
-	Calls          int
-	Batch          int
-	Threads        int
-	RuntimeVersion string
-	LoadNS         int64
-	PeakRSSBytes   *int64 // nil: null
-	Rounds         []Round
-	Notes          Notes
+	Driver         string  `json:"driver"`
+	Calls          int     `json:"calls"`
+	Batch          int     `json:"batch"`
+	Threads        int     `json:"threads"`
+	RuntimeVersion string  `json:"runtime_version"`
+	LoadNS         int64   `json:"load_ns"`
+	PeakRSSBytes   *int64  `json:"peak_rss_bytes"` // nil: null
+	Rounds         []Round `json:"rounds"`
+	Notes          Notes   `json:"notes"`
 }
 
-// JSON is the result line (no newline).
+// JSON is the result line (no newline), by encoding/json.
 func (r Result) JSON() string {
-	var b strings.Builder
-	b.WriteString(`{"driver": ` + jsonString(r.Driver))
-	b.WriteString(`, "calls": ` + strconv.Itoa(r.Calls))
-	b.WriteString(`, "batch": ` + strconv.Itoa(r.Batch))
-	b.WriteString(`, "threads": ` + strconv.Itoa(r.Threads))
-	b.WriteString(`, "runtime_version": ` + jsonString(r.RuntimeVersion))
-	b.WriteString(`, "load_ns": ` + strconv.FormatInt(r.LoadNS, 10))
-	b.WriteString(`, "peak_rss_bytes": `)
-	if r.PeakRSSBytes != nil {
-		b.WriteString(strconv.FormatInt(*r.PeakRSSBytes, 10))
-	} else {
-		b.WriteString("null")
+	if r.Rounds == nil {
+		r.Rounds = []Round{} // [], not null
 	}
-	b.WriteString(`, "rounds": [`)
-	for i, round := range r.Rounds {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(`{"calls": ` + strconv.FormatInt(round.Calls, 10) +
-			`, "ns": ` + strconv.FormatInt(round.NS, 10) +
-			`, "cpu_ns": ` + strconv.FormatInt(round.CPUNS, 10) + `}`)
-	}
-	b.WriteString(`], "notes": {`)
-	for i, note := range r.Notes {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(jsonString(note.Key) + ": " + jsonValue(note.Value))
-	}
-	b.WriteString("}}")
-	return b.String()
+	return encodeLine(r)
 }
 
-func jsonString(text string) string {
+// encodeLine is one JSON value on one line, without the newline; HTML
+// characters are kept as they are, since a note may quote a library's message.
+func encodeLine(value any) string {
 	var b bytes.Buffer
 	encoder := json.NewEncoder(&b)
 	encoder.SetEscapeHTML(false)
-	_ = encoder.Encode(text) // a string always encodes
+	if err := encoder.Encode(value); err != nil {
+		panic(err) // our own types always encode: Notes turns NaN and Inf into null
+	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// jsonValue: a note's value; a string, an integer or a finite float (NaN,
-// Inf and anything else become null).
-func jsonValue(value any) string {
+// MarshalJSON writes the notes as an object (encoding/json sorts its keys);
+// a value that is a NaN or Inf float, or not a string or a number, is null.
+func (n Notes) MarshalJSON() ([]byte, error) {
+	object := make(map[string]any, len(n))
+	for _, note := range n {
+		object[note.Key] = noteValue(note.Value)
+	}
+	return json.Marshal(object)
+}
+
+func noteValue(value any) any {
 	switch v := value.(type) {
-	case string:
-		return jsonString(v)
-	case int:
-		return strconv.Itoa(v)
-	case int64:
-		return strconv.FormatInt(v, 10)
+	case string, int, int64:
+		return v
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "null"
+			return nil
 		}
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return v
 	}
-	return "null"
+	return nil
 }
 
 // VmHWMBytes is the VmHWM of a /proc/<pid>/status text, in bytes; false if

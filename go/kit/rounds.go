@@ -16,9 +16,9 @@ import (
 
 // Round is one timed round: calls 0 .. Calls-1, wall and thread CPU time.
 type Round struct {
-	Calls int64
-	NS    int64
-	CPUNS int64
+	Calls int64 `json:"calls"`
+	NS    int64 `json:"ns"`
+	CPUNS int64 `json:"cpu_ns"`
 }
 
 // ThreadCPUNanos is the calling thread's CPU time, in ns.

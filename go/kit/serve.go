@@ -90,7 +90,10 @@ func StandaloneScript(o Options) []Command {
 // the rounds in the order run. It writes --latencies on each latencies
 // command; the caller writes --outputs and the result line.
 func Serve(o Options, runner Runner, loadNS int64, commands io.Reader, answers io.Writer) ([]Round, error) {
-	fmt.Fprintf(answers, "{\"event\": \"ready\", \"load_ns\": %d}\n", loadNS)
+	answer(answers, struct {
+		Event  string `json:"event"`
+		LoadNS int64  `json:"load_ns"`
+	}{"ready", loadNS})
 	var rounds []Round
 	lines := bufio.NewScanner(commands)
 	for lines.Scan() {
@@ -133,8 +136,10 @@ func execute(c Command, o Options, runner Runner, rounds *[]Round, answers io.Wr
 		}
 		*rounds = append(*rounds, round)
 		if answers != nil {
-			fmt.Fprintf(answers, "{\"event\": \"round\", \"calls\": %d, \"ns\": %d, \"cpu_ns\": %d}\n",
-				round.Calls, round.NS, round.CPUNS)
+			answer(answers, struct {
+				Event string `json:"event"`
+				Round
+			}{"round", round})
 		}
 		return true, nil
 	case CommandLatencies:
@@ -149,9 +154,17 @@ func execute(c Command, o Options, runner Runner, rounds *[]Round, answers io.Wr
 			return false, err
 		}
 		if answers != nil {
-			fmt.Fprintf(answers, "{\"event\": \"latencies\", \"calls\": %d}\n", c.Calls)
+			answer(answers, struct {
+				Event string `json:"event"`
+				Calls int    `json:"calls"`
+			}{"latencies", c.Calls})
 		}
 		return true, nil
 	}
 	return false, nil
+}
+
+// answer writes one answer of the dialogue: a JSON object on one line.
+func answer(answers io.Writer, line any) {
+	fmt.Fprintln(answers, encodeLine(line))
 }

@@ -77,10 +77,10 @@ func TestServeDialogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		`{"event": "ready", "load_ns": 42}`,
-		`{"event": "round", "calls": 10, "ns": 1000, "cpu_ns": 900}`,
-		`{"event": "round", "calls": 20, "ns": 2000, "cpu_ns": 1800}`,
-		`{"event": "latencies", "calls": 5}`,
+		`{"event":"ready","load_ns":42}`,
+		`{"event":"round","calls":10,"ns":1000,"cpu_ns":900}`,
+		`{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}`,
+		`{"event":"latencies","calls":5}`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("answers:\n%s", strings.Join(lines, "\n"))
