@@ -4,37 +4,32 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The result line (no newline), keys in the contract's order: driver, calls,
- * batch, threads, runtime_version, load_ns, peak_rss_bytes, rounds, notes.
+ * The result line (no newline), by JSON.stringify, keys in the contract's
+ * order: driver, calls, batch, threads, runtime_version, load_ns,
+ * peak_rss_bytes, rounds, notes.
  */
 export function resultJson(result) {
-  const rounds = result.rounds
-    .map((r) => `{"calls": ${integer(r.calls)}, "ns": ${integer(r.ns)}, "cpu_ns": ${integer(r.cpu_ns)}}`)
-    .join(', ');
-  const notes = Object.entries(result.notes ?? {})
-    .map(([key, value]) => `${JSON.stringify(key)}: ${noteValue(value)}`)
-    .join(', ');
-  return (
-    `{"driver": ${JSON.stringify(result.driver)}, "calls": ${integer(result.calls)}, ` +
-    `"batch": ${integer(result.batch)}, "threads": ${integer(result.threads)}, ` +
-    `"runtime_version": ${JSON.stringify(result.runtime_version)}, "load_ns": ${integer(result.load_ns)}, ` +
-    `"peak_rss_bytes": ${result.peak_rss_bytes == null ? 'null' : integer(result.peak_rss_bytes)}, ` +
-    `"rounds": [${rounds}], "notes": {${notes}}}`
-  );
+  return jsonLine({
+    driver: result.driver,
+    calls: result.calls,
+    batch: result.batch,
+    threads: result.threads,
+    runtime_version: result.runtime_version,
+    load_ns: result.load_ns,
+    peak_rss_bytes: result.peak_rss_bytes ?? null,
+    rounds: result.rounds.map(({ calls, ns, cpu_ns }) => ({ calls, ns, cpu_ns })),
+    notes: Object.fromEntries(Object.entries(result.notes ?? {}).map(([key, value]) => [key, noteValue(value)])),
+  });
 }
 
-function integer(value) {
-  if (typeof value === 'bigint') return value.toString();
-  if (!Number.isSafeInteger(value)) throw new TypeError(`not an integer: ${value}`);
-  return String(value);
+/** One JSON value on one line; a BigInt (a clock's reading) is written as its number. */
+export function jsonLine(value) {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? Number(v) : v));
 }
 
-/** A note's value: a string, or a finite number; anything else is null. */
+/** A note's value: a string or a number (JSON.stringify writes NaN and Inf as null); anything else is null. */
 function noteValue(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'bigint') return value.toString();
-  return 'null';
+  return ['string', 'number', 'bigint'].includes(typeof value) ? value : null;
 }
 
 /** VmHWM of a /proc/<pid>/status text, in bytes; null if absent or malformed. */

@@ -3,6 +3,7 @@
 
 import { UsageError } from './errors.js';
 import { writeInt64s } from './outputs.js';
+import { jsonLine } from './result.js';
 
 /** How many calls the standalone script's latency pass times at most. */
 export const STANDALONE_LATENCY_CALLS = 100_000;
@@ -45,7 +46,7 @@ export function standaloneScript(options) {
  * and the result line.
  */
 export async function serve(options, runner, loadNs, lines, write) {
-  write(`{"event": "ready", "load_ns": ${loadNs}}\n`);
+  write(`${jsonLine({ event: 'ready', load_ns: loadNs })}\n`);
   const rounds = [];
   for await (const line of lines) {
     if (!(await execute(parseCommand(line, options.calls), options, runner, rounds, write))) break;
@@ -67,13 +68,13 @@ async function execute(command, options, runner, rounds, write) {
   if (command.kind === 'round') {
     const round = await runner.round(command.calls);
     rounds.push(round);
-    write?.(`{"event": "round", "calls": ${round.calls}, "ns": ${round.ns}, "cpu_ns": ${round.cpu_ns}}\n`);
+    write?.(`${jsonLine({ event: 'round', calls: round.calls, ns: round.ns, cpu_ns: round.cpu_ns })}\n`);
     return true;
   }
   if (command.kind === 'latencies') {
     if (!options.latencies) throw new UsageError('latencies K needs --latencies PATH');
     writeInt64s(options.latencies, await runner.latencies(command.calls));
-    write?.(`{"event": "latencies", "calls": ${command.calls}}\n`);
+    write?.(`${jsonLine({ event: 'latencies', calls: command.calls })}\n`);
     return true;
   }
   return false;

@@ -11,10 +11,10 @@ test('the result line', () => {
     notes: { call: 'quote " and \\ backslash', threads_read_back: 1, ratio: 0.5, bad: NaN },
   });
   assert.equal(line,
-    '{"driver": "node-x", "calls": 20, "batch": 1, "threads": 1, "runtime_version": "1.30.0", ' +
-    '"load_ns": 123, "peak_rss_bytes": 31457280, "rounds": [{"calls": 20, "ns": 4000, "cpu_ns": 3900}, ' +
-    '{"calls": 10, "ns": 2000, "cpu_ns": 1900}], "notes": {"call": "quote \\" and \\\\ backslash", ' +
-    '"threads_read_back": 1, "ratio": 0.5, "bad": null}}');
+    '{"driver":"node-x","calls":20,"batch":1,"threads":1,"runtime_version":"1.30.0",' +
+    '"load_ns":123,"peak_rss_bytes":31457280,"rounds":[{"calls":20,"ns":4000,"cpu_ns":3900},' +
+    '{"calls":10,"ns":2000,"cpu_ns":1900}],"notes":{"call":"quote \\" and \\\\ backslash",' +
+    '"threads_read_back":1,"ratio":0.5,"bad":null}}');
   assert.deepEqual(Object.keys(JSON.parse(line)), [
     'driver', 'calls', 'batch', 'threads', 'runtime_version', 'load_ns', 'peak_rss_bytes', 'rounds', 'notes',
   ]);

@@ -63,10 +63,10 @@ test('the serve dialogue', async (t) => {
   const latencies = join(tempDir(t), 'l.i64');
   const { rounds, lines } = await dialogue({ ...DEFAULTS, calls: 100, latencies }, 'round 10\nround 20\nlatencies 5\nend\nround 1');
   assert.deepEqual(lines, [
-    '{"event": "ready", "load_ns": 42}',
-    '{"event": "round", "calls": 10, "ns": 1000, "cpu_ns": 900}',
-    '{"event": "round", "calls": 20, "ns": 2000, "cpu_ns": 1800}',
-    '{"event": "latencies", "calls": 5}',
+    '{"event":"ready","load_ns":42}',
+    '{"event":"round","calls":10,"ns":1000,"cpu_ns":900}',
+    '{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}',
+    '{"event":"latencies","calls":5}',
   ]);
   for (const line of lines) JSON.parse(line);
   assert.deepEqual(rounds[1], { calls: 20, ns: 2000, cpu_ns: 1800 });
