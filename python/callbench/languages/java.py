@@ -84,12 +84,18 @@ def driver(
     )
 
 
+# The kit's own libraries (JSON, options): the FFM driver's JVM needs them too,
+# and none of the runtimes' jars.
+KIT_JARS = ("gson-*.jar", "picocli-*.jar")
+
+
 def ffm_command(main_class: str) -> list[str]:
     home = jdk.ffm_home()
     java_exe = str(home / "bin" / "java") if home else "java"
+    kit_jars = [jar for pattern in KIT_JARS for jar in sorted(LIB.glob(pattern))]
     return [java_exe, "--enable-native-access=ALL-UNNAMED",
             f"-Dcallbench.onnxruntime.library={FFM_LIBRARY}",
-            "-cp", os.pathsep.join(map(str, (CLASSES, FFM_CLASSES))), main_class]  # fmt: skip
+            "-cp", os.pathsep.join(map(str, (CLASSES, FFM_CLASSES, *kit_jars))), main_class]  # fmt: skip
 
 
 def ffm_availability(main_class: str) -> str | None:

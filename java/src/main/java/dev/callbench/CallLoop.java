@@ -23,7 +23,7 @@ abstract class CallLoop implements Runner {
     private final Path modelPath;
     private final int maxCalls;
     private int lastCalls;
-    private final List<Rounds.Round> done = new ArrayList<>();
+    private final List<Round> done = new ArrayList<>();
 
     /** A failing call becomes a {@link DataException} naming {@code modelPath}. */
     CallLoop(Path modelPath, int maxCalls) {
@@ -56,7 +56,7 @@ abstract class CallLoop implements Runner {
 
     /** Poisons the outputs, then times calls {@code 0 .. calls-1} as one block. */
     @Override
-    public final Rounds.Round round(int calls) throws DataException {
+    public final Round round(int calls) throws DataException {
         requireCalls(calls);
         // Outside the timing: a call that stores nothing leaves the poison, which the harness rejects.
         poison();
@@ -65,7 +65,7 @@ abstract class CallLoop implements Runner {
         calls(calls);
         long ns = System.nanoTime() - start;
         long cpuEnd = threadCpuNs();
-        Rounds.Round round = new Rounds.Round(calls, ns,
+        Round round = new Round(calls, ns,
                 cpuStart < 0 || cpuEnd < 0 ? null : cpuEnd - cpuStart);
         done.add(round);
         lastCalls = calls;
@@ -95,7 +95,7 @@ abstract class CallLoop implements Runner {
     }
 
     @Override
-    public final List<Rounds.Round> done() {
+    public final List<Round> done() {
         return Collections.unmodifiableList(done);
     }
 

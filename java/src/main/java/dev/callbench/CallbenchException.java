@@ -15,6 +15,13 @@ public abstract class CallbenchException extends Exception {
     /** The process exit status for this failure (2 usage, 1 data or model). */
     public abstract int exitStatus();
 
+    /**
+     * The same failure as the contract's line for {@code driverId}
+     * ({@code <driver-id>: usage: ...} or {@code <driver-id>: error: ...}).
+     * The kit's parts throw without the id; {@link DriverMain} adds it once, at the top.
+     */
+    public abstract CallbenchException withDriver(String driverId);
+
     /** A throwable's message reduced to its first non-blank line, for one-line errors. */
     public static String oneLine(Throwable e) {
         String message = e.getMessage();

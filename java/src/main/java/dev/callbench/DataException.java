@@ -28,6 +28,7 @@ public final class DataException extends CallbenchException {
     }
 
     /** The same failure, its message prefixed with {@code <driverId>: error: }. */
+    @Override
     public DataException withDriver(String driverId) {
         return new DataException(driverId, path, problem, getCause());
     }

@@ -60,9 +60,9 @@ public final class DriverMain {
     public static void run(Driver driver, String[] args, InputStream in, PrintStream out)
             throws CallbenchException {
         try {
-            serve(driver, Options.parse(driver.id(), args), in, out);
-        } catch (DataException e) {
-            // The kit's readers and writers do not know the driver; name it once, here.
+            serve(driver, Options.parse(args), in, out);
+        } catch (CallbenchException e) {
+            // The kit's parts do not know the driver; it is named once, here.
             throw e.withDriver(driver.id());
         }
     }
@@ -73,6 +73,7 @@ public final class DriverMain {
         if (!Files.isRegularFile(modelPath)) {
             throw new DataException(modelPath, "missing; run `nox -s export` first");
         }
+        progress("loading");
         long loadStart = System.nanoTime();
         LoadedModel loaded = load(driver, modelPath, options);
         long loadNs = System.nanoTime() - loadStart;
@@ -91,8 +92,9 @@ public final class DriverMain {
     private static Runner floatRounds(Driver driver, Options options, Model model, Path modelPath)
             throws CallbenchException {
         Inputs.require(options);
-        float[] inputs = Inputs.forRun(driver.id(), options);
+        float[] inputs = Inputs.forRun(options);
         Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
+        progress("warm-up");
         rounds.warmup(options.warmup);
         return rounds;
     }
@@ -101,12 +103,19 @@ public final class DriverMain {
             Path modelPath) throws CallbenchException {
         Signature signature = model.signature();
         List<Tensors.Samples> inputs = Tensors.readInputSamples(options.models, signature);
-        Inputs.requireSamples(driver.id(), options,
+        Inputs.requireSamples(options,
                 options.models.resolve(Tensors.file(Tensors.INPUTS, 0, signature.inputs().get(0).dtype())),
                 inputs.get(0).count());
         TensorRounds rounds = new TensorRounds(model, modelPath, inputs, options.calls, options.batch);
+        progress("warm-up");
         rounds.warmup(options.warmup);
         return rounds;
+    }
+
+    /** The contract's optional {@code progress: <stage>} line on stderr. */
+    private static void progress(String stage) {
+        System.err.println("progress: " + stage);
+        System.err.flush();
     }
 
     private static LoadedModel load(Driver driver, Path modelPath, Options options)

@@ -24,18 +24,18 @@ public final class Inputs {
      * for {@code N*B} is a usage error (the options ask too much); a broken
      * file is a {@link DataException} naming it.
      */
-    public static float[] forRun(String driverId, Options options) throws CallbenchException {
+    public static float[] forRun(Options options) throws CallbenchException {
         Path path = options.models.resolve(NAME);
-        requireSamples(driverId, options, path, countSamples(path));
+        requireSamples(options, path, countSamples(path));
         return read(path, options.samplesNeeded());
     }
 
     /** A usage error unless {@code available} samples in {@code path} are enough for the options. */
-    public static void requireSamples(String driverId, Options options, Path path, long available)
+    public static void requireSamples(Options options, Path path, long available)
             throws UsageException {
         int needed = options.samplesNeeded();
         if (available < needed) {
-            throw new UsageException(driverId, "--calls " + options.calls + " x --batch "
+            throw new UsageException("--calls " + options.calls + " x --batch "
                     + options.batch + " needs " + needed + " samples, " + path + " holds " + available);
         }
     }

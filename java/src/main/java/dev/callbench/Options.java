@@ -1,8 +1,15 @@
 package dev.callbench;
 
 import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 
-/** The contract's options (docs/contract.md), parsed and range-checked once for every driver. */
+/**
+ * The contract's options (docs/contract.md), parsed by picocli and
+ * range-checked once for every driver, each problem worded as every kit words it.
+ */
 public final class Options {
     public Path models = Path.of("models");
     /** Calls a round may take at most, and the calls of a standalone round. */
@@ -19,54 +26,61 @@ public final class Options {
     public boolean debug;
 
     /** Most calls a standalone run times one by one (contract: min(N, 100000)). */
-    public static final int MAX_LATENCY_CALLS = 100_000;
+    public static final int STANDALONE_LATENCY_CALLS = 100_000;
+
+    /** The command line as given: picocli fills it; {@link #parse} checks each value. */
+    @CommandLine.Command(name = "driver")
+    private static final class Given {
+        @CommandLine.Option(names = "--models") String models;
+        @CommandLine.Option(names = "--calls") String calls;
+        @CommandLine.Option(names = "--warmup") String warmup;
+        @CommandLine.Option(names = "--repeats") String repeats;
+        @CommandLine.Option(names = "--batch") String batch;
+        @CommandLine.Option(names = "--threads") String threads;
+        @CommandLine.Option(names = "--outputs") String outputs;
+        @CommandLine.Option(names = "--latencies") String latencies;
+        @CommandLine.Option(names = "--serve") boolean serve;
+        @CommandLine.Option(names = "--debug") boolean debug;
+    }
 
     /**
      * Parses {@code args}; a bad option, a missing value or a value out of range
      * is a {@link UsageException} naming it.
      */
-    public static Options parse(String driverId, String[] args) throws UsageException {
-        Options o = new Options();
-        for (int i = 0; i < args.length; i++) {
-            String name = args[i];
-            String value = null;
-            int eq = name.indexOf('=');
-            if (name.startsWith("--") && eq > 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            if (name.equals("--debug") || name.equals("--serve")) {
-                if (value != null) {
-                    throw new UsageException(driverId, name + " takes no value");
-                }
-                o.debug |= name.equals("--debug");
-                o.serve |= name.equals("--serve");
-                continue;
-            }
-            if (!isKnown(name)) {
-                throw new UsageException(driverId, "unknown option " + name);
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException(driverId, name + " needs a value");
-                }
-                value = args[++i];
-            }
-            switch (name) {
-                case "--models" -> o.models = Path.of(value);
-                case "--calls" -> o.calls = atLeast(driverId, name, value, 1);
-                case "--warmup" -> o.warmup = atLeast(driverId, name, value, 0);
-                case "--repeats" -> o.repeats = atLeast(driverId, name, value, 1);
-                case "--batch" -> o.batch = atLeast(driverId, name, value, 1);
-                case "--threads" -> o.threads = atLeast(driverId, name, value, 1);
-                case "--outputs" -> o.outputs = Path.of(value);
-                case "--latencies" -> o.latencies = Path.of(value);
-                default -> throw new AssertionError(name);
-            }
+    public static Options parse(String[] args) throws UsageException {
+        Given given = new Given();
+        CommandLine line = new CommandLine(given)
+                .setOverwrittenOptionsAllowed(true) // the last of a repeated option wins
+                .setAllowOptionsAsOptionParameters(true) // "--calls --serve" is a bad count, not a missing one
+                .setExpandAtFiles(false);
+        try {
+            line.parseArgs(args);
+        } catch (CommandLine.UnmatchedArgumentException e) {
+            String first = e.getUnmatched().get(0);
+            throw new UsageException("unknown option " + first.split("=", 2)[0]);
+        } catch (CommandLine.MissingParameterException e) {
+            throw new UsageException(nameOf(e.getMissing().get(0)) + " needs a value");
+        } catch (ParameterException e) {
+            ArgSpec spec = e.getArgSpec();
+            boolean flag = spec != null && spec.type() == boolean.class;
+            throw new UsageException(flag ? nameOf(spec) + " takes no value" : e.getMessage());
         }
+        Options o = new Options();
+        if (given.models != null) {
+            o.models = Path.of(given.models);
+        }
+        o.calls = atLeast("--calls", given.calls, 1, o.calls);
+        o.warmup = atLeast("--warmup", given.warmup, 0, o.warmup);
+        o.repeats = atLeast("--repeats", given.repeats, 1, o.repeats);
+        o.batch = atLeast("--batch", given.batch, 1, o.batch);
+        o.threads = atLeast("--threads", given.threads, 1, o.threads);
+        o.outputs = given.outputs == null ? null : Path.of(given.outputs);
+        o.latencies = given.latencies == null ? null : Path.of(given.latencies);
+        o.serve = given.serve;
+        o.debug = given.debug;
         // Java arrays are indexed by int: the run's inputs must fit one array.
         if ((long) o.calls * o.batch * Inputs.WIDTH > Integer.MAX_VALUE - 8) {
-            throw new UsageException(driverId, "--calls x --batch is too large for one run");
+            throw new UsageException("--calls x --batch is too large for one run");
         }
         return o;
     }
@@ -78,27 +92,26 @@ public final class Options {
 
     /** How many calls a standalone run's latency pass times one by one. */
     public int latencyCalls() {
-        return Math.min(calls, MAX_LATENCY_CALLS);
+        return Math.min(calls, STANDALONE_LATENCY_CALLS);
     }
 
-    private static boolean isKnown(String name) {
-        return switch (name) {
-            case "--models", "--calls", "--warmup", "--repeats", "--batch", "--threads",
-                    "--outputs", "--latencies" -> true;
-            default -> false;
-        };
+    private static String nameOf(ArgSpec spec) {
+        return spec instanceof OptionSpec option ? option.longestName() : spec.paramLabel();
     }
 
-    private static int atLeast(String driverId, String name, String value, int min)
-            throws UsageException {
+    /** {@code value} as an integer >= {@code min}; {@code absent} when the option was not given. */
+    private static int atLeast(String name, String value, int min, int absent) throws UsageException {
+        if (value == null) {
+            return absent;
+        }
         int n;
         try {
             n = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new UsageException(driverId, name + " needs an integer, got '" + value + "'");
+            throw new UsageException(name + " needs an integer, got '" + value + "'");
         }
         if (n < min) {
-            throw new UsageException(driverId, name + " must be >= " + min + ", got " + n);
+            throw new UsageException(name + " must be >= " + min + ", got " + n);
         }
         return n;
     }

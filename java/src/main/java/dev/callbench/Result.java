@@ -1,9 +1,10 @@
 package dev.callbench;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +18,22 @@ public final class Result {
     /** Where the JPype host puts its own resident memory before the JVM started (bytes). */
     public static final String HOST_RSS_PROPERTY = "callbench.host_rss_bytes";
 
+    /**
+     * The kit's JSON writer (Gson): nulls written, not dropped (an unreadable
+     * peak is null); characters such as {@code <} kept, since a note may quote a
+     * library's message.
+     */
+    private static final Gson JSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
+
     private Result() {}
 
+    /** One JSON value on one line: an answer of the dialogue, or the result line. */
+    static String json(Object value) {
+        return JSON.toJson(value);
+    }
+
     public static String line(String driverId, Options options, String runtimeVersion, long loadNs,
-            List<Rounds.Round> rounds, Map<String, Object> driverNotes) {
+            List<Round> rounds, Map<String, Object> driverNotes) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("driver", driverId);
         fields.put("calls", options.calls);
@@ -29,22 +42,9 @@ public final class Result {
         fields.put("runtime_version", runtimeVersion);
         fields.put("load_ns", loadNs);
         fields.put("peak_rss_bytes", peakRssBytes(Path.of("/proc/self/status")));
-        List<Object> each = new ArrayList<>();
-        for (Rounds.Round round : rounds) {
-            each.add(round(round));
-        }
-        fields.put("rounds", each);
+        fields.put("rounds", rounds);
         fields.put("notes", notes(driverNotes));
-        return Json.object(fields);
-    }
-
-    /** A round as the result line and the {@code round} answer give it. */
-    static Map<String, Object> round(Rounds.Round round) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("calls", round.calls());
-        fields.put("ns", round.ns());
-        fields.put("cpu_ns", round.cpuNs());
-        return fields;
+        return json(fields);
     }
 
     /**
@@ -63,7 +63,9 @@ public final class Result {
                 notes.put("host_rss_bytes", host);
             }
         }
-        notes.putAll(driverNotes);
+        // JSON has no NaN or Infinity: such a note is null.
+        driverNotes.forEach((key, value) -> notes.put(key,
+                value instanceof Double d && !Double.isFinite(d) ? null : value));
         return notes;
     }
 

@@ -10,14 +10,6 @@ import java.util.Arrays;
  * The timing is {@link CallLoop}'s.
  */
 public final class Rounds extends CallLoop {
-    /**
-     * One timed round: K calls, their wall time and the calling thread's CPU
-     * time over the same block ({@code cpuNs} null if the JVM cannot tell).
-     * With one intra-op thread the runtimes compute on the calling thread, so
-     * on a busy machine the CPU time shows the work without other processes' share.
-     */
-    public record Round(int calls, long ns, Long cpuNs) {}
-
     private final Model model;
     private final float[] inputs;
     private final int batch;

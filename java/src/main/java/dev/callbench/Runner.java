@@ -9,13 +9,13 @@ public interface Runner {
     int maxCalls();
 
     /** Times calls {@code 0 .. calls-1} as one block, every output poisoned first. */
-    Rounds.Round round(int calls) throws DataException;
+    Round round(int calls) throws DataException;
 
     /** The duration in ns of each of calls {@code 0 .. calls-1}, timed one at a time. */
     long[] latencies(int calls) throws DataException;
 
     /** Every round so far, in the order run. */
-    List<Rounds.Round> done();
+    List<Round> done();
 
     /** Writes the last round's outputs to {@code path} (--outputs). */
     void writeOutputs(Path path) throws DataException;

@@ -56,12 +56,12 @@ public final class Serve {
     }
 
     /** One command line; an unknown command, or K outside 1..maxCalls, is a usage error. */
-    public static Command parse(String driverId, String line, int maxCalls) throws UsageException {
+    public static Command parse(String line, int maxCalls) throws UsageException {
         String[] words = line.strip().split("\\s+");
         String name = words[0];
         if (name.equals("end")) {
             if (words.length != 1) {
-                throw new UsageException(driverId, "command 'end' takes no argument, got '"
+                throw new UsageException("command 'end' takes no argument, got '"
                         + line.strip() + "'");
             }
             return new Command(Verb.END, 0);
@@ -69,22 +69,22 @@ public final class Serve {
         Verb verb = switch (name) {
             case "round" -> Verb.ROUND;
             case "latencies" -> Verb.LATENCIES;
-            default -> throw new UsageException(driverId, (name.isEmpty() ? "empty command"
+            default -> throw new UsageException((name.isEmpty() ? "empty command"
                     : "unknown command '" + line.strip() + "'") + "; " + EXPECTED);
         };
         if (words.length != 2) {
-            throw new UsageException(driverId, "command '" + name + " K' needs one count K, got '"
+            throw new UsageException("command '" + name + " K' needs one count K, got '"
                     + line.strip() + "'");
         }
         int calls;
         try {
             calls = Integer.parseInt(words[1]);
         } catch (NumberFormatException e) {
-            throw new UsageException(driverId, "command '" + name + " K' needs an integer K, got '"
+            throw new UsageException("command '" + name + " K' needs an integer K, got '"
                     + words[1] + "'");
         }
         if (calls < 1 || calls > maxCalls) {
-            throw new UsageException(driverId, "command '" + name + " " + calls + "': K must be in 1.."
+            throw new UsageException("command '" + name + " " + calls + "': K must be in 1.."
                     + maxCalls + " (--calls)");
         }
         return new Command(verb, calls);
@@ -104,18 +104,20 @@ public final class Serve {
             } catch (IOException e) {
                 throw new DataException(Path.of("/dev/stdin"), "cannot be read (" + e + ")", e);
             }
-            Command command = line == null ? new Command(Verb.END, 0) : parse(id, line, rounds.maxCalls());
+            Command command = line == null ? new Command(Verb.END, 0) : parse(line, rounds.maxCalls());
             switch (command.verb()) {
                 case ROUND -> {
-                    Rounds.Round round = rounds.round(command.calls());
+                    Round round = rounds.round(command.calls());
                     Map<String, Object> fields = new LinkedHashMap<>();
                     fields.put("event", "round");
-                    fields.putAll(Result.round(round));
+                    fields.put("calls", round.calls());
+                    fields.put("ns", round.ns());
+                    fields.put("cpu_ns", round.cpuNs());
                     answer(fields);
                 }
                 case LATENCIES -> {
                     if (options.latencies == null) {
-                        throw new UsageException(id, "command 'latencies K' needs --latencies PATH");
+                        throw new UsageException("command 'latencies K' needs --latencies PATH");
                     }
                     long[] each = rounds.latencies(command.calls());
                     Outputs.writeLongs(options.latencies, each);
@@ -141,7 +143,7 @@ public final class Serve {
     }
 
     private void answer(Map<String, Object> fields) {
-        answer(Json.object(fields));
+        answer(Result.json(fields));
     }
 
     private void answer(String line) {

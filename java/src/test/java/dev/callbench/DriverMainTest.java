@@ -67,17 +67,17 @@ class DriverMainTest {
         assertTrue(driver.closed, "the model was closed");
 
         assertEquals(5, lines.size(), lines.toString());
-        assertTrue(lines.get(0).startsWith("{\"event\": \"ready\", \"load_ns\": "), lines.get(0));
-        assertTrue(lines.get(1).startsWith("{\"event\": \"round\", \"calls\": 4, \"ns\": "), lines.get(1));
-        assertEquals("{\"event\": \"latencies\", \"calls\": 4}", lines.get(3));
+        assertTrue(lines.get(0).startsWith("{\"event\":\"ready\",\"load_ns\":"), lines.get(0));
+        assertTrue(lines.get(1).startsWith("{\"event\":\"round\",\"calls\":4,\"ns\":"), lines.get(1));
+        assertEquals("{\"event\":\"latencies\",\"calls\":4}", lines.get(3));
         String result = lines.get(4);
-        assertTrue(result.startsWith("{\"driver\": \"java-sum\", \"calls\": 4, \"batch\": 2, "
-                + "\"threads\": 1, \"runtime_version\": \"1.0\", \"load_ns\": "), result);
-        assertTrue(result.contains(", \"peak_rss_bytes\": "), result);
-        assertTrue(result.contains(", \"rounds\": [{\"calls\": 4, \"ns\": "), result);
-        assertEquals(2, result.split("\\{\"calls\": 4, ").length - 1, result);
-        assertTrue(result.contains("\"notes\": {\"jvm\": "), result);
-        assertTrue(result.endsWith(", \"call\": \"x1 + x2\"}}"), result);
+        assertTrue(result.startsWith("{\"driver\":\"java-sum\",\"calls\":4,\"batch\":2,"
+                + "\"threads\":1,\"runtime_version\":\"1.0\",\"load_ns\":"), result);
+        assertTrue(result.contains(",\"peak_rss_bytes\":"), result);
+        assertTrue(result.contains(",\"rounds\":[{\"calls\":4,\"ns\":"), result);
+        assertEquals(2, result.split("\\{\"calls\":4,").length - 1, result);
+        assertTrue(result.contains("\"notes\":{\"jvm\":"), result);
+        assertTrue(result.endsWith(",\"call\":\"x1 + x2\"}}"), result);
         for (String gone : List.of("language", "runtime\"", "artifact", "warmup", "repeats", "repeat_ns")) {
             assertFalse(result.contains("\"" + gone), gone + " in " + result);
         }
@@ -95,12 +95,12 @@ class DriverMainTest {
         assertArrayEquals(new float[] {0f, -1f}, TestFiles.readFloats(outputs));
         assertEquals(3, TestFiles.readLongs(latencies).length);
         assertEquals(5, lines.size(), lines.toString());
-        assertTrue(lines.get(1).startsWith("{\"event\": \"round\", \"calls\": 4, \"ns\": "), lines.get(1));
-        assertTrue(lines.get(1).contains(", \"cpu_ns\": "), lines.get(1));
-        assertTrue(lines.get(2).startsWith("{\"event\": \"round\", \"calls\": 2, \"ns\": "), lines.get(2));
-        assertEquals("{\"event\": \"latencies\", \"calls\": 3}", lines.get(3));
-        assertTrue(lines.get(4).contains("\"rounds\": [{\"calls\": 4, \"ns\": "), lines.get(4));
-        assertTrue(lines.get(4).contains("}, {\"calls\": 2, \"ns\": "), lines.get(4));
+        assertTrue(lines.get(1).startsWith("{\"event\":\"round\",\"calls\":4,\"ns\":"), lines.get(1));
+        assertTrue(lines.get(1).contains(",\"cpu_ns\":"), lines.get(1));
+        assertTrue(lines.get(2).startsWith("{\"event\":\"round\",\"calls\":2,\"ns\":"), lines.get(2));
+        assertEquals("{\"event\":\"latencies\",\"calls\":3}", lines.get(3));
+        assertTrue(lines.get(4).contains("\"rounds\":[{\"calls\":4,\"ns\":"), lines.get(4));
+        assertTrue(lines.get(4).contains("},{\"calls\":2,\"ns\":"), lines.get(4));
         assertTrue(driver.closed);
     }
 
@@ -108,7 +108,7 @@ class DriverMainTest {
     void endOfInputEndsTheDialogue() throws Exception {
         List<String> lines = run("round 1\n", "--serve", "--calls", "4", "--warmup", "0");
         assertEquals(3, lines.size(), lines.toString());
-        assertTrue(lines.get(2).startsWith("{\"driver\": \"java-sum\", \"calls\": 4, "), lines.get(2));
+        assertTrue(lines.get(2).startsWith("{\"driver\":\"java-sum\",\"calls\":4,"), lines.get(2));
     }
 
     @Test

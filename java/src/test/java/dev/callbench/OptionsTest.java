@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class OptionsTest {
     @Test
     void defaultsFollowTheContract() throws UsageException {
-        Options o = Options.parse("d", new String[0]);
+        Options o = Options.parse(new String[0]);
         assertEquals(Path.of("models"), o.models);
         assertEquals(1_000_000, o.calls);
         assertEquals(1000, o.warmup);
@@ -27,7 +27,7 @@ class OptionsTest {
 
     @Test
     void readsEveryOptionInBothSpellings() throws UsageException {
-        Options o = Options.parse("d", new String[] {"--models", "m", "--calls=7", "--warmup", "0",
+        Options o = Options.parse(new String[] {"--models", "m", "--calls=7", "--warmup", "0",
             "--repeats", "2", "--batch=4", "--threads", "3", "--outputs", "o.f32",
             "--latencies=l.i64", "--debug", "--serve"});
         assertEquals(Path.of("m"), o.models);
@@ -45,14 +45,28 @@ class OptionsTest {
     }
 
     @Test
+    void theLastOfARepeatedOptionWins() throws UsageException {
+        assertEquals(7, Options.parse(new String[] {"--calls", "5", "--calls=7"}).calls);
+    }
+
+    @Test
+    void anAtFileIsAnUnknownOptionNotAFileToRead() {
+        assertUsage("java-x: usage: unknown option @args.txt", "@args.txt");
+    }
+
+    @Test
     void latencyCallsAreCapped() throws UsageException {
-        assertEquals(100_000, Options.parse("d", new String[] {"--calls", "250000"}).latencyCalls());
+        assertEquals(100_000, Options.parse(new String[] {"--calls", "250000"}).latencyCalls());
     }
 
     @Test
     void usageErrorsNameTheOptionAndExitTwo() {
         assertUsage("java-x: usage: unknown option --frobnicate", "--frobnicate", "1");
         assertUsage("java-x: usage: --calls needs a value", "--calls");
+        assertUsage("java-x: usage: unknown option --help", "--help");
+        assertUsage("java-x: usage: unknown option calls", "calls");
+        assertUsage("java-x: usage: unknown option --bogus", "--bogus=1");
+        assertUsage("java-x: usage: --calls needs an integer, got '--serve'", "--calls", "--serve");
         assertUsage("java-x: usage: --serve takes no value", "--serve=1");
         assertUsage("java-x: usage: --calls needs an integer, got 'many'", "--calls", "many");
         assertUsage("java-x: usage: --calls must be >= 1, got 0", "--calls", "0");
@@ -65,8 +79,8 @@ class OptionsTest {
     }
 
     private static void assertUsage(String expected, String... args) {
-        UsageException e = assertThrows(UsageException.class, () -> Options.parse("java-x", args));
-        assertEquals(expected, e.getMessage());
+        UsageException e = assertThrows(UsageException.class, () -> Options.parse(args));
+        assertEquals(expected, e.withDriver("java-x").getMessage());
         assertEquals(2, e.exitStatus());
     }
 }

@@ -25,14 +25,14 @@ class RoundsTest {
 
     @Test
     void aRoundRunsCallsZeroToKAndIsReported() throws DataException {
-        Rounds.Round round = rounds.round(3);
+        Round round = rounds.round(3);
         assertEquals(List.of(0, 2, 4), driver.firsts);
         assertEquals(3, round.calls());
         assertTrue(round.ns() >= 0);
         assertNotNull(round.cpuNs(), "HotSpot measures the thread's CPU time");
         assertTrue(round.cpuNs() >= 0);
         rounds.round(1);
-        assertEquals(List.of(3, 1), rounds.done().stream().map(Rounds.Round::calls).toList());
+        assertEquals(List.of(3, 1), rounds.done().stream().map(Round::calls).toList());
         assertEquals(2, rounds.lastOutputCount());
     }
 

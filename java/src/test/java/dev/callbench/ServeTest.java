@@ -27,10 +27,10 @@ class ServeTest {
 
     @Test
     void parsesTheThreeCommands() throws UsageException {
-        assertEquals(new Command(Verb.ROUND, 7), Serve.parse("d", "round 7", 10));
-        assertEquals(new Command(Verb.ROUND, 10), Serve.parse("d", "  round\t10 \r", 10));
-        assertEquals(new Command(Verb.LATENCIES, 1), Serve.parse("d", "latencies 1", 10));
-        assertEquals(new Command(Verb.END, 0), Serve.parse("d", "end", 10));
+        assertEquals(new Command(Verb.ROUND, 7), Serve.parse("round 7", 10));
+        assertEquals(new Command(Verb.ROUND, 10), Serve.parse("  round\t10 \r", 10));
+        assertEquals(new Command(Verb.LATENCIES, 1), Serve.parse("latencies 1", 10));
+        assertEquals(new Command(Verb.END, 0), Serve.parse("end", 10));
     }
 
     @Test
@@ -55,11 +55,11 @@ class ServeTest {
 
     @Test
     void theStandaloneScriptRepeatsFullRoundsThenLatencies() throws Exception {
-        Options options = Options.parse("d", new String[] {"--calls", "250000", "--repeats", "2",
+        Options options = Options.parse(new String[] {"--calls", "250000", "--repeats", "2",
             "--latencies", "l.i64"});
         assertEquals(List.of("round 250000", "round 250000", "latencies 100000", "end"),
                 Serve.script(options).lines().toList());
-        Options plain = Options.parse("d", new String[] {"--calls", "5"});
+        Options plain = Options.parse(new String[] {"--calls", "5"});
         assertEquals(List.of("round 5", "round 5", "round 5", "end"), Serve.script(plain).lines().toList());
     }
 
@@ -70,16 +70,16 @@ class ServeTest {
         serve(options, "round 3\nlatencies 2\nround 1\nend\nround 3\n");
         List<String> lines = lines();
         assertEquals(5, lines.size(), lines.toString());
-        assertEquals("{\"event\": \"ready\", \"load_ns\": 42}", lines.get(0));
+        assertEquals("{\"event\":\"ready\",\"load_ns\":42}", lines.get(0));
         assertTrue(lines.get(1).matches(
-                "\\{\"event\": \"round\", \"calls\": 3, \"ns\": \\d+, \"cpu_ns\": \\d+}"), lines.get(1));
-        assertEquals("{\"event\": \"latencies\", \"calls\": 2}", lines.get(2));
-        assertTrue(lines.get(3).startsWith("{\"event\": \"round\", \"calls\": 1, "), lines.get(3));
+                "\\{\"event\":\"round\",\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+}"), lines.get(1));
+        assertEquals("{\"event\":\"latencies\",\"calls\":2}", lines.get(2));
+        assertTrue(lines.get(3).startsWith("{\"event\":\"round\",\"calls\":1,"), lines.get(3));
         assertTrue(lines.get(4).matches(
-                "\\{\"driver\": \"java-sum\", \"calls\": 3, \"batch\": 2, \"threads\": 1, "
-                + "\"runtime_version\": \"1.0\", \"load_ns\": 42, \"peak_rss_bytes\": \\d+, "
-                + "\"rounds\": \\[\\{\"calls\": 3, \"ns\": \\d+, \"cpu_ns\": \\d+}, "
-                + "\\{\"calls\": 1, \"ns\": \\d+, \"cpu_ns\": \\d+}], \"notes\": \\{\"jvm\": .*}}"),
+                "\\{\"driver\":\"java-sum\",\"calls\":3,\"batch\":2,\"threads\":1,"
+                + "\"runtime_version\":\"1.0\",\"load_ns\":42,\"peak_rss_bytes\":\\d+,"
+                + "\"rounds\":\\[\\{\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+},"
+                + "\\{\"calls\":1,\"ns\":\\d+,\"cpu_ns\":\\d+}],\"notes\":\\{\"jvm\":.*}}"),
                 lines.get(4));
         // The last round: one call of two samples; nothing after 'end' was read.
         assertArrayEquals(new float[] {0f, -1f}, TestFiles.readFloats(dir.resolve("o.f32")));
@@ -91,14 +91,14 @@ class ServeTest {
     void endBeforeAnyRoundWritesNoOutputs() throws Exception {
         serve(options("--calls", "3", "--outputs", dir.resolve("o.f32").toString()), "");
         assertEquals(0, TestFiles.readFloats(dir.resolve("o.f32")).length);
-        assertTrue(lines().get(1).contains("\"rounds\": [], "), lines().get(1));
+        assertTrue(lines().get(1).contains("\"rounds\":[],"), lines().get(1));
     }
 
     @Test
     void latenciesWithoutAPathIsAUsageError() {
         UsageException e = assertThrows(UsageException.class,
                 () -> serve(options("--calls", "3"), "latencies 2\n"));
-        assertEquals("java-sum: usage: command 'latencies K' needs --latencies PATH", e.getMessage());
+        assertEquals("command 'latencies K' needs --latencies PATH", e.problem());
     }
 
     @Test
@@ -110,7 +110,7 @@ class ServeTest {
     }
 
     private static Options options(String... args) throws UsageException {
-        return Options.parse("java-sum", args);
+        return Options.parse(args);
     }
 
     private void serve(Options options, String commands) throws CallbenchException {
@@ -125,8 +125,8 @@ class ServeTest {
     }
 
     private static void assertBad(String expected, String line) {
-        UsageException e = assertThrows(UsageException.class, () -> Serve.parse("java-x", line, 10));
-        assertEquals(expected, e.getMessage());
+        UsageException e = assertThrows(UsageException.class, () -> Serve.parse(line, 10));
+        assertEquals(expected, e.withDriver("java-x").getMessage());
         assertEquals(2, e.exitStatus());
     }
 }

@@ -36,7 +36,7 @@ class TensorRoundsTest {
         rounds.warmup(6);
         assertEquals(List.of(0, 2, 4, 6, 0, 2), driver.firsts);
         driver.firsts.clear();
-        Rounds.Round round = rounds.round(3);
+        Round round = rounds.round(3);
         assertEquals(List.of(0, 2, 4), driver.firsts);
         assertEquals(3, round.calls());
         assertEquals(1, rounds.done().size());
@@ -94,7 +94,7 @@ class TensorRoundsTest {
         assertArrayEquals(new float[] {0, 1, 2, 3, 4, 5, 6, 7}, firsts);
         assertTrue(driver.closed, "the model was closed");
         String result = captured.toString(StandardCharsets.UTF_8).lines().reduce((a, b) -> b).orElseThrow();
-        assertTrue(result.startsWith("{\"driver\": \"java-sum-tensors\", \"calls\": 4, \"batch\": 2"), result);
+        assertTrue(result.startsWith("{\"driver\":\"java-sum-tensors\",\"calls\":4,\"batch\":2"), result);
     }
 
     @Test
