@@ -12,7 +12,7 @@ from callbench.command_line import Parser, count
 
 DEFAULT_CALLS = 1_000_000
 # Calls a latency sample takes at most (the harness asks for min(calls, this)).
-LATENCY_CALLS = 100_000
+STANDALONE_LATENCY_CALLS = 100_000
 
 
 @dataclass(frozen=True)

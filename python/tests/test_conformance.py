@@ -113,3 +113,23 @@ def test_every_model_artifact_is_in_the_manifest(small_models: Path) -> None:
     """The artifacts the registry names are the exporter's, so damage reaches real files."""
     manifest = art.read_manifest(small_models)
     assert {d.artifact for d in DRIVERS} <= set(manifest["files"])
+
+
+# One driver of each kit: what the kit itself does, the same in all six.
+ONE_PER_KIT = ["python-numpy", "cpp-handwritten", "java-onnxruntime", "rust-handwritten",
+               "go-handwritten", "node-onnxruntime"]  # fmt: skip
+
+
+@pytest.mark.parametrize("driver_id", ONE_PER_KIT)
+def test_every_kit_says_its_progress_and_refuses_latencies_without_a_path(
+    driver_id: str, small_models: Path
+) -> None:
+    spec = next(d for d in DRIVERS if d.id == driver_id)
+    require_available(spec)
+    done = run_driver(spec, *contract_args(small_models, "--serve"), stdin="latencies 3\n")
+    assert done.returncode == 2, done.stderr[-500:]
+    progress = [ln for ln in done.stderr.splitlines() if ln.startswith("progress:")]
+    assert progress == ["progress: loading", "progress: warm-up"], done.stderr[-500:]
+    assert error_lines(done.stderr) == [f"{spec.id}: usage: latencies K needs --latencies PATH"], (
+        done.stderr[-500:]
+    )

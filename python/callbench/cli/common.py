@@ -76,11 +76,9 @@ def add_protocol(p: argparse.ArgumentParser) -> None:
         help="calls per round for every driver (1000000: the seed's protocol); "
         "default: calibrated per driver to --round-time",
     )  # fmt: skip
+    # Not --repeats: to a driver that is a standalone run's back-to-back rounds.
     g.add_argument(
-        "--rounds",
-        "--repeats",
-        type=count(1),
-        help="interleaved rounds (default 21; 3 with --calls)",
+        "--rounds", type=count(1), help="interleaved rounds (default 21; 3 with --calls)"
     )
     g.add_argument("--round-time", type=positive, help="seconds a calibrated round aims at")
     g.add_argument("--warmup", type=count(0), help="untimed calls after loading (default 10000)")

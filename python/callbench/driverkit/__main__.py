@@ -12,7 +12,7 @@ import sys
 from callbench.command_line import report_errors
 from callbench.driverkit.entry import load_setup
 from callbench.driverkit.model import Setup
-from callbench.driverkit.serve import main
+from callbench.driverkit.serve import driver_main
 
 USAGE = "the arguments are <driver-id> <module:function> [contract options]"
 
@@ -30,7 +30,7 @@ def run(argv: list[str]) -> int:
 
     # A bad entry is one line like any other error; a driver whose runtime is missing fails.
     status = report_errors(driver_id, find, "--debug" in argv, catch_all=True)
-    return status if status else main(driver_id, found[0], argv[2:])
+    return status if status else driver_main(driver_id, found[0], argv[2:])
 
 
 if __name__ == "__main__":

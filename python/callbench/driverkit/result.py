@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from callbench.driver_options import Options
-from callbench.driverkit.rounds import RoundTime
+from callbench.driverkit.rounds import Round
 
 
 def peak_rss_bytes(status: Path = Path("/proc/self/status")) -> int | None:
@@ -26,7 +26,7 @@ def result_line(
     options: Options,
     runtime_version: str,
     load_ns: int,
-    rounds: Sequence[RoundTime],
+    rounds: Sequence[Round],
     notes: dict[str, Any],
 ) -> dict[str, Any]:
     return {

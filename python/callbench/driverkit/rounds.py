@@ -12,7 +12,7 @@ from callbench.driverkit.model import Loop
 
 
 @dataclass(frozen=True)
-class RoundTime:
+class Round:
     calls: int
     ns: int
     cpu_ns: int
@@ -40,14 +40,14 @@ def poison(outputs: Sequence[np.ndarray]) -> None:
             out.fill(np.iinfo(out.dtype).min)
 
 
-def timed_round(loop: Loop, calls: int, outputs: Sequence[np.ndarray]) -> RoundTime:
+def timed_round(loop: Loop, calls: int, outputs: Sequence[np.ndarray]) -> Round:
     """Calls 0 .. calls-1 as one block: wall time and this thread's CPU time."""
     poison(outputs)
     cpu0 = time.thread_time_ns()
     t0 = time.perf_counter_ns()
     loop(0, calls)
     ns = time.perf_counter_ns() - t0
-    return RoundTime(calls, ns, time.thread_time_ns() - cpu0)
+    return Round(calls, ns, time.thread_time_ns() - cpu0)
 
 
 def latencies(loop: Loop, calls: int) -> np.ndarray:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from callbench.command_line import report_errors
-from callbench.driver_options import LATENCY_CALLS, Options, parse_options
+from callbench.driver_options import STANDALONE_LATENCY_CALLS, Options, parse_options
 from callbench.driverkit import rounds
 from callbench.driverkit.model import Setup, load
 from callbench.driverkit.outputs import write_latencies, write_outputs
@@ -49,7 +49,7 @@ def script(options: Options) -> Iterator[Command]:
     for _ in range(options.repeats):
         yield Command("round", options.calls)
     if options.latencies is not None:
-        yield Command("latencies", min(options.calls, LATENCY_CALLS))
+        yield Command("latencies", min(options.calls, STANDALONE_LATENCY_CALLS))
     yield Command("end")
 
 
@@ -64,14 +64,21 @@ def say(data: dict[str, Any]) -> None:
     print(json.dumps(data), flush=True)
 
 
+def progress(stage: str) -> None:
+    """The contract's optional ``progress: <stage>`` line, on stderr."""
+    print(f"progress: {stage}", file=sys.stderr, flush=True)
+
+
 def run(
     driver_id: str, setup: Setup, options: Options, commands: Iterable[Command] | None = None
 ) -> dict[str, Any]:
     """Load, warm up, answer the commands; return the result line."""
+    progress("loading")
     model = load(setup, options)
     prepared, outputs, load_ns = model.prepared, model.outputs, model.load_ns
-    done: list[rounds.RoundTime] = []
+    done: list[rounds.Round] = []
     with prepared.context():
+        progress("warm-up")
         rounds.warm_up(prepared.loop, options.calls, options.warmup)
         if options.serve:
             say({"event": "ready", "load_ns": load_ns})
@@ -84,9 +91,9 @@ def run(
                 if options.serve:
                     say({"event": "round", **done[-1].to_json()})
             elif command.verb == "latencies":
-                samples = rounds.latencies(prepared.loop, command.calls)
-                if options.latencies is not None:
-                    write_latencies(options.latencies, samples)
+                if options.latencies is None:
+                    raise UsageError("latencies K needs --latencies PATH")
+                write_latencies(options.latencies, rounds.latencies(prepared.loop, command.calls))
                 if options.serve:
                     say({"event": "latencies", "calls": command.calls})
             else:
@@ -97,7 +104,7 @@ def run(
     return result_line(driver_id, options, prepared.runtime_version, load_ns, done, notes)
 
 
-def main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None) -> int:
+def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None) -> int:
     """Run a driver as a program: JSON on stdout, or one error line on stderr."""
     args = list(sys.argv[1:] if argv is None else argv)
 

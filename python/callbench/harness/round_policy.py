@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.driver_options import LATENCY_CALLS
+from callbench.driver_options import STANDALONE_LATENCY_CALLS
 from callbench.harness import machine, planning
 from callbench.harness.contention_probe import Probe
 from callbench.harness.launch import Live, Placement
@@ -104,7 +104,7 @@ class RoundPolicy:
     def latencies(self, live: Live) -> None:
         """One ``latencies`` command; the samples, when the file holds them all (DriverError)."""
         assert live.process is not None
-        calls = min(live.calls, LATENCY_CALLS)
+        calls = min(live.calls, STANDALONE_LATENCY_CALLS)
         live.process.send(f"latencies {calls}")
         live.process.event("latencies", planning.round_limit(live.expected_ns, calls, 1) * 2)
         path = live.workdir / "latencies.i64"

@@ -93,9 +93,10 @@ def ffm_command(main_class: str) -> list[str]:
     home = jdk.ffm_home()
     java_exe = str(home / "bin" / "java") if home else "java"
     kit_jars = [jar for pattern in KIT_JARS for jar in sorted(LIB.glob(pattern))]
+    classpath = os.pathsep.join(map(str, (CLASSES, FFM_CLASSES, *kit_jars)))
     return [java_exe, "--enable-native-access=ALL-UNNAMED",
             f"-Dcallbench.onnxruntime.library={FFM_LIBRARY}",
-            "-cp", os.pathsep.join(map(str, (CLASSES, FFM_CLASSES, *kit_jars))), main_class]  # fmt: skip
+            "-cp", classpath, main_class]  # fmt: skip
 
 
 def ffm_availability(main_class: str) -> str | None:

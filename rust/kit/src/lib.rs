@@ -2,7 +2,7 @@
 //! (docs/contract.md, version 3) asks of every driver, written once. A driver
 //! is then its load function and its [`Model::call`] (one float32 input and
 //! output, our MLP) or [`TensorModel::call`] (any model, through
-//! [`run_tensors`]):
+//! [`driver_main_tensors`]):
 //!
 //! ```no_run
 //! use callbench_kit::{Model, Options, Result};
@@ -17,7 +17,7 @@
 //! fn load(_options: &Options) -> Result<Zero> { Ok(Zero) }
 //! fn main() -> std::process::ExitCode {
 //!     // In a driver binary: env!("CARGO_BIN_NAME"), the driver id.
-//!     callbench_kit::run("rust-zero", load)
+//!     callbench_kit::driver_main("rust-zero", load)
 //! }
 //! ```
 //!
@@ -64,7 +64,7 @@ pub fn progress(stage: &str) {
 /// checks the inputs, warms up, then serves commands from stdin (`--serve`) or
 /// runs the standalone script. Errors and panics end as the contract's one
 /// line on stderr and exit status.
-pub fn run<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
+pub fn driver_main<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
     guarded_run(id, |options| {
         inputs::require_file(&Inputs::path(options))?;
         let (mut model, load_ns) = timed_load(options, load)?;
@@ -77,10 +77,13 @@ pub fn run<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> Exit
     })
 }
 
-/// `main` of every Rust driver of a [`TensorModel`] (contract 3): as [`run`],
+/// `main` of every Rust driver of a [`TensorModel`] (contract 3): as [`driver_main`],
 /// with each input's samples read from its file by the naming rule once the
 /// model has said its signature.
-pub fn run_tensors<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
+pub fn driver_main_tensors<M: TensorModel>(
+    id: &str,
+    load: impl FnOnce(&Options) -> Result<M>,
+) -> ExitCode {
     guarded_run(id, |options| {
         let (mut model, load_ns) = timed_load(options, load)?;
         let signature = model.signature();

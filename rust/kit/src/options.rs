@@ -9,7 +9,7 @@ use clap::Parser;
 use crate::errors::{Error, Result};
 
 /// How many calls the standalone script's latency pass times one by one.
-pub const MAX_LATENCY_CALLS: u64 = 100_000;
+pub const STANDALONE_LATENCY_CALLS: u64 = 100_000;
 
 #[derive(Parser, Debug, Clone, PartialEq, Eq)]
 #[command(
@@ -92,7 +92,7 @@ impl Options {
 
     /// Calls of the standalone latency pass: min(N, 100000).
     pub fn latency_calls(&self) -> u64 {
-        self.calls.min(MAX_LATENCY_CALLS)
+        self.calls.min(STANDALONE_LATENCY_CALLS)
     }
 
     /// Whether `--debug` is among raw arguments, for errors raised before

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::model::Notes;
-use crate::rounds::RoundTiming;
+use crate::rounds::Round;
 
 /// One answer of the dialogue, `{"event": ..., ...}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -15,8 +15,8 @@ pub enum Event {
     Latencies { calls: u64 },
 }
 
-impl From<RoundTiming> for Event {
-    fn from(t: RoundTiming) -> Self {
+impl From<Round> for Event {
+    fn from(t: Round) -> Self {
         Event::Round { calls: t.calls, ns: t.ns, cpu_ns: t.cpu_ns }
     }
 }
@@ -31,7 +31,7 @@ pub struct ResultLine<'a> {
     pub runtime_version: String,
     pub load_ns: u64,
     pub peak_rss_bytes: Option<u64>,
-    pub rounds: &'a [RoundTiming],
+    pub rounds: &'a [Round],
     #[serde(skip_serializing_if = "Notes::is_empty")]
     pub notes: Notes,
 }
@@ -65,14 +65,14 @@ mod tests {
     #[test]
     fn events_as_the_contract_spells_them() {
         assert_eq!(json_line(&Event::Ready { load_ns: 5 }), r#"{"event":"ready","load_ns":5}"#);
-        let round = Event::from(RoundTiming { calls: 3, ns: 40, cpu_ns: 39 });
+        let round = Event::from(Round { calls: 3, ns: 40, cpu_ns: 39 });
         assert_eq!(json_line(&round), r#"{"event":"round","calls":3,"ns":40,"cpu_ns":39}"#);
         assert_eq!(json_line(&Event::Latencies { calls: 2 }), r#"{"event":"latencies","calls":2}"#);
     }
 
     #[test]
     fn result_line_fields_in_order() {
-        let rounds = [RoundTiming { calls: 2, ns: 10, cpu_ns: 9 }];
+        let rounds = [Round { calls: 2, ns: 10, cpu_ns: 9 }];
         let line = ResultLine {
             driver: "rust-x",
             calls: 2,

@@ -17,7 +17,7 @@ use crate::model::{Model, Notes};
 /// ([`Rounds`]) or a `TensorModel`'s (`TensorRounds`).
 pub trait Runner {
     /// Times calls `0 .. calls-1` as one block.
-    fn round(&mut self, calls: u64) -> Result<RoundTiming>;
+    fn round(&mut self, calls: u64) -> Result<Round>;
     /// Times calls `0 .. calls-1` one at a time; each call's nanoseconds.
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>>;
     /// The last round's outputs: each output's K * B samples as little-endian
@@ -39,7 +39,7 @@ pub fn check_calls(calls: u64, max_calls: usize) -> Result<usize> {
 
 /// One timed round, as the result line lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct RoundTiming {
+pub struct Round {
     pub calls: u64,
     pub ns: u64,
     pub cpu_ns: u64,
@@ -120,7 +120,7 @@ impl<'a, M: Model> Rounds<'a, M> {
 
     /// Times calls `0 .. calls-1` as one block. The outputs are filled with
     /// NaN first (outside the timing), so a call that stores nothing shows.
-    pub fn round(&mut self, calls: u64) -> Result<RoundTiming> {
+    pub fn round(&mut self, calls: u64) -> Result<Round> {
         let k = self.check_calls(calls)?;
         self.outputs.fill(f32::NAN);
         let (step_in, step_out) = (self.step_in, self.step_out);
@@ -141,7 +141,7 @@ impl<'a, M: Model> Rounds<'a, M> {
         let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
 
         self.last_round_calls = k;
-        Ok(RoundTiming { calls, ns, cpu_ns })
+        Ok(Round { calls, ns, cpu_ns })
     }
 
     /// Times calls `0 .. calls-1` one at a time into a scratch buffer (the
@@ -172,7 +172,7 @@ impl<'a, M: Model> Rounds<'a, M> {
 
 #[cfg(target_endian = "little")]
 impl<M: Model> Runner for Rounds<'_, M> {
-    fn round(&mut self, calls: u64) -> Result<RoundTiming> {
+    fn round(&mut self, calls: u64) -> Result<Round> {
         Rounds::round(self, calls)
     }
 

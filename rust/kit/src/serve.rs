@@ -8,7 +8,7 @@ use crate::errors::{Error, Result};
 use crate::options::Options;
 use crate::outputs::{write_int64s, write_outputs};
 use crate::result::{Event, ResultLine, json_line, peak_rss_bytes};
-use crate::rounds::{RoundTiming, Runner};
+use crate::rounds::{Round, Runner};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
@@ -47,7 +47,7 @@ pub struct Session<'a, R: Runner, W: Write> {
     options: &'a Options,
     rounds: R,
     load_ns: u64,
-    timings: Vec<RoundTiming>,
+    timings: Vec<Round>,
     out: W,
 }
 
@@ -77,7 +77,7 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
             }
             Command::Latencies(k) => {
                 let Some(path) = &self.options.latencies else {
-                    return Err(Error::usage("latencies needs --latencies PATH"));
+                    return Err(Error::usage("latencies K needs --latencies PATH"));
                 };
                 let durations = self.rounds.latencies(k)?;
                 write_int64s(path, &durations)?;

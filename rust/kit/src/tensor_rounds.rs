@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::errors::Result;
 use crate::model::{Notes, TensorModel};
-use crate::rounds::{RoundTiming, Runner, check_calls, thread_cpu_ns};
+use crate::rounds::{Round, Runner, check_calls, thread_cpu_ns};
 use crate::tensors::{Bytes, Dtype, Samples};
 
 fn nanos_since(start: Instant) -> u64 {
@@ -93,7 +93,7 @@ impl<'a, M: TensorModel> TensorRounds<'a, M> {
 }
 
 impl<M: TensorModel> Runner for TensorRounds<'_, M> {
-    fn round(&mut self, calls: u64) -> Result<RoundTiming> {
+    fn round(&mut self, calls: u64) -> Result<Round> {
         let k = check_calls(calls, self.max_calls)?;
         for ((out, &step), dtype) in
             self.outputs.iter_mut().zip(&self.output_steps).zip(&self.dtypes)
@@ -106,7 +106,7 @@ impl<M: TensorModel> Runner for TensorRounds<'_, M> {
         let ns = nanos_since(start);
         let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
         self.last_round_calls = k;
-        Ok(RoundTiming { calls, ns, cpu_ns })
+        Ok(Round { calls, ns, cpu_ns })
     }
 
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {

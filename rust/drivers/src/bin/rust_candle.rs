@@ -75,5 +75,5 @@ fn load(options: &Options) -> Result<CandleModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::run(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
 }

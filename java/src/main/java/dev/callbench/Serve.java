@@ -117,7 +117,7 @@ public final class Serve {
                 }
                 case LATENCIES -> {
                     if (options.latencies == null) {
-                        throw new UsageException("command 'latencies K' needs --latencies PATH");
+                        throw new UsageException("latencies K needs --latencies PATH");
                     }
                     long[] each = rounds.latencies(command.calls());
                     Outputs.writeLongs(options.latencies, each);

@@ -98,7 +98,7 @@ class ServeTest {
     void latenciesWithoutAPathIsAUsageError() {
         UsageException e = assertThrows(UsageException.class,
                 () -> serve(options("--calls", "3"), "latencies 2\n"));
-        assertEquals("command 'latencies K' needs --latencies PATH", e.problem());
+        assertEquals("latencies K needs --latencies PATH", e.problem());
     }
 
     @Test
