@@ -350,3 +350,14 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
     # A compiled driver that crashes is not tried again: it is a fault, not a JIT's.
     once = records["cpp-fake-crash"].count
     assert once is not None and once["status"] == "failed" and "crashed_before" not in once
+
+
+def test_the_count_help_states_the_warmup_the_count_takes() -> None:
+    from callbench.cli.main import build_parser
+    from callbench.harness.count_options import DEFAULT_WARMUP, WARMUP
+
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    count_parser = subparsers.choices["count"]  # type: ignore[attr-defined]
+    helps = {a.dest: a.help for a in count_parser._actions}
+    assert f"default {WARMUP['java']} for Java and Node, else {DEFAULT_WARMUP}" in helps["warmup"]
+    assert WARMUP["java"] == WARMUP["node"]

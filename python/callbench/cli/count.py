@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairs", type=count(1), default=3, help="pairs of rounds counted (default 3)")
     p.add_argument(
         "--warmup", type=count(0),
-        help="uncounted calls after loading (default 10000 for Java and Node, else 1000)",
+        help="uncounted calls after loading (default 100000 for Java and Node, else 1000)",
     )  # fmt: skip
     p.add_argument("--jobs", type=count(1), default=2, help="drivers counted at once")
     p.add_argument(
