@@ -5,8 +5,12 @@
 #include <iterator>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 namespace callbench {
 
+// A round as the contract writes it (nlohmann's to_json hook, found by
+// argument-dependent lookup; only the result line uses it).
 void to_json(nlohmann::ordered_json& json, const Round& round) {
   json = {{"calls", round.calls}, {"ns", round.ns}, {"cpu_ns", round.cpu_ns}};
 }

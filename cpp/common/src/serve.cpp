@@ -10,7 +10,6 @@
 
 #include "callbench/errors.hpp"
 #include "callbench/outputs.hpp"
-#include "callbench/result.hpp"
 
 namespace callbench {
 namespace {
@@ -60,9 +59,10 @@ bool execute(const Command& command, const Options& options, RoundRunner& runner
       const Round round = runner.round(command.calls);
       rounds.push_back(round);
       if (answers) {
-        nlohmann::ordered_json line = {{"event", "round"}};
-        line.update(nlohmann::ordered_json(round));
-        answer(*answers, line);
+        answer(*answers, {{"event", "round"},
+                          {"calls", round.calls},
+                          {"ns", round.ns},
+                          {"cpu_ns", round.cpu_ns}});
       }
       return true;
     }

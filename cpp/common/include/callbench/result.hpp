@@ -9,8 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "callbench/model.hpp"
 #include "callbench/rounds.hpp"
 
@@ -27,10 +25,6 @@ struct Result {
   std::vector<Round> rounds;
   Notes notes;
 };
-
-// A round as the contract writes it, {"calls": K, "ns": W, "cpu_ns": C}
-// (nlohmann's to_json hook, found by argument-dependent lookup).
-void to_json(nlohmann::ordered_json& json, const Round& round);
 
 // The result line (nlohmann-json, keys in the contract's order, no newline).
 std::string result_json(const Result& result);
