@@ -31,7 +31,7 @@ class Parser {
  public:
   explicit Parser(Options& options) {
     app_.set_help_flag();  // --help is an unknown option, as in every kit
-    app_.allow_extras();   // collected, then named by usage_of_extras
+    app_.allow_extras();   // collected, then the first is named by parse
     count("--calls", options.calls, 1);
     count("--warmup", options.warmup, 0);
     count("--repeats", options.repeats, 1);
@@ -92,12 +92,13 @@ class Parser {
   }
 
   // CLI11 words a missing value "--calls: 1 required TEXT missing" and a
-  // flag's value "--serve was given a disallowed flag override".
-  static std::string mismatch_problem(const std::string& what) {
+  // flag's value "serve was given a disallowed flag override".
+  std::string mismatch_problem(const std::string& what) const {
     std::string name = what.substr(0, what.find_first_of(": "));
-    name = "--" + name.substr(name.find_first_not_of('-'));  // the override names "serve"
-    if (name == "--serve" || name == "--debug") return name + " takes no value";
-    return name + " needs a value";
+    name = "--" + name.substr(name.find_first_not_of('-'));
+    const CLI::Option* option = app_.get_option_no_throw(name);
+    const bool flag = option != nullptr && option->get_items_expected_max() == 0;
+    return name + (flag ? " takes no value" : " needs a value");
   }
 
   CLI::App app_{"a callbench driver", "driver"};
