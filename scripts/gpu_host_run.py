@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         options = replace(options, rounds=3, round_time=0.02, warmup=1000)
     specs = [s for s in DRIVERS if GPU in s.roles or s.id in CPU_ROWS]
-    sizes = common.widths(argparse.Namespace(widths=args.widths, models=args.models))
+    sizes = common.widths(argparse.Namespace(widths=args.widths), args.models)
     run_dir = new_run_dir()
     done: list[Record] = run_group(specs, options, run_dir)
     pack(run_dir, args.pack)

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness.count_options import MAX_CALLS, CountOptions
+from callbench.harness.count_options import MAX_CALLS
 from callbench.harness.counting import count_drivers
+from callbench.harness.options import WARMUP, RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive
@@ -52,7 +53,7 @@ def count(models: Path, run_dir: Path, *specs: DriverSpec, **options: object) ->
     # Rounds of 1000 and 2000 calls, as by default: a round's own cost varies by a
     # few thousand instructions from round to round, a few per call at that K.
     settings: dict[str, object] = {"calls": 1000, "pairs": 2, "warmup": 10, **options}
-    opts = CountOptions(models=models, **settings)  # type: ignore[arg-type]
+    opts = RunOptions(models=models, **settings)  # type: ignore[arg-type]
     run_dir.mkdir(exist_ok=True)
     (run_dir / "env.json").write_text("{}")
     return {r.id: r for r in count_drivers(list(specs), opts, run_dir)}
@@ -156,7 +157,7 @@ def test_without_valgrind_every_row_says_why(
 CTRL_C_CHILD = """
 import sys
 from pathlib import Path
-from callbench.harness.count_options import CountOptions
+from callbench.harness.options import RunOptions
 from callbench.harness.counting import count_drivers
 from callbench.languages.spec import DriverSpec
 
@@ -166,8 +167,8 @@ specs = [
                command=lambda i=i, m=m: [binary, "100", m, "--driver-id", i])
     for i, m in (("cpp-fake-count", "ok"), ("cpp-fake-hang", "hang"))
 ]
-options = CountOptions(models=Path(models), calls=1000, pairs=2, warmup=10, jobs=1,
-                       round_limit=300.0)
+options = RunOptions(models=Path(models), calls=1000, pairs=2, warmup=10, jobs=1,
+                     round_limit=300.0)
 try:
     count_drivers(specs, options, Path(run_dir))
 except KeyboardInterrupt:
@@ -354,10 +355,15 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
 
 def test_the_count_help_states_the_warmup_the_count_takes() -> None:
     from callbench.cli.main import build_parser
-    from callbench.harness.count_options import DEFAULT_WARMUP, WARMUP
+    from callbench.harness.count_options import JIT_WARMUP, warmup_of
+    from callbench.registry import lookup
 
     subparsers = next(a for a in build_parser()._actions if a.dest == "command")
     count_parser = subparsers.choices["count"]  # type: ignore[attr-defined]
     helps = {a.dest: a.help for a in count_parser._actions}
-    assert f"default {WARMUP['java']} for Java and Node, else {DEFAULT_WARMUP}" in helps["warmup"]
-    assert WARMUP["java"] == WARMUP["node"]
+    assert f"default {WARMUP}; a count's of Java and Node: {JIT_WARMUP['java']}" in helps["warmup"]
+    assert JIT_WARMUP["java"] == JIT_WARMUP["node"]
+    # What the count then takes: the JIT's, or the one default; --warmup as given.
+    assert warmup_of(lookup("cpp-handwritten"), RunOptions()) == WARMUP
+    assert warmup_of(lookup("java-onnxruntime"), RunOptions()) == JIT_WARMUP["java"]
+    assert warmup_of(lookup("node-onnxruntime"), RunOptions(warmup=10)) == 10

@@ -168,15 +168,19 @@ def test_bench_exports_again_for_an_artifact_an_older_export_lacks(
     models_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from callbench.cli import bench
+    from callbench.model import export_options
     from callbench.model.litert_model import TFLITE
 
     commands: list[list[str]] = []
 
-    def run(command: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+    def run(
+        command: list[str], env: dict[str, str], check: bool = False
+    ) -> subprocess.CompletedProcess[str]:
+        assert env["PYTHONHASHSEED"] == "0"
         commands.append(command)
         return subprocess.CompletedProcess(command, 0)
 
-    monkeypatch.setattr(bench.subprocess, "run", run)
+    monkeypatch.setattr(export_options.subprocess, "run", run)
     bench.ensure_models(models_copy, {art.ONNX, TFLITE})
     assert commands == []  # everything there and as the manifest says
     path = models_copy / art.MANIFEST

@@ -91,7 +91,7 @@ def test_shares_and_the_other_row_add_up() -> None:
 def test_the_ladder_steps_are_present_and_measured(small_models: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
     done = run_module(CLI, "ladder", "--models", str(small_models), "--calls", "2000",
-                      "--repeats", "5", "--warmup", "10", "--run-dir", str(run_dir))  # fmt: skip
+                      "--rounds", "5", "--warmup", "10", "--run-dir", str(run_dir))  # fmt: skip
     assert done.returncode == 0, done.stderr
     data = json.loads((run_dir / ladder_record.FILE).read_text())
     assert data["schema"] == ladder_record.SCHEMA

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import signal
-import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import replace
@@ -14,7 +13,6 @@ from pathlib import Path
 
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
-from callbench.driver_options import Options
 from callbench.errors import ArtifactError, UsageError, named_first_line
 from callbench.harness import console, gpu_sweep, signals
 from callbench.harness.options import RunOptions
@@ -23,6 +21,7 @@ from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model import left_out, user_onnx, user_torch
+from callbench.model.export_options import ExportOptions, run_export
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -112,13 +111,13 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
 def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
-    options = common.run_options(args)
+    options = RunOptions.of(args)
     if brought(args) is not None or args.inputs is not None:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
     if args.widths and args.sweep:
         raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
-    sizes = common.widths(args)
+    sizes = common.widths(args, options.models)
     run_dir = None
     try:
         if args.build:
@@ -149,8 +148,7 @@ def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
             raise ArtifactError(package, "has no signature in its metadata")
     except ArtifactError as exc:
         print(f"callbench: {exc}: exporting", flush=True)
-        command = [sys.executable, "-m", "callbench.model.export", "--out", str(models)]
-        if subprocess.run(command, check=False).returncode != 0:
+        if run_export(ExportOptions(out=models)) != 0:
             raise
     return None
 
@@ -159,7 +157,7 @@ def bench(args: argparse.Namespace) -> int:
     """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
     signals.install()
     defaults = QUICK if args.quick else {}
-    options: RunOptions = common.run_options(args, **defaults)
+    options = RunOptions.of(args, **defaults)
     if brought(args) is not None or args.inputs is not None:
         # A user's model: its drivers and its report; the sweeps, kernels and ladder
         # are about our MLP and the machine, not about the model brought.
@@ -167,7 +165,7 @@ def bench(args: argparse.Namespace) -> int:
     specs = common.selection(args)
     ensure_models(options.models, {spec.artifact for spec in specs})
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
-    sizes = common.widths(args)
+    sizes = common.widths(args, options.models)
     languages = sorted({language_key(s) for s in specs})
     if not args.no_build:
         build([lang for lang in LANGUAGES if lang in languages and lang in BUILT])
@@ -197,12 +195,17 @@ def bench(args: argparse.Namespace) -> int:
     if status != 0:
         print("callbench: the kernels failed; the report goes on without them", file=sys.stderr)
     if args.only is None and (args.language is None or "python" in args.language):
-        from callbench.cli.profile import LADDER_CALLS, QUICK_LADDER_CALLS, run_ladder
+        from callbench.cli.profile import (
+            LADDER_CALLS,
+            LADDER_ROUNDS,
+            QUICK_LADDER_CALLS,
+            run_ladder,
+        )  # fmt: skip
 
         calls = QUICK_LADDER_CALLS if args.quick else LADDER_CALLS
-        ladder_options = Options(models=options.models, calls=calls)
+        ladder = replace(options, calls=calls, rounds=LADDER_ROUNDS, batch=1, threads=1)
         try:
-            run_ladder(ladder_options, run_dir=run_dir)
+            run_ladder(ladder, run_dir)
         except Exception as exc:  # a runtime's own failure: the report goes on
             print(f"callbench: the ladder failed ({named_first_line(exc)}); the report goes on "
                   "without it", file=sys.stderr)  # fmt: skip
@@ -210,8 +213,8 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def write_report(run_dir: Path) -> int:
+    from callbench.cli.report import report
     from callbench.records.store import RESULTS
-    from callbench.report.__main__ import report
 
     print(f"wrote {report([str(run_dir)], RESULTS)}")
     return 0

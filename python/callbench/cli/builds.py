@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -34,3 +35,14 @@ def build(languages: Sequence[str], *flags: str) -> list[str]:
         if done.returncode != 0:
             failed.append(language)
     return failed
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("languages", nargs="*", help="default: every language")
+    p.add_argument("--test", action="store_true", help="also run each language's unit tests")
+    p.add_argument("--lint", action="store_true", help="also run each language's linters")
+
+
+def main(args: argparse.Namespace) -> int:
+    flags = [f for f, on in (("--test", args.test), ("--lint", args.lint)) if on]
+    return 1 if build(args.languages or BUILT, *flags) else 0

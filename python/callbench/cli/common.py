@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from callbench.command_line import count, positive
 from callbench.errors import UsageError
 from callbench.harness import gpu_sweep
-from callbench.harness.options import FIXED_ROUNDS, RunOptions
+from callbench.harness.options import add_options
 from callbench.languages.spec import DriverSpec
 from callbench.model import family
 from callbench.model.family import Width
@@ -39,13 +38,13 @@ def add_widths(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--widths", metavar="H,H...", help=what)
 
 
-def widths(args: argparse.Namespace) -> list[Width]:
+def widths(args: argparse.Namespace, models: Path) -> list[Width]:
     """The family widths --widths asks for ('all': every exported one), each folder checked."""
     text = (args.widths or "").strip()
     if not text:
         return []
-    asked = family.exported(args.models) if text == "all" else family.parse_widths(text)
-    return family.resolve(args.models, asked)
+    asked = family.exported(models) if text == "all" else family.parse_widths(text)
+    return family.resolve(models, asked)
 
 
 def add_user_model(p: argparse.ArgumentParser) -> None:
@@ -69,30 +68,10 @@ def add_user_model(p: argparse.ArgumentParser) -> None:
 
 
 def add_protocol(p: argparse.ArgumentParser) -> None:
+    """The options of a timed run (``run``, ``bench``), as RunOptions declares them."""
     g = p.add_argument_group("protocol")
-    g.add_argument("--models", type=Path, default=Path("models"))
-    g.add_argument(
-        "--calls", type=count(1),
-        help="calls per round for every driver (1000000: the seed's protocol); "
-        "default: calibrated per driver to --round-time",
-    )  # fmt: skip
-    # Not --repeats: to a driver that is a standalone run's back-to-back rounds.
-    g.add_argument(
-        "--rounds", type=count(1), help="interleaved rounds (default 21; 3 with --calls)"
-    )
-    g.add_argument("--round-time", type=positive, help="seconds a calibrated round aims at")
-    g.add_argument("--warmup", type=count(0), help="untimed calls after loading (default 10000)")
-    g.add_argument("--batch", type=count(1), default=1)
-    g.add_argument("--threads", type=count(1), default=1)
-    g.add_argument("--no-pin", action="store_true", help="do not pin drivers to a core")
-    g.add_argument("--reruns", type=count(0), help="re-runs of a flagged round (default 2)")
-    g.add_argument(
-        "--no-contention-flags",
-        action="store_true",
-        help="count rounds whose contention probe ran slow (flagged and re-run by default)",
-    )
-    g.add_argument("--seed", type=int, default=0, help="shuffles the round order")
-    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    add_options(g, "models", "calls", "rounds", "round_time", "warmup", "batch", "threads",
+                "pin", "reruns", "contention_flags", "seed", "debug")  # fmt: skip
 
 
 def add_where(p: argparse.ArgumentParser) -> None:
@@ -100,19 +79,34 @@ def add_where(p: argparse.ArgumentParser) -> None:
     p.add_argument("--run-id", help="add to this run (made if missing) instead of a new one")
 
 
-def run_options(args: argparse.Namespace, **defaults: object) -> RunOptions:
-    """RunOptions from the parsed options; ``defaults`` stand where an option was not given."""
-    base = RunOptions(**defaults)  # type: ignore[arg-type]
-    given = {
-        "models": args.models, "calls": args.calls, "rounds": args.rounds,
-        "round_time": args.round_time, "warmup": args.warmup, "batch": args.batch,
-        "threads": args.threads, "reruns": args.reruns, "seed": args.seed, "debug": args.debug,
-    }  # fmt: skip
-    values = {k: v for k, v in given.items() if v is not None}
-    if args.calls is not None and args.rounds is None:
-        values["rounds"] = FIXED_ROUNDS  # a million calls a round: the seed's few repeats
-    if args.no_pin:
-        values["pin"] = False
-    if args.no_contention_flags:
-        values["contention_flags"] = False
-    return RunOptions(**{**base.__dict__, **values})
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """``callbench run``'s options."""
+    add_selection(p)
+    add_protocol(p)
+    add_where(p)
+    p.add_argument("--build", action="store_true", help="build the languages first")
+    p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
+    p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
+    add_user_model(p)
+    add_widths(
+        p, "run each driver at each hidden width of the family (8: the reference; 'all': "
+        "every exported width)",
+    )  # fmt: skip
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    """``callbench bench``'s options."""
+    add_selection(p)
+    add_protocol(p)
+    add_where(p)
+    p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
+    p.add_argument("--no-build", action="store_true")
+    add_user_model(p)
+    add_widths(
+        p, "also the model-size sweep at these widths ('all': every exported one); with "
+        "--only, every chosen driver runs at each, else each runtime's fastest (--swept)",
+    )  # fmt: skip
+
+
+def add_no_arguments(p: argparse.ArgumentParser) -> None:
+    """A command without options."""

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.command_line import count
+from callbench.harness.options import RunOptions, add_options
 from callbench.paths import RUNS
 
 
@@ -22,29 +22,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--run-id", help="the run to add counts to (default: this host's newest, or a new one)"
     )
-    p.add_argument("--models", type=Path, default=Path("models"))
-    p.add_argument(
-        "--calls", type=count(1),
-        help="K: rounds of K and 2K calls (default: calibrated to ~5e7 instructions, 100-10000)",
-    )  # fmt: skip
-    p.add_argument("--pairs", type=count(1), default=3, help="pairs of rounds counted (default 3)")
-    p.add_argument(
-        "--warmup", type=count(0),
-        help="uncounted calls after loading (default 100000 for Java and Node, else 1000)",
-    )  # fmt: skip
-    p.add_argument("--jobs", type=count(1), default=2, help="drivers counted at once")
-    p.add_argument(
-        "--cache-sim",
-        action="store_true",
-        help="simulate the caches too: estimated cycles = L1 hits + 5 LL hits + 35 RAM accesses",
-    )
+    add_options(p, "models", "calls", "pairs", "warmup", "jobs", "cache_sim")
     p.add_argument("--build", action="store_true", help="build the languages first")
-    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    add_options(p, "debug")
 
 
-def run_folder(args: argparse.Namespace) -> Path:
+def run_folder(args: argparse.Namespace, options: RunOptions) -> Path:
     """The run named, else the newest, else a new one (with its env.json)."""
-    from callbench.harness.options import RunOptions
     from callbench.harness.run import write_env
     from callbench.records.store import find_run, latest_run, new_run_dir
 
@@ -59,7 +43,7 @@ def run_folder(args: argparse.Namespace) -> Path:
         if newest is not None and _host(newest) == socket.gethostname() and not _committed(newest):
             return newest
         run_dir = new_run_dir(args.runs_dir)
-    write_env(run_dir, RunOptions(models=args.models), args.models)
+    write_env(run_dir, RunOptions(models=options.models), options.models)
     return run_dir
 
 
@@ -88,19 +72,15 @@ def main(args: argparse.Namespace) -> int:
     from callbench.cli.bench import stopped
     from callbench.cli.builds import build
     from callbench.harness import signals
-    from callbench.harness.count_options import CountOptions
     from callbench.harness.counting import count_drivers
     from callbench.registry import language_key
 
     signals.install()
     specs = common.selection(args)
-    options = CountOptions(
-        models=args.models, calls=args.calls, pairs=args.pairs, warmup=args.warmup,
-        cache_sim=args.cache_sim, jobs=args.jobs, debug=args.debug,
-    )  # fmt: skip
+    options = RunOptions.of(args)
     if args.build:
         build(sorted({language_key(s) for s in specs}))
-    run_dir = run_folder(args)
+    run_dir = run_folder(args, options)
     try:
         done = count_drivers(specs, options, run_dir)
     except KeyboardInterrupt as stop:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from callbench.harness.callgrind import unavailable
@@ -59,3 +60,8 @@ def listing() -> str:
         + (f"unavailable: {reason}" if reason else "available")
     )
     return "\n".join(rows)
+
+
+def main(args: argparse.Namespace) -> int:
+    print(listing())
+    return 0

@@ -3,8 +3,8 @@
     callbench profile driver DRIVER [--models DIR] [--calls N] [--warmup W] [--batch B]
                                     [--threads T] [--top K] [--no-native] [--seconds S]
                                     [--rate HZ] [--flame SVG] [--debug]
-    callbench profile ladder [--run-dir DIR] [--models DIR] [--calls N]
-                             [--repeats R] [--batch B] [--threads T] [--debug]
+    callbench profile ladder [--run-dir DIR] [--models DIR] [--calls N] [--warmup W]
+                             [--rounds R] [--batch B] [--threads T] [--debug]
 
 The first runs DRIVER's own loop under cProfile, then under py-spy with
 native frames (where py-spy can run), and prints the top frames with their
@@ -17,57 +17,42 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from callbench.command_line import Parser, count, positive, report_errors
-from callbench.driver_options import Options
 from callbench.errors import UsageError
-from callbench.profile import native_frames, python_frames
-from callbench.profile.target import loaded
-from callbench.report.frames_table import render
+from callbench.harness.options import RunOptions, add_options
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PROG = "callbench profile"
 PROFILE_CALLS = 20_000
+# What a profile takes of the run's options (RunOptions declares them).
+PROTOCOL = ("models", "calls", "warmup", "batch", "threads", "debug")
 
 
-def _add_protocol(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--models", type=Path, default=Path("models"))
-    p.add_argument("--calls", type=count(1), default=PROFILE_CALLS, help="calls profiled / timed")
-    p.add_argument("--warmup", type=count(0), default=1000)
-    p.add_argument("--batch", type=count(1), default=1)
-    p.add_argument("--threads", type=count(1), default=1)
-    p.add_argument("--debug", action="store_true")
-
-
-def parser() -> argparse.ArgumentParser:
-    p = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(
         dest="what", metavar="{driver,ladder}", required=True, parser_class=Parser
     )
     d = sub.add_parser("driver", help="a Python driver's frames (cProfile, then py-spy)")
     d.add_argument("driver", help="a Python driver id (see `callbench list`)")
-    _add_protocol(d)
+    add_options(d, *PROTOCOL)
     d.add_argument("--top", type=count(1), default=12, help="frames shown per table")
     d.add_argument("--no-native", action="store_true", help="cProfile only, no py-spy")
     d.add_argument("--seconds", type=positive, default=3.0, help="py-spy's sampling time")
     d.add_argument("--rate", type=count(1), default=250, help="py-spy's samples a second")
     d.add_argument("--flame", type=Path, help="write py-spy's flame graph (SVG) here")
     lad = sub.add_parser("ladder", help="time the overhead ladder of torch and ONNX Runtime")
-    _add_protocol(lad)
+    add_options(lad, *PROTOCOL, "rounds")
     lad.add_argument("--run-dir", type=Path, help="the run folder ladder.json goes to")
-    lad.add_argument("--repeats", type=count(1), default=5, help="interleaved repeats")
-    return p
-
-
-def options_of(args: argparse.Namespace) -> Options:
-    return Options(models=args.models, calls=args.calls, warmup=args.warmup,
-                   batch=args.batch, threads=args.threads, debug=args.debug)  # fmt: skip
 
 
 def max_error(outputs: np.ndarray, models: Path) -> float:
+    import numpy as np
+
     from callbench.model.artifacts import read_reference
 
     reference = read_reference(models)[: len(outputs)]
@@ -75,7 +60,13 @@ def max_error(outputs: np.ndarray, models: Path) -> float:
 
 
 def profile_driver(args: argparse.Namespace) -> int:
-    options = options_of(args)
+    # Imported here: callbench builds every command's parser on each call.
+    from callbench.profile import native_frames, python_frames
+    from callbench.profile.target import loaded
+    from callbench.report.frames_table import render
+
+    given = RunOptions.of(args)
+    options = given.driver_options(given.calls or PROFILE_CALLS)
     with loaded(args.driver, options) as driver:
         per_call = python_frames.unprofiled_ns(driver)
         error = max_error(driver.outputs[0], options.models)
@@ -115,13 +106,13 @@ def profile_driver(args: argparse.Namespace) -> int:
 
 LADDER_CALLS = 20_000
 QUICK_LADDER_CALLS = 2_000
-LADDER_REPEATS = 5
+# bench's ladder: five interleaved rounds of 20,000 calls per step, about half a minute.
+LADDER_ROUNDS = 5
 
 
-def run_ladder(
-    options: Options, repeats: int = LADDER_REPEATS, run_dir: Path | None = None
-) -> None:
-    """Time the ladder, print its table, write ladder.json into ``run_dir`` if given.
+def run_ladder(options: RunOptions, run_dir: Path | None = None) -> None:
+    """Time the ladder (``options.rounds`` interleaved rounds of ``options.calls`` calls a
+    step, 20,000 if not given), print its table, write ladder.json into ``run_dir`` if given.
 
     Steps that do not add up to the full call are said on stderr, not an error.
     """
@@ -131,7 +122,8 @@ def run_ladder(
     from callbench.records import ladder as ladder_record
     from callbench.report.ladder_table import ladder_table
 
-    result = measure([torch_path, onnxruntime_path], options, repeats)
+    steps = options.driver_options(options.calls or LADDER_CALLS)
+    result = measure([torch_path, onnxruntime_path], steps, options.rounds)
     print(ladder_table(result))
     if run_dir is not None:
         run_dir.mkdir(parents=True, exist_ok=True)
@@ -142,21 +134,16 @@ def run_ladder(
               f"within {ladder_record.TOLERANCE:.0%}", file=sys.stderr)  # fmt: skip
 
 
-def ladder(args: argparse.Namespace) -> int:
-    run_ladder(options_of(args), args.repeats, args.run_dir)
-    return 0
-
-
-def profile_main(argv: Sequence[str]) -> int:
-    """The ``callbench profile`` subcommand: options after ``profile``; its exit status."""
-    args_list = list(argv)
-
-    def body() -> int:
-        args = parser().parse_args(args_list)
-        return ladder(args) if args.what == "ladder" else profile_driver(args)
-
-    return report_errors(PROG, body, "--debug" in args_list, catch_all=True)
+def main(args: argparse.Namespace) -> int:
+    if args.what == "ladder":
+        run_ladder(RunOptions.of(args), args.run_dir)
+        return 0
+    return profile_driver(args)
 
 
 if __name__ == "__main__":
-    sys.exit(profile_main(sys.argv[1:]))
+    p = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    add_arguments(p)
+    argv = sys.argv[1:]
+    sys.exit(report_errors(PROG, lambda: main(p.parse_args(argv)), "--debug" in argv,
+                           catch_all=True))  # fmt: skip

@@ -4,21 +4,14 @@ verdict on a JIT-compiled driver, and the ``count`` block a record carries.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from callbench.harness import callgrind
+from callbench.harness.options import COUNT_JIT_WARMUP, WARMUP, RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.records import count as derive
 from callbench.registry import language_key
 
-# A driver that has not loaded within this under Valgrind is skipped. The slowest
-# here, python-torch-compile and python-executorch, loaded in 190-210 s (torch's
-# import alone takes ~30 s under callgrind, instrumentation off); counting them
-# then costs about 30 s more than waiting out a 3-minute limit to skip them.
-LOAD_LIMIT = 300.0
-ROUND_LIMIT = 300.0
 # K is calibrated so a round of K calls counts about this many instructions:
 # a round's own cost (the command, the answer, the toggles) varies by a few
 # thousand instructions, under 0.01% of that, while a slow call's K stays small
@@ -36,37 +29,23 @@ JIT_MAX_CALLS = 20_000
 # Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile the call
 # path and its heap to reach its steady size (after 10,000, Java's ONNX Runtime rows still
 # got 1-4% cheaper from round to round, with 100,000 not); an interpreter or compiled code
-# needs only its caches warm. Uncounted calls under Valgrind are cheap: 100,000 of them
-# add 10-40 s.
-WARMUP = {"java": 100_000, "node": 100_000}
-DEFAULT_WARMUP = 1000
+# needs only its caches warm, which the run's warm-up (RunOptions.warmup) gives. Uncounted
+# calls under Valgrind are cheap: 100,000 of them add 10-40 s.
+JIT_WARMUP = {"java": COUNT_JIT_WARMUP, "node": COUNT_JIT_WARMUP}
 # Under Valgrind a JIT may still compile during counted rounds, or crash: such a
 # row is skipped with what was seen (its raw pairs kept), not failed.
-JIT_LANGUAGES = frozenset(WARMUP)
+JIT_LANGUAGES = frozenset(JIT_WARMUP)
 # A JIT row is counted with its threads apart (the calling thread alone), and its pairs
 # only once two successive counted rounds of K calls agree within derive.SETTLE_TOLERANCE
 # a call: the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
 SETTLE_ROUNDS = 12
 
 
-@dataclass(frozen=True)
-class CountOptions:
-    models: Path = Path("models")
-    # K: each pair counts a round of K and one of 2K calls (None: calibrated per driver).
-    calls: int | None = None
-    pairs: int = 3
-    warmup: int | None = None  # None: the language's (WARMUP)
-    cache_sim: bool = False
-    jobs: int = 2  # drivers counted at once: counts do not interfere, times would
-    load_limit: float = LOAD_LIMIT
-    round_limit: float = ROUND_LIMIT
-    debug: bool = False
-
-
-def warmup_of(spec: DriverSpec, options: CountOptions) -> int:
+def warmup_of(spec: DriverSpec, options: RunOptions) -> int:
+    """The warm-up a count gives the driver: --warmup's, else its JIT's, else the run's."""
     if options.warmup is not None:
         return options.warmup
-    return WARMUP.get(language_key(spec), DEFAULT_WARMUP)
+    return JIT_WARMUP.get(language_key(spec), WARMUP)
 
 
 def settled(figures: list[float]) -> bool:
@@ -122,7 +101,7 @@ def calls_for(
     return max(MIN_CALLS, min(most, round(target / max(instructions_per_call, 1))))
 
 
-def block(options: CountOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:
+def block(options: RunOptions, status: str, error: str | None, **more: Any) -> dict[str, Any]:
     """A record's ``count`` block; ``pairs`` empty unless counted."""
     data: dict[str, Any] = {
         "status": status, "error": error, "tool": "callgrind", "valgrind": callgrind.version(),

@@ -19,7 +19,6 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
-from callbench.driver_options import Options
 from callbench.errors import ArtifactError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
@@ -32,7 +31,6 @@ from callbench.harness.count_options import (
     MIN_CALLS,
     SETTLE_ROUNDS,
     TARGET_INSTRUCTIONS,
-    CountOptions,
     block,
     calls_for,
     crashed,
@@ -59,7 +57,7 @@ class Counter:
     def __init__(
         self,
         spec: DriverSpec,
-        options: CountOptions,
+        options: RunOptions,
         workdir: Path,
         expected: Expected,
         stop: threading.Event,
@@ -140,9 +138,9 @@ class Counter:
 
     def _count(self) -> dict[str, Any]:
         opts = self.options
-        driver_options = Options(
-            models=self.build.models, calls=self.most_calls, warmup=self.warmup, batch=1, threads=1,
-            outputs=self.workdir / "outputs.f32", serve=True, debug=opts.debug,
+        driver_options = opts.driver_options(
+            self.most_calls, models=self.build.models, warmup=self.warmup, batch=1, threads=1,
+            outputs=self.workdir / "outputs.f32", serve=True,
         )  # fmt: skip
         self.command = [
             *self.build.prefix,
@@ -310,9 +308,7 @@ def describe(counted: dict[str, Any]) -> str:
     return text + f" [{counted['seconds']:.0f} s]"
 
 
-def count_drivers(
-    specs: Sequence[DriverSpec], options: CountOptions, run_dir: Path
-) -> list[Record]:
+def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Path) -> list[Record]:
     """Count each driver, ``options.jobs`` at once; each record is written as its count ends."""
     expected = read_expected(options.models, art.signature(options.models))
     most = 2 * (options.calls or MAX_CALLS)

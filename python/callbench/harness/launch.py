@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from callbench.driver_options import Options
 from callbench.harness import console, machine
 from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.processes import DriverProcess
@@ -52,7 +51,7 @@ def base_record(
     return Record(
         kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
         status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
-        warmup=options.warmup, tolerance=tolerance, sweep=sweep,
+        warmup=options.warmup_calls(), tolerance=tolerance, sweep=sweep,
     )  # fmt: skip
 
 
@@ -90,12 +89,12 @@ class Placement:
 def start(live: Live, options: RunOptions, max_calls: int, place: Placement, label: str) -> None:
     """Start the driver in serve mode (OSError when it cannot be started)."""
     spec = live.spec
-    driver_options = Options(
-        models=options.models, calls=max_calls, warmup=options.warmup,
-        batch=options.batch, threads=options.threads,
-        outputs=live.workdir / "outputs.f32", latencies=live.workdir / "latencies.i64",
-        serve=True, debug=options.debug,
-    )  # fmt: skip
+    driver_options = options.driver_options(
+        max_calls,
+        outputs=live.workdir / "outputs.f32",
+        latencies=live.workdir / "latencies.i64",
+        serve=True,
+    )
     console.note(f"{label} {spec.id}: loading")
     live.started = time.monotonic()
     live.process = DriverProcess(

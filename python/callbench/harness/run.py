@@ -162,7 +162,7 @@ def run_sweep(
         if kind == "batch":
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None
-            warmup = max(1, options.warmup // value)  # warm-up in samples, not calls
+            warmup = max(1, options.warmup_calls() // value)  # warm-up in samples, not calls
             point = replace(
                 options, batch=value, calls=calls, warmup=warmup, latencies=False,
                 contention_flags=False,
@@ -172,7 +172,7 @@ def run_sweep(
             calls = (
                 max(1, options.calls // THREAD_SWEEP_BATCH) if options.calls is not None else None
             )
-            warmup = max(1, options.warmup // THREAD_SWEEP_BATCH)
+            warmup = max(1, options.warmup_calls() // THREAD_SWEEP_BATCH)
             point = replace(
                 options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
                 warmup=warmup, contention_flags=False,

@@ -22,11 +22,10 @@ from callbench.errors import UsageError
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model import iree_model, litert_model
-from callbench.model.architecture import FAMILY_WIDTHS
 from callbench.model.export_family import FAMILY_FIT_LIMIT, export_family, parse_widths
+from callbench.model.export_options import HASH_SEED, add_arguments
 from callbench.model.portable import (
     INPUT_SEED,
-    SAMPLES,
     describe,
     make_inputs,
     portable_blobs,
@@ -70,22 +69,12 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        # TorchScript names the three Linear types in an order that follows
-        # Python's randomised string hashing; a fixed seed fixes the bytes.
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if os.environ.get("PYTHONHASHSEED") != HASH_SEED:  # see export_options
+        env = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
         os.execve(sys.executable, [sys.executable, "-m", "callbench.model.export", *args_in], env)
     parser = argparse.ArgumentParser(prog="callbench export", description=__doc__)
-    parser.add_argument("--out", type=Path, default=Path("models"), help="artifact folder")
-    parser.add_argument("--samples", type=int, default=SAMPLES, help="inputs to write")
-    parser.add_argument(
-        "--widths", default=",".join(map(str, FAMILY_WIDTHS)),
-        help="hidden widths of the model family besides the reference's 8, comma-separated "
-             "('' for none; default %(default)s): models/widths/<H>/, listed in family.json",
-    )  # fmt: skip
+    add_arguments(parser)
     args = parser.parse_args(args_in)
-    if args.samples < 1:
-        parser.error("--samples must be at least 1")
     try:
         widths = parse_widths(args.widths)
     except UsageError as exc:

@@ -30,7 +30,6 @@ from callbench.model.mlp import MLP
 from callbench.model.tensors import MANIFEST_KEY
 from callbench.model.training import HIGH, LOW, TrainConfig
 
-SAMPLES = 1_000_000
 INPUT_SEED = 1_000_003
 ONNX_OPSET = 18
 
