@@ -18,7 +18,7 @@ TEST(Options, DefaultsFollowTheContract) {
   const Options o = parse({});
   EXPECT_EQ(o.models, "models");
   EXPECT_EQ(o.calls, 1'000'000);
-  EXPECT_EQ(o.warmup, 1'000);
+  EXPECT_EQ(o.warmup, 10'000);
   EXPECT_EQ(o.repeats, 3);
   EXPECT_EQ(o.batch, 1);
   EXPECT_EQ(o.threads, 1);

@@ -27,7 +27,7 @@ type Options struct {
 
 // DefaultOptions are the contract's defaults.
 func DefaultOptions() Options {
-	return Options{Models: "models", Calls: 1_000_000, Warmup: 1_000, Repeats: 3, Batch: 1, Threads: 1}
+	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, Repeats: 3, Batch: 1, Threads: 1}
 }
 
 // ParseOptions parses the arguments after the program name. Every problem is

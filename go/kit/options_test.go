@@ -13,7 +13,7 @@ func TestDefaults(t *testing.T) {
 	if o != DefaultOptions() {
 		t.Fatalf("got %+v", o)
 	}
-	if o.Calls != 1_000_000 || o.Warmup != 1000 || o.Repeats != 3 || o.Batch != 1 || o.Threads != 1 || o.Models != "models" {
+	if o.Calls != 1_000_000 || o.Warmup != 10_000 || o.Repeats != 3 || o.Batch != 1 || o.Threads != 1 || o.Models != "models" {
 		t.Fatalf("defaults differ from the contract: %+v", o)
 	}
 }

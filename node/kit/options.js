@@ -9,7 +9,7 @@ import { UsageError } from './errors.js';
 export const DEFAULTS = Object.freeze({
   models: 'models',
   calls: 1_000_000, // N: the most calls a round may take
-  warmup: 1_000,
+  warmup: 10_000,
   repeats: 3, // standalone runs only
   batch: 1,
   threads: 1,

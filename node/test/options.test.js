@@ -7,7 +7,7 @@ import { DEFAULTS, parseOptions } from '../kit/options.js';
 test('defaults are the contract', () => {
   assert.deepEqual(parseOptions([]), { ...DEFAULTS });
   assert.equal(DEFAULTS.calls, 1_000_000);
-  assert.equal(DEFAULTS.warmup, 1000);
+  assert.equal(DEFAULTS.warmup, 10_000);
   assert.equal(DEFAULTS.repeats, 3);
   assert.equal(DEFAULTS.batch, 1);
   assert.equal(DEFAULTS.threads, 1);

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from callbench.driver_options import WARMUP
 from callbench.harness.count_options import MAX_CALLS
 from callbench.harness.counting import count_drivers
-from callbench.harness.options import WARMUP, RunOptions
+from callbench.harness.options import RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from callbench.driver_options import WARMUP
 from callbench.harness import callgrind
-from callbench.harness.options import COUNT_JIT_WARMUP, WARMUP, RunOptions
+from callbench.harness.options import COUNT_JIT_WARMUP, RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.records import count as derive
 from callbench.registry import language_key

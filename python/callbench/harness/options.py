@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from callbench.command_line import count, positive
-from callbench.driver_options import Options
+from callbench.driver_options import WARMUP, Options
 
 # Outputs may differ from the eager reference by float32 rounding of a
 # different summation order (a few ulps of values up to ~20), never by more.
@@ -30,9 +30,8 @@ FIXED_ROUNDS = 3
 # 30 s more than waiting out a 3-minute limit to skip them.
 COUNT_LOAD_LIMIT = 300.0
 COUNT_ROUND_LIMIT = 300.0
-# Untimed calls after loading unless --warmup says otherwise: enough for a JIT (the JVM's,
-# V8's) to compile the call path first; a count takes more for a JIT (count_options says why).
-WARMUP = 10_000
+# A count's warm-up for a JIT-compiled driver unless --warmup says otherwise
+# (count_options.JIT_WARMUP says why); every other warm-up is the contract's WARMUP.
 COUNT_JIT_WARMUP = 100_000
 
 _FLAG = "callbench.flag"

@@ -25,7 +25,7 @@ pub struct Options {
           allow_negative_numbers = true)]
     pub calls: u64,
     /// Untimed calls after loading
-    #[arg(long, value_name = "W", default_value_t = 1_000, value_parser = at_least_0,
+    #[arg(long, value_name = "W", default_value_t = 10_000, value_parser = at_least_0,
           allow_negative_numbers = true)]
     pub warmup: u64,
     /// Standalone runs only: rounds of N calls back to back
@@ -155,7 +155,10 @@ mod tests {
     fn defaults_follow_the_contract() {
         let o = parse(&[]).unwrap();
         assert_eq!(o.models, PathBuf::from("models"));
-        assert_eq!((o.calls, o.warmup, o.repeats, o.batch, o.threads), (1_000_000, 1_000, 3, 1, 1));
+        assert_eq!(
+            (o.calls, o.warmup, o.repeats, o.batch, o.threads),
+            (1_000_000, 10_000, 3, 1, 1)
+        );
         assert_eq!((o.outputs, o.latencies, o.serve, o.debug), (None, None, false, false));
     }
 

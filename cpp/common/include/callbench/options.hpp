@@ -12,7 +12,7 @@ namespace callbench {
 struct Options {
   std::filesystem::path models{"models"};
   std::int64_t calls = 1'000'000;  // N: the most calls a round may take
-  std::int64_t warmup = 1'000;
+  std::int64_t warmup = 10'000;  // enough for a JIT; callbench run's default too
   std::int64_t repeats = 3;        // standalone runs only
   std::int64_t batch = 1;
   std::int64_t threads = 1;

@@ -14,7 +14,7 @@ public final class Options {
     public Path models = Path.of("models");
     /** Calls a round may take at most, and the calls of a standalone round. */
     public int calls = 1_000_000;
-    public int warmup = 1000;
+    public int warmup = 10_000;
     /** Standalone runs only: rounds of N calls back to back. */
     public int repeats = 3;
     public int batch = 1;

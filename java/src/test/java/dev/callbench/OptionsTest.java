@@ -15,7 +15,7 @@ class OptionsTest {
         Options o = Options.parse(new String[0]);
         assertEquals(Path.of("models"), o.models);
         assertEquals(1_000_000, o.calls);
-        assertEquals(1000, o.warmup);
+        assertEquals(10_000, o.warmup);
         assertEquals(3, o.repeats);
         assertEquals(1, o.batch);
         assertEquals(1, o.threads);
