@@ -13,7 +13,20 @@
 // with its driver started by driverMainTensors (kit/main.js).
 // The kit does everything else (options, inputs, rounds, serve, result).
 
-/** Throws a TypeError unless `model` has the three methods above. */
+/**
+ * A model, as the glossary of docs/contract.md names it: what a driver's load returns.
+ * @typedef {object} Model
+ * @property {(input: any, output: any) => (void | Promise<void>)} call one call
+ * @property {() => string} runtimeVersion the runtime's own version string
+ * @property {() => Object<string, string | number>} notes how the runtime is called
+ * @property {() => {inputs: object[], outputs: object[]}} [signature] a tensor model's
+ */
+
+/**
+ * Throws a TypeError unless `model` has the three methods above.
+ * @param {any} model
+ * @returns {Model}
+ */
 export function checkModel(model) {
   for (const method of ['call', 'runtimeVersion', 'notes']) {
     if (typeof model?.[method] !== 'function') {

@@ -6,6 +6,14 @@
 import { INPUT_WIDTH, OUTPUT_WIDTH } from './inputs.js';
 import { UsageError } from './errors.js';
 
+/**
+ * A round, as the glossary of docs/contract.md names it: K calls timed as one block.
+ * @typedef {object} Round
+ * @property {number} calls K
+ * @property {number} ns wall time of the block
+ * @property {number} cpu_ns the process's CPU time over it
+ */
+
 /** The process's CPU time, in ns (µs resolution). */
 export function processCpuNanos() {
   const { user, system } = process.cpuUsage();
@@ -38,9 +46,10 @@ export class Rounds {
   }
 
   /**
-   * Times calls 0 .. k-1 as one block: {calls, ns, cpu_ns}. The outputs are
-   * filled with NaN first (untimed), so that a call that stores nothing
-   * shows up as an error.
+   * Times calls 0 .. k-1 as one block. The outputs are filled with NaN first
+   * (untimed), so that a call that stores nothing shows up as an error.
+   * @param {number} k
+   * @returns {Promise<Round>}
    */
   async round(k) {
     this.check('round', k);

@@ -41,7 +41,11 @@ export class TensorRounds {
     }
   }
 
-  /** Times calls 0 .. k-1 as one block: {calls, ns, cpu_ns}, each output poisoned first (untimed). */
+  /**
+   * Times calls 0 .. k-1 as one block, each output poisoned first (untimed).
+   * @param {number} k
+   * @returns {Promise<import('./rounds.js').Round>}
+   */
   async round(k) {
     checkCalls('round', k, this.maxCalls);
     this.outputs.forEach((values, o) => poison(values.subarray(0, k * this.outSteps[o]), this.dtypes[o]));

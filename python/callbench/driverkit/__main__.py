@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 
 from callbench.command_line import report_errors
+from callbench.driverkit.driver_main import driver_main
 from callbench.driverkit.entry import load_setup
 from callbench.driverkit.model import Setup
-from callbench.driverkit.serve import driver_main
 
 USAGE = "the arguments are <driver-id> <module:function> [contract options]"
 

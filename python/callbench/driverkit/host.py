@@ -20,18 +20,18 @@ from callbench.command_line import Parser, report_errors
 from callbench.driver_options import Options, parse_options
 from callbench.driverkit import rounds
 from callbench.driverkit.entry import load_setup
-from callbench.driverkit.model import Prepared, Setup, load
+from callbench.driverkit.model import Model, Setup, load
 
 SPIN = "spin"  # the function whose samples count (profile/native_frames.py)
 
 
 @dataclass
 class Loaded:
-    """A driver's prepared loop with the buffers it reads and writes."""
+    """A driver's model with the buffers it reads and writes."""
 
     driver: str
     options: Options
-    prepared: Prepared
+    model: Model
     inputs: tuple[np.ndarray, ...]
     outputs: tuple[np.ndarray, ...]
 
@@ -39,17 +39,17 @@ class Loaded:
 @contextmanager
 def loaded(driver_id: str, setup: Setup, options: Options) -> Iterator[Loaded]:
     """Load the driver as a run does, enter its context (e.g. inference mode), warm it up."""
-    model = load(setup, options)
-    prepared = model.prepared
-    with prepared.context():
-        rounds.warm_up(prepared.loop, options.calls, options.warmup)
-        yield Loaded(driver_id, options, prepared, model.inputs, model.outputs)
+    loaded_model = load(setup, options)
+    model = loaded_model.model
+    with model.context():
+        rounds.warm_up(model.loop, options.calls, options.warmup)
+        yield Loaded(driver_id, options, model, loaded_model.inputs, loaded_model.outputs)
 
 
 def spin(driver: Loaded, seconds: float) -> int:
     """Whole rounds of the driver's loop for about ``seconds``; the number of calls made."""
     calls = driver.options.calls
-    loop = driver.prepared.loop
+    loop = driver.model.loop
     made = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:

@@ -1,6 +1,6 @@
-"""What a Python driver writes: ``setup(options, inputs, outputs) -> Prepared``.
+"""What a Python driver writes: ``setup(options, inputs, outputs) -> Model``.
 
-``Prepared.loop(start, stop)`` runs calls ``[start, stop)``, each taking its
+``Model.loop(start, stop)`` runs calls ``[start, stop)``, each taking its
 samples from ``inputs`` and storing its result into ``outputs``. A driver of
 one input and one output (our MLP's) gets the two arrays; a driver marked
 ``@every_tensor`` (the ONNX drivers) gets a tuple of arrays for each, in the
@@ -28,7 +28,7 @@ Loop = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
-class Prepared:
+class Model:
     """A loaded model's loop, its runtime's version, and notes for the record."""
 
     loop: Loop
@@ -39,11 +39,11 @@ class Prepared:
     context: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
 
 
-Setup = Callable[[Options, np.ndarray, np.ndarray], Prepared]
+Setup = Callable[[Options, np.ndarray, np.ndarray], Model]
 Arrays = tuple[np.ndarray, ...]
 # The mark of a setup that takes every input and output: (options, inputs, outputs).
 EVERY_TENSOR = "callbench_every_tensor"
-F = TypeVar("F", bound=Callable[..., Prepared])
+F = TypeVar("F", bound=Callable[..., Model])
 
 
 def every_tensor(setup: F) -> F:
@@ -56,7 +56,7 @@ def every_tensor(setup: F) -> F:
 class LoadedModel:
     """A driver's model set up: its loop, the buffers it reads and writes, its load time."""
 
-    prepared: Prepared
+    model: Model
     inputs: Arrays
     outputs: Arrays
     load_ns: int
@@ -69,9 +69,9 @@ def load(setup: Setup, options: Options) -> LoadedModel:
     samples = options.calls * options.batch
     outputs = tuple(np.zeros((samples, *t.shape), t.numpy_dtype) for t in found.outputs)
     if getattr(setup, EVERY_TENSOR, False):
-        every = cast(Callable[[Options, Arrays, Arrays], Prepared], setup)
+        every = cast(Callable[[Options, Arrays, Arrays], Model], setup)
         t0 = time.perf_counter_ns()
-        prepared = every(options, inputs, outputs)
+        model = every(options, inputs, outputs)
     else:
         one = (*found.inputs, *found.outputs)
         if (
@@ -84,8 +84,8 @@ def load(setup: Setup, options: Options) -> LoadedModel:
                 "float32 output; the model has " + ", ".join(f"{t.name!r} {t.dtype}" for t in one),
             )  # fmt: skip
         t0 = time.perf_counter_ns()
-        prepared = setup(options, inputs[0], outputs[0])
-    return LoadedModel(prepared, inputs, outputs, time.perf_counter_ns() - t0)
+        model = setup(options, inputs[0], outputs[0])
+    return LoadedModel(model, inputs, outputs, time.perf_counter_ns() - t0)
 
 
 def model_error(path: Path, exc: BaseException) -> ArtifactError:

@@ -30,7 +30,7 @@ import torch
 import torch._inductor.package  # imported here, not in the load time: see above
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor, model_error
+from callbench.driverkit.model import Arrays, Model, every_tensor, model_error
 from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import (
     is_program_run,
@@ -62,14 +62,14 @@ def first_call(path: Path, run: Any, x: torch.Tensor, batch: int) -> None:
 
 
 @every_tensor
-def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     set_threads(options.threads)
     path, compiled = load_package(options, single_threaded=False)
     notes = {"call": "AOTICompiledModel(x), from aoti_load_package(path)"}
     if is_program_run(options):  # a user's program: every input and output
         with torch.inference_mode():
             loop = tensors_loop(lambda xs: compiled(*xs), path, options, inputs, outputs)
-        return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+        return Model(loop, torch.__version__, notes, context=torch.inference_mode)
     x = per_call_inputs(inputs[0], options.batch)
     store = storer(outputs[0], options.batch)
     with torch.inference_mode():
@@ -79,11 +79,11 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
         for i in range(start, stop):
             store(i, compiled(x[i]))
 
-    return Prepared(loop_ours, torch.__version__, notes, context=torch.inference_mode)
+    return Model(loop_ours, torch.__version__, notes, context=torch.inference_mode)
 
 
 @every_tensor
-def loader(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def loader(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     set_threads(options.threads)
     path, compiled = load_package(options, single_threaded=True)
     run = compiled.loader.run
@@ -94,7 +94,7 @@ def loader(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
     if is_program_run(options):
         with torch.inference_mode():
             loop = tensors_loop(run, path, options, inputs, outputs)
-        return Prepared(loop, torch.__version__, notes, context=torch.inference_mode)
+        return Model(loop, torch.__version__, notes, context=torch.inference_mode)
     x = per_call_inputs(inputs[0], options.batch)
     store = storer(outputs[0], options.batch)
     with torch.inference_mode():
@@ -104,4 +104,4 @@ def loader(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
         for i in range(start, stop):
             store(i, run([x[i]])[0])
 
-    return Prepared(loop_ours, torch.__version__, notes, context=torch.inference_mode)
+    return Model(loop_ours, torch.__version__, notes, context=torch.inference_mode)

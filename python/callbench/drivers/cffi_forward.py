@@ -13,11 +13,11 @@ from importlib.metadata import version
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import native_modules as native
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     weights, hidden = native.loop_weights(options)
     extension = native.load_extension(native.CFFI_MODULE)
     ffi, forward = extension.ffi, extension.lib.callbench_mlp_forward
@@ -38,4 +38,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         "call": "API-mode lib.callbench_mlp_forward(mlp, x + i*2B, y + i*B, B), mlp made at load",
         "threads": "the C forward runs on the calling thread; --threads changes nothing",
     }
-    return Prepared(loop, version("cffi"), notes)
+    return Model(loop, version("cffi"), notes)

@@ -14,7 +14,7 @@ import platform
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import native_modules as native
 from callbench.errors import ArtifactError
 
@@ -27,7 +27,7 @@ class Mlp(ctypes.Structure):
     _fields_ = [("weights", ctypes.c_void_p), ("hidden", ctypes.c_int64)]
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     weights, hidden = native.loop_weights(options)
     path = native.require_built(native.library_path())
     try:
@@ -53,4 +53,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         "call": "CDLL function with argtypes, addresses passed as ints",
         "threads": "the C forward runs on the calling thread; --threads changes nothing",
     }
-    return Prepared(loop, f"ctypes (Python {platform.python_version()})", notes)
+    return Model(loop, f"ctypes (Python {platform.python_version()})", notes)

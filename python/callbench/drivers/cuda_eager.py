@@ -9,12 +9,12 @@ import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     gpu = cuda_common.on_device(options, inputs, outputs)
     model, device, x, y = gpu.model, gpu.device, gpu.x, gpu.y
     with torch.inference_mode():
@@ -24,6 +24,6 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         for i in range(start, stop):
             y[i].copy_(model(x[i].to(device)))
 
-    return Prepared(loop, torch.__version__,
+    return Model(loop, torch.__version__,
                     cuda_common.notes("x.to('cuda') + module(x) + copy back, each call"),
                     context=torch.inference_mode)  # fmt: skip

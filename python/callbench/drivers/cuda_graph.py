@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
 
@@ -19,7 +19,7 @@ from callbench.drivers.checks import check_output
 WARM_UP = 3
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     gpu = cuda_common.on_device(options, inputs, outputs)
     model, device, x, y = gpu.model, gpu.device, gpu.x, gpu.y
     host_x = torch.empty(x.shape[1:], dtype=x.dtype).pin_memory()
@@ -47,6 +47,6 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             stream.synchronize()
             y[i].copy_(host_y)
 
-    return Prepared(loop, torch.__version__, cuda_common.notes(
+    return Model(loop, torch.__version__, cuda_common.notes(
         "pinned copy in + CUDAGraph.replay + pinned copy out + synchronize, each call"),
         context=torch.inference_mode)  # fmt: skip

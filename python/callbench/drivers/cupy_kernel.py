@@ -14,7 +14,7 @@ import numpy as np
 
 from callbench.cuda_probe import load_cupy
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers.raw_weights import read_raw
 from callbench.errors import UsageError
 
@@ -24,7 +24,7 @@ THREADS = 128  # per block
 WIDE_FROM = 32
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     cp, reason = load_cupy()  # imported only here: CuPy is optional
     if reason is not None:
         raise UsageError(reason)
@@ -49,7 +49,7 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             kernel((blocks,), (THREADS,), (device_x, w, device_y, n, hidden), shared_mem=shared)
             device_y.get(out=y[i])
 
-    return Prepared(loop, cp.__version__, {
+    return Model(loop, cp.__version__, {
         "call": "ndarray.set + RawKernel launch + ndarray.get, each call",
         "device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
         "kernel": name,

@@ -15,7 +15,7 @@ from importlib.metadata import version
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import native_modules as native
 
 THREADS_NOTE = "the forward runs on the calling thread; --threads changes nothing"
@@ -27,7 +27,7 @@ def _forward(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> objec
     return extension.Forward(weights, hidden, inputs, outputs.reshape(-1), options.batch)
 
 
-def per_call(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def per_call(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     call = _forward(options, inputs, outputs).call  # type: ignore[attr-defined]
 
     def loop(start: int, stop: int) -> None:
@@ -35,11 +35,11 @@ def per_call(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepa
             call(i)
 
     notes = {"call": "Forward.call(i), a cpdef method, once per call", "threads": THREADS_NOTE}
-    return Prepared(loop, version("cython"), notes)
+    return Model(loop, version("cython"), notes)
 
 
-def whole_loop(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def whole_loop(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     run = _forward(options, inputs, outputs).run  # type: ignore[attr-defined]
     notes = {"call": "Forward.run(start, stop): the whole loop in one Cython call",
              "threads": THREADS_NOTE}  # fmt: skip
-    return Prepared(run, version("cython"), notes)
+    return Model(run, version("cython"), notes)

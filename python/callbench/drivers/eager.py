@@ -12,7 +12,7 @@ with every input and giving every output (contract 3).
 from __future__ import annotations
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor
 from callbench.drivers.torch_common import (
     models_path,
     module_loop,
@@ -24,7 +24,7 @@ from callbench.model.artifacts import STATE_DICT
 from callbench.model.wide_mlp import mlp_from_state_dict
 
 
-def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool) -> Prepared:
+def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool) -> Model:
     set_threads(options.threads)
     module = program_module(options)
     if module is not None:
@@ -36,10 +36,10 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool)
 
 
 @every_tensor
-def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, inference=False)
 
 
 @every_tensor
-def inference(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def inference(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, inference=True)

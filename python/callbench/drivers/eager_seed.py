@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers.checks import check_output
 from callbench.drivers.torch_common import set_threads
 from callbench.errors import UsageError
@@ -37,7 +37,7 @@ class MyNN(nn.Module):
         return x
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     if options.batch != 1:
         raise UsageError("--batch must be 1: the seed's loop calls the model on one [2] row")
     set_threads(options.threads)
@@ -55,4 +55,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             flat[i] = model(x).item()
             i += 1
 
-    return Prepared(loop, torch.__version__, {"call": "the seed's module and loop as written"})
+    return Model(loop, torch.__version__, {"call": "the seed's module and loop as written"})

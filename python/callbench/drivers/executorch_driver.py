@@ -36,7 +36,7 @@ from executorch.runtime import Runtime  # noqa: E402
 from executorch.version import __version__ as executorch_version  # noqa: E402
 
 from callbench.driver_options import Options  # noqa: E402
-from callbench.driverkit.model import Arrays, Loop, Prepared, every_tensor  # noqa: E402
+from callbench.driverkit.model import Arrays, Loop, Model, every_tensor  # noqa: E402
 from callbench.drivers.checks import check_output  # noqa: E402
 from callbench.drivers.torch_common import (  # noqa: E402
     is_program_run,
@@ -86,7 +86,7 @@ def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> ArtifactError
 
 
 @every_tensor
-def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     path = require(options.models, EXECUTORCH_XNNPACK)
     with captured_fd2() as log:
         portable_lib._unsafe_reset_threadpool(options.threads)
@@ -114,7 +114,7 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
         "threadpool_threads": int(pool_threads),
         "undocumented": "portable_lib._unsafe_reset_threadpool (sets the thread pool size)",
     }
-    return Prepared(loop, executorch_version, notes, context=torch.inference_mode)
+    return Model(loop, executorch_version, notes, context=torch.inference_mode)
 
 
 def _our_loop(execute: Any, path: Path, options: Options, inputs: Arrays,

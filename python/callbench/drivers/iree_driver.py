@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.model import Model, model_error
 from callbench.drivers.checks import check_output
 from callbench.errors import ArtifactError, first_line
 from callbench.model.artifacts import require
@@ -74,7 +74,7 @@ def _version() -> str:
     return version("iree-base-runtime")
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     context, _, path, device = _loaded(options)
     main = getattr(context.modules.module, FUNCTION)
     x = inputs.reshape(-1, options.batch, inputs.shape[1])
@@ -86,10 +86,10 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             y[i] = main(x[i]).to_host()
 
     notes = {"call": f"module.{FUNCTION}(x).to_host()", "device": device}
-    return Prepared(loop, _version(), notes)
+    return Model(loop, _version(), notes)
 
 
-def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     import iree.runtime as rt
 
     context, function, path, device_name = _loaded(options)
@@ -129,4 +129,4 @@ def invoke(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepare
 
     notes = {"call": "VmContext.invoke on an argument list built once; input buffer mapped once",
              "device": device_name}  # fmt: skip
-    return Prepared(loop, _version(), notes)
+    return Model(loop, _version(), notes)

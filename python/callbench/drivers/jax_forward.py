@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers.checks import check_output
 from callbench.drivers.raw_weights import read_raw
 from callbench.model.architecture import layers
@@ -78,7 +78,7 @@ def _notes(call: str, threads: str) -> dict[str, Any]:
     return {"call": call, "threads": threads, "process_threads": count}
 
 
-def device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     jax, threads = _prepare(options)
     batch = options.batch
     raw = read_raw(options)
@@ -98,10 +98,10 @@ def device(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepare
             y[i] = np.asarray(forward(w, xs, i).block_until_ready())
 
     call = "jit(forward)(weights, inputs, i) on device arrays, block_until_ready, stored"
-    return Prepared(loop, jax.__version__, _notes(call, threads))
+    return Model(loop, jax.__version__, _notes(call, threads))
 
 
-def numpy_fed(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def numpy_fed(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     jax, threads = _prepare(options)
     batch = options.batch
     raw = read_raw(options)
@@ -116,4 +116,4 @@ def numpy_fed(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prep
             y[i] = np.asarray(forward(w, x[i]).block_until_ready())
 
     call = "jit(forward)(weights, x[i]) with x[i] a NumPy view, block_until_ready, stored"
-    return Prepared(loop, jax.__version__, _notes(call, threads))
+    return Model(loop, jax.__version__, _notes(call, threads))

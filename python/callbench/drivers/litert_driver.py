@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared, model_error
+from callbench.driverkit.model import Model, model_error
 from callbench.drivers.checks import Signature, check_output, signature
 from callbench.errors import ArtifactError, first_line
 from callbench.model.artifacts import require
@@ -70,7 +70,7 @@ def _delegated(interpreter: Any) -> bool:
     return any(op["op_name"] == "DELEGATE" for op in interpreter._get_ops_details())
 
 
-def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     interpreter, path = _interpreter(options)
     io = _signature(path, interpreter, inputs, outputs)
     try:
@@ -92,10 +92,10 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 
     notes = {"call": f"get_signature_runner({SIGNATURE!r})(x=...)[y]",
              "xnnpack_delegate": _delegated(interpreter)}  # fmt: skip
-    return Prepared(loop, _version(), notes)
+    return Model(loop, _version(), notes)
 
 
-def reuse(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def reuse(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     interpreter, path = _interpreter(options)
     io = _signature(path, interpreter, inputs, outputs)
     x_index = interpreter.get_input_details()[0]["index"]
@@ -121,4 +121,4 @@ def reuse(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
 
     notes = {"call": "set_tensor, invoke, get_tensor; input resized and tensors allocated once",
              "xnnpack_delegate": _delegated(interpreter)}  # fmt: skip
-    return Prepared(loop, _version(), notes)
+    return Model(loop, _version(), notes)

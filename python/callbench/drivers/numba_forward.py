@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers.raw_weights import read_raw
 
 IN = 2
@@ -55,7 +55,7 @@ def make_forward(hidden: int) -> Callable[[np.ndarray, np.ndarray, np.ndarray, i
     return forward
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     raw = read_raw(options)
     weights = raw.for_loops()
     compiled = numba.njit(make_forward(raw.hidden))
@@ -70,4 +70,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         "call": "@njit forward(weights, inputs, outputs, i, batch), compiled at load",
         "threads": "njit without parallel=True: the calling thread only; --threads changes nothing",
     }
-    return Prepared(loop, numba.__version__, notes)
+    return Model(loop, numba.__version__, notes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers.raw_weights import read_raw
 
 
@@ -22,7 +22,7 @@ def augmented(layers: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
     return [np.ascontiguousarray(np.hstack([w.T, b[:, None]])) for w, b in layers]
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     """Three ``np.dot`` calls a call, each into a buffer made at load.
 
     NumPy's cost here is per function call and per array allocated, not per
@@ -51,4 +51,4 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
             dot(a3, h2, out=y[i])
 
     notes = {"call": "np.dot with biases folded into the matrices, into buffers made at load"}
-    return Prepared(loop, np.__version__, notes)
+    return Model(loop, np.__version__, notes)

@@ -19,7 +19,7 @@ import numpy as np
 import onnxruntime as ort
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor, model_error
+from callbench.driverkit.model import Arrays, Model, every_tensor, model_error
 from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.model.artifacts import ONNX
 
@@ -64,7 +64,7 @@ def check_outputs(options: Options, got: Sequence[Any], io: Ports) -> None:
 
 
 @every_tensor
-def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
     xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
@@ -78,7 +78,7 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
             for i in range(start, stop):
                 y[i] = run(None, {x_name: x[i]})[0]
 
-        return Prepared(loop, ort.__version__, notes)
+        return Model(loop, ort.__version__, notes)
     feeds = list(zip(names, xs, strict=True))
 
     def loop_every(start: int, stop: int) -> None:
@@ -87,11 +87,11 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
             for y, answer in zip(ys, answers, strict=True):
                 y[i] = answer
 
-    return Prepared(loop_every, ort.__version__, notes)
+    return Model(loop_every, ort.__version__, notes)
 
 
 @every_tensor
-def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
     xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
@@ -122,7 +122,7 @@ def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
                 run(binding)
                 y[i] = y_buf
 
-        return Prepared(loop, ort.__version__, notes)
+        return Model(loop, ort.__version__, notes)
     fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
 
     def loop_every(start: int, stop: int) -> None:
@@ -133,4 +133,4 @@ def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
             for y, buf in drains:
                 y[i] = buf
 
-    return Prepared(loop_every, ort.__version__, notes)
+    return Model(loop_every, ort.__version__, notes)

@@ -29,7 +29,7 @@ import openvino.properties.hint as hints
 from openvino.frontend import FrontEndManager
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor
 from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.errors import ArtifactError
 from callbench.model.artifacts import ONNX, require
@@ -117,7 +117,7 @@ def _first_call(
 
 
 @every_tensor
-def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     compiled, io, notes = compile_model(options, inputs, outputs)
     xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
     _first_call(options, compiled, xs, io)
@@ -129,7 +129,7 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
             for i in range(start, stop):
                 y[i] = compiled(x[i])[0]
 
-        return Prepared(loop, ov.get_version(), notes)
+        return Model(loop, ov.get_version(), notes)
     count = len(ys)
 
     def loop_every(start: int, stop: int) -> None:
@@ -138,10 +138,10 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
             for k in range(count):
                 ys[k][i] = answers[k]
 
-    return Prepared(loop_every, ov.get_version(), {**notes, "call": "compiled_model([x, ...])"})
+    return Model(loop_every, ov.get_version(), {**notes, "call": "compiled_model([x, ...])"})
 
 
-def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool) -> Prepared:
+def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool) -> Model:
     compiled, io, notes = compile_model(options, inputs, outputs, static=static)
     xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
     request = compiled.create_infer_request()
@@ -167,7 +167,7 @@ def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static:
                 infer()
                 y[i] = y_buf
 
-        return Prepared(loop, ov.get_version(), {"call": call, **notes})
+        return Model(loop, ov.get_version(), {"call": call, **notes})
     fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
 
     def loop_every(start: int, stop: int) -> None:
@@ -178,14 +178,14 @@ def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static:
             for y, buf in drains:
                 y[i] = buf
 
-    return Prepared(loop_every, ov.get_version(), {"call": call, **notes})
+    return Model(loop_every, ov.get_version(), {"call": call, **notes})
 
 
 @every_tensor
-def reuse(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def reuse(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return _fixed_tensors(options, inputs, outputs, static=False)
 
 
 @every_tensor
-def static(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def static(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return _fixed_tensors(options, inputs, outputs, static=True)

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Loop, Prepared, model_error
+from callbench.driverkit.model import Arrays, Loop, Model, model_error
 from callbench.drivers.checks import check_output, per_call
 from callbench.errors import UsageError
 from callbench.model.artifacts import require
@@ -78,7 +78,7 @@ def module_loop(
     outputs: np.ndarray,
     *,
     inference: bool,
-) -> Prepared:
+) -> Model:
     """The per-call loop both torch drivers time: one module call per call.
 
     ``inference`` runs the calls in ``torch.inference_mode()``, entered once by
@@ -95,7 +95,7 @@ def module_loop(
         for i in range(start, stop):
             store(i, module(x[i]))
 
-    return Prepared(loop, torch.__version__, context=mode)
+    return Model(loop, torch.__version__, context=mode)
 
 
 def program_module(options: Options) -> Any | None:
@@ -165,11 +165,11 @@ def program_loop(
     module: Callable[..., Any], options: Options, inputs: Arrays, outputs: Arrays,
     *, inference: bool, path: Path | None = None,
     call: str = "ep.module()(*inputs), from torch.export.load",
-) -> Prepared:  # fmt: skip
+) -> Model:  # fmt: skip
     """The program's module (or one made from it, at ``path``) called with every input, one
     call per call."""
     mode = torch.inference_mode if inference else contextlib.nullcontext
     with mode():
         loop = tensors_loop(lambda xs: module(*xs), path or options.models / PROGRAM, options,
                             inputs, outputs)  # fmt: skip
-    return Prepared(loop, torch.__version__, {"call": call}, context=mode)
+    return Model(loop, torch.__version__, {"call": call}, context=mode)

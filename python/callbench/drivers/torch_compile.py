@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor
 from callbench.drivers.torch_common import (
     models_path,
     module_loop,
@@ -37,7 +37,7 @@ def _our_model(options: Options) -> Any:
 
 
 @every_tensor
-def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     from torch._dynamo.utils import counters
 
     set_threads(options.threads)
@@ -59,4 +59,4 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
         "inductor_fx_graph_cache": cache,
         "intra_op_threads": torch.get_num_threads(),
     }
-    return Prepared(prepared.loop, torch.__version__, notes, context=prepared.context)
+    return Model(prepared.loop, torch.__version__, notes, context=prepared.context)

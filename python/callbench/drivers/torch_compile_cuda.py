@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Prepared
+from callbench.driverkit.model import Model
 from callbench.drivers import cuda_common
 from callbench.drivers.checks import check_output
 from callbench.errors import UsageError
@@ -18,7 +18,7 @@ from callbench.errors import UsageError
 COMPILE_CALLS = 3
 
 
-def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared:
+def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     if options.batch != 1:
         raise UsageError("python-torch-compile-cuda runs at batch 1 only: torch.compile "
                          "compiles again for each shape, seconds each")  # fmt: skip
@@ -34,6 +34,6 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Prepared
         for i in range(start, stop):
             y[i].copy_(compiled(x[i].to(device)))
 
-    return Prepared(loop, torch.__version__, cuda_common.notes(
+    return Model(loop, torch.__version__, cuda_common.notes(
         'torch.compile(mode="reduce-overhead"): x.to(\'cuda\') + call + copy back, each call'),
         context=torch.inference_mode)  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Prepared, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor
 from callbench.drivers.torch_common import (
     is_program_run,
     load_torchscript,
@@ -25,7 +25,7 @@ from callbench.drivers.torch_common import (
 from callbench.model.artifacts import TORCHSCRIPT
 
 
-def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Prepared:
+def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Model:
     set_threads(options.threads)
     module = load_torchscript(options, TORCHSCRIPT)
     if frozen:
@@ -41,10 +41,10 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) ->
 
 
 @every_tensor
-def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, frozen=False)
 
 
 @every_tensor
-def frozen(options: Options, inputs: Arrays, outputs: Arrays) -> Prepared:
+def frozen(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, frozen=True)

@@ -41,14 +41,14 @@ def unprofiled_ns(driver: Loaded) -> float:
     """One plain round of the driver's loop: ns per call without a profiler."""
     calls = driver.options.calls
     t0 = time.perf_counter_ns()
-    driver.prepared.loop(0, calls)
+    driver.model.loop(0, calls)
     return (time.perf_counter_ns() - t0) / calls
 
 
 def profile_loop(driver: Loaded) -> Profile:
     """Calls 0 .. calls-1 under cProfile; each function's own time and call count."""
     profiler = cProfile.Profile()
-    loop, calls = driver.prepared.loop, driver.options.calls
+    loop, calls = driver.model.loop, driver.options.calls
     profiler.enable()
     loop(0, calls)
     profiler.disable()

@@ -125,5 +125,5 @@ fn timed_load<M>(options: &Options, load: impl FnOnce(&Options) -> Result<M>) ->
 /// The serve dialogue or the standalone script, over the warmed-up rounds.
 fn measure(id: &str, options: &Options, rounds: impl Runner, load_ns: u64) -> Result<()> {
     let session = Session::start(id, options, rounds, load_ns, std::io::stdout().lock())?;
-    if options.serve { session.serve(std::io::stdin().lock()) } else { session.script() }
+    if options.serve { session.serve(std::io::stdin().lock()) } else { session.run_script() }
 }

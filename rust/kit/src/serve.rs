@@ -67,8 +67,8 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
         Ok(session)
     }
 
-    /// Runs one command and prints its answer; true once the session ended.
-    pub fn run(&mut self, command: Command) -> Result<bool> {
+    /// Runs one command and prints its answer (with `--serve`); true once the session ended.
+    fn execute(&mut self, command: Command) -> Result<bool> {
         match command {
             Command::Round(k) => {
                 let timing = self.rounds.round(k)?;
@@ -96,18 +96,18 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
         for line in input.lines() {
             let line = line.map_err(|e| Error::failure(format!("stdin: {e}")))?;
             if let Some(command) = Command::parse(&line)?
-                && self.run(command)?
+                && self.execute(command)?
             {
                 return Ok(());
             }
         }
-        self.run(Command::End).map(|_| ())
+        self.execute(Command::End).map(|_| ())
     }
 
     /// Without `--serve`: the standalone script.
-    pub fn script(mut self) -> Result<()> {
+    pub fn run_script(mut self) -> Result<()> {
         for command in standalone_script(self.options) {
-            self.run(command)?;
+            self.execute(command)?;
         }
         Ok(())
     }
@@ -270,7 +270,9 @@ mod tests {
         let mut model = Double;
         let mut out = Vec::new();
         let rounds = Rounds::new(&mut model, &inputs, opts.calls, 1);
-        Session::start("rust-test", &opts, rounds, 1, &mut out).and_then(|s| s.script()).unwrap();
+        Session::start("rust-test", &opts, rounds, 1, &mut out)
+            .and_then(|s| s.run_script())
+            .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 1, "{text}");
         let result: serde_json::Value = serde_json::from_str(&text).unwrap();

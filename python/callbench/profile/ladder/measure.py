@@ -88,7 +88,7 @@ def measure_path(build: PathBuilder, options: Options, repeats: int, seed: int) 
         driver_ns: list[int] = []
     else:
         with loaded(driver, options) as d:
-            loop = d.prepared.loop
+            loop = d.model.loop
 
             def driver_body(n: int) -> None:
                 loop(0, n)

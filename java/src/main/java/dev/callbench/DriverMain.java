@@ -82,10 +82,18 @@ public final class DriverMain {
             Runner rounds = loaded instanceof TensorModel model
                     ? tensorRounds(driver, options, model, modelPath)
                     : floatRounds(driver, options, (Model) loaded, modelPath);
-            BufferedReader commands = options.serve
-                    ? new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))
-                    : Serve.script(options);
-            new Serve(driver, options, rounds, loadNs, out).run(commands);
+            Serve serve = new Serve(options, rounds, out);
+            if (options.serve) {
+                serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs);
+            } else {
+                serve.runScript();
+            }
+            if (options.outputs != null) {
+                rounds.writeOutputs(options.outputs);
+            }
+            out.println(Result.line(driver.id(), options, driver.runtimeVersion(), loadNs, rounds.done(),
+                    driver.notes()));
+            out.flush();
         }
     }
 

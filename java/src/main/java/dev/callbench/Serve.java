@@ -3,7 +3,6 @@ package dev.callbench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,10 +11,11 @@ import java.util.Map;
 
 /**
  * The command dialogue of docs/contract.md ("Serving rounds"), and the
- * standalone script that runs the same code without {@code --serve}. After
- * the ready line, each command line is answered by one JSON line, flushed:
- * {@code round K}, {@code latencies K}, and {@code end} (or end of input),
- * which writes {@code --outputs} and prints the result line.
+ * standalone script that runs the same code without {@code --serve}. In the
+ * dialogue, the ready line comes first and each command line is answered by
+ * one JSON line, flushed: {@code round K}, {@code latencies K}, and {@code end}
+ * (or end of input). The script answers nothing: a standalone run prints its
+ * result line alone. Both end at {@code end}; the rounds are the runner's.
  */
 public final class Serve {
     /** One command: {@code round K}, {@code latencies K} or {@code end} (calls 0). */
@@ -25,34 +25,30 @@ public final class Serve {
 
     private static final String EXPECTED = "expected 'round K', 'latencies K' or 'end'";
 
-    private final Driver driver;
     private final Options options;
     private final Runner rounds;
-    private final long loadNs;
     private final PrintStream out;
 
-    public Serve(Driver driver, Options options, Runner rounds, long loadNs, PrintStream out) {
-        this.driver = driver;
+    public Serve(Options options, Runner rounds, PrintStream out) {
         this.options = options;
         this.rounds = rounds;
-        this.loadNs = loadNs;
         this.out = out;
     }
 
     /**
-     * The standalone run as a script of commands: {@code round N} R times,
+     * The standalone run as commands: {@code round N} R times,
      * {@code latencies min(N, 100000)} if {@code --latencies} is given, {@code end}.
      */
-    public static BufferedReader script(Options options) {
-        List<String> lines = new ArrayList<>();
+    public static List<Command> standaloneScript(Options options) {
+        List<Command> script = new ArrayList<>();
         for (int r = 0; r < options.repeats; r++) {
-            lines.add("round " + options.calls);
+            script.add(new Command(Verb.ROUND, options.calls));
         }
         if (options.latencies != null) {
-            lines.add("latencies " + options.latencyCalls());
+            script.add(new Command(Verb.LATENCIES, options.latencyCalls()));
         }
-        lines.add("end");
-        return new BufferedReader(new StringReader(String.join("\n", lines) + "\n"));
+        script.add(new Command(Verb.END, 0));
+        return script;
     }
 
     /** One command line; an unknown command, or K outside 1..maxCalls, is a usage error. */
@@ -90,13 +86,9 @@ public final class Serve {
         return new Command(verb, calls);
     }
 
-    /**
-     * Prints the ready line, then answers {@code commands} until {@code end} or
-     * end of input, which writes the outputs and prints the result line.
-     */
-    public void run(BufferedReader commands) throws CallbenchException {
+    /** Prints the ready line, then answers {@code commands} until {@code end} or end of input. */
+    public void serve(BufferedReader commands, long loadNs) throws CallbenchException {
         answer(event("ready", "load_ns", loadNs));
-        String id = driver.id();
         while (true) {
             String line;
             try {
@@ -105,9 +97,27 @@ public final class Serve {
                 throw new DataException(Path.of("/dev/stdin"), "cannot be read (" + e + ")", e);
             }
             Command command = line == null ? new Command(Verb.END, 0) : parse(line, rounds.maxCalls());
-            switch (command.verb()) {
-                case ROUND -> {
-                    Round round = rounds.round(command.calls());
+            if (!execute(command, true)) {
+                return;
+            }
+        }
+    }
+
+    /** Runs the standalone script, answering nothing. */
+    public void runScript() throws CallbenchException {
+        for (Command command : standaloneScript(options)) {
+            if (!execute(command, false)) {
+                return;
+            }
+        }
+    }
+
+    /** Runs one command, its answer printed when {@code answering}; false at {@code end}. */
+    private boolean execute(Command command, boolean answering) throws CallbenchException {
+        switch (command.verb()) {
+            case ROUND -> {
+                Round round = rounds.round(command.calls());
+                if (answering) {
                     Map<String, Object> fields = new LinkedHashMap<>();
                     fields.put("event", "round");
                     fields.put("calls", round.calls());
@@ -115,22 +125,20 @@ public final class Serve {
                     fields.put("cpu_ns", round.cpuNs());
                     answer(fields);
                 }
-                case LATENCIES -> {
-                    if (options.latencies == null) {
-                        throw new UsageException("latencies K needs --latencies PATH");
-                    }
-                    long[] each = rounds.latencies(command.calls());
-                    Outputs.writeLongs(options.latencies, each);
+                return true;
+            }
+            case LATENCIES -> {
+                if (options.latencies == null) {
+                    throw new UsageException("latencies K needs --latencies PATH");
+                }
+                Outputs.writeLongs(options.latencies, rounds.latencies(command.calls()));
+                if (answering) {
                     answer(event("latencies", "calls", (long) command.calls()));
                 }
-                case END -> {
-                    if (options.outputs != null) {
-                        rounds.writeOutputs(options.outputs);
-                    }
-                    answer(Result.line(id, options, driver.runtimeVersion(), loadNs, rounds.done(),
-                            driver.notes()));
-                    return;
-                }
+                return true;
+            }
+            default -> {
+                return false;
             }
         }
     }
@@ -143,11 +151,7 @@ public final class Serve {
     }
 
     private void answer(Map<String, Object> fields) {
-        answer(Result.json(fields));
-    }
-
-    private void answer(String line) {
-        out.println(line);
+        out.println(Result.json(fields));
         out.flush();
     }
 }

@@ -1,6 +1,5 @@
 package dev.callbench;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,54 +56,61 @@ class ServeTest {
     void theStandaloneScriptRepeatsFullRoundsThenLatencies() throws Exception {
         Options options = Options.parse(new String[] {"--calls", "250000", "--repeats", "2",
             "--latencies", "l.i64"});
-        assertEquals(List.of("round 250000", "round 250000", "latencies 100000", "end"),
-                Serve.script(options).lines().toList());
+        assertEquals(List.of(new Command(Verb.ROUND, 250000), new Command(Verb.ROUND, 250000),
+                new Command(Verb.LATENCIES, 100000), new Command(Verb.END, 0)),
+                Serve.standaloneScript(options));
         Options plain = Options.parse(new String[] {"--calls", "5"});
-        assertEquals(List.of("round 5", "round 5", "round 5", "end"), Serve.script(plain).lines().toList());
+        assertEquals(List.of(new Command(Verb.ROUND, 5), new Command(Verb.ROUND, 5),
+                new Command(Verb.ROUND, 5), new Command(Verb.END, 0)), Serve.standaloneScript(plain));
     }
 
     @Test
     void answersEachCommandWithOneLine() throws Exception {
-        Options options = options("--calls", "3", "--batch", "2",
-                "--outputs", dir.resolve("o.f32").toString(), "--latencies", dir.resolve("l.i64").toString());
-        serve(options, "round 3\nlatencies 2\nround 1\nend\nround 3\n");
+        Options options = options("--serve", "--calls", "3", "--batch", "2",
+                "--latencies", dir.resolve("l.i64").toString());
+        Runner rounds = serve(options, "round 3\nlatencies 2\nround 1\nend\nround 3\n");
         List<String> lines = lines();
-        assertEquals(5, lines.size(), lines.toString());
+        assertEquals(4, lines.size(), lines.toString());
         assertEquals("{\"event\":\"ready\",\"load_ns\":42}", lines.get(0));
         assertTrue(lines.get(1).matches(
                 "\\{\"event\":\"round\",\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+}"), lines.get(1));
         assertEquals("{\"event\":\"latencies\",\"calls\":2}", lines.get(2));
         assertTrue(lines.get(3).startsWith("{\"event\":\"round\",\"calls\":1,"), lines.get(3));
-        assertTrue(lines.get(4).matches(
-                "\\{\"driver\":\"java-sum\",\"calls\":3,\"batch\":2,\"threads\":1,"
-                + "\"runtime_version\":\"1.0\",\"load_ns\":42,\"peak_rss_bytes\":\\d+,"
-                + "\"rounds\":\\[\\{\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+},"
-                + "\\{\"calls\":1,\"ns\":\\d+,\"cpu_ns\":\\d+}],\"notes\":\\{\"jvm\":.*}}"),
-                lines.get(4));
-        // The last round: one call of two samples; nothing after 'end' was read.
-        assertArrayEquals(new float[] {0f, -1f}, TestFiles.readFloats(dir.resolve("o.f32")));
+        // Nothing after 'end' was read; the rounds are the runner's, in the order run.
+        assertEquals(List.of(3, 1), rounds.done().stream().map(Round::calls).toList());
         assertEquals(2, TestFiles.readLongs(dir.resolve("l.i64")).length);
         assertEquals(List.of(0, 2, 4, 0, 2, 0), driver.firsts);
     }
 
     @Test
-    void endBeforeAnyRoundWritesNoOutputs() throws Exception {
-        serve(options("--calls", "3", "--outputs", dir.resolve("o.f32").toString()), "");
-        assertEquals(0, TestFiles.readFloats(dir.resolve("o.f32")).length);
-        assertTrue(lines().get(1).contains("\"rounds\":[],"), lines().get(1));
+    void theScriptAnswersNothing() throws Exception {
+        Options options = options("--calls", "3", "--repeats", "2",
+                "--latencies", dir.resolve("l.i64").toString());
+        Runner rounds = runner(options);
+        new Serve(options, rounds, new PrintStream(captured, true, StandardCharsets.UTF_8)).runScript();
+        assertEquals(List.of(), lines());
+        assertEquals(List.of(3, 3), rounds.done().stream().map(Round::calls).toList());
+        assertEquals(3, TestFiles.readLongs(dir.resolve("l.i64")).length);
+    }
+
+    @Test
+    void endOfInputEndsTheDialogueAsEndDoes() throws Exception {
+        Runner rounds = serve(options("--serve", "--calls", "3"), "round 2\n");
+        assertEquals(2, lines().size(), lines().toString());
+        assertEquals(List.of(2), rounds.done().stream().map(Round::calls).toList());
     }
 
     @Test
     void latenciesWithoutAPathIsAUsageError() {
         UsageException e = assertThrows(UsageException.class,
-                () -> serve(options("--calls", "3"), "latencies 2\n"));
+                () -> serve(options("--serve", "--calls", "3"), "latencies 2\n"));
         assertEquals("latencies K needs --latencies PATH", e.problem());
     }
 
     @Test
     void aBadCommandStopsTheDialogueAfterTheAnswersSoFar() {
         assertThrows(UsageException.class,
-                () -> serve(options("--calls", "3"), "round 2\nrepeat\nround 1\n"));
+                () -> serve(options("--serve", "--calls", "3"), "round 2\nrepeat\nround 1\n"));
         assertEquals(2, lines().size(), lines().toString());
         assertEquals(List.of(0, 1), driver.firsts);
     }
@@ -113,11 +119,16 @@ class ServeTest {
         return Options.parse(args);
     }
 
-    private void serve(Options options, String commands) throws CallbenchException {
-        Rounds rounds = new Rounds(driver.model(options.batch), Path.of("sum.model"),
+    private Runner runner(Options options) throws CallbenchException {
+        return new Rounds(driver.model(options.batch), Path.of("sum.model"),
                 TestFiles.samples(10), options.calls, options.batch);
+    }
+
+    private Runner serve(Options options, String commands) throws CallbenchException {
+        Runner rounds = runner(options);
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        new Serve(driver, options, rounds, 42, out).run(new BufferedReader(new StringReader(commands)));
+        new Serve(options, rounds, out).serve(new BufferedReader(new StringReader(commands)), 42);
+        return rounds;
     }
 
     private List<String> lines() {
