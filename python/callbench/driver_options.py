@@ -4,9 +4,10 @@ the profiler write them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from callbench.command_line import Parser, count
 
@@ -50,16 +51,19 @@ class Options:
         return args
 
 
+# Each option's type on the command line; its default is the field's above.
+_TYPES: dict[str, Callable[[str], Any]] = {
+    "models": Path, "calls": count(1), "warmup": count(0), "repeats": count(1),
+    "batch": count(1), "threads": count(1), "outputs": Path, "latencies": Path,
+}  # fmt: skip
+
+
 def parse_options(argv: Sequence[str]) -> Options:
     parser = Parser(add_help=False)
-    parser.add_argument("--models", type=Path, default=Path("models"))
-    parser.add_argument("--calls", type=count(1), default=DEFAULT_CALLS)
-    parser.add_argument("--warmup", type=count(0), default=WARMUP)
-    parser.add_argument("--repeats", type=count(1), default=3)
-    parser.add_argument("--batch", type=count(1), default=1)
-    parser.add_argument("--threads", type=count(1), default=1)
-    parser.add_argument("--outputs", type=Path)
-    parser.add_argument("--latencies", type=Path)
-    parser.add_argument("--serve", action="store_true")
-    parser.add_argument("--debug", action="store_true")
+    for option in fields(Options):
+        flag = "--" + option.name
+        if option.name in _TYPES:
+            parser.add_argument(flag, type=_TYPES[option.name], default=option.default)
+        else:  # --serve, --debug
+            parser.add_argument(flag, action="store_true")
     return Options(**vars(parser.parse_args(argv)))

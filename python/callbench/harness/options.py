@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from callbench.command_line import count, positive
-from callbench.driver_options import WARMUP, Options
+from callbench.driver_options import DEFAULT_CALLS, WARMUP, Options
 
 # Outputs may differ from the eager reference by float32 rounding of a
 # different summation order (a few ulps of values up to ~20), never by more.
 ATOL = 1e-4
-# A calibrated round never takes more calls than this (the seed's million).
-MAX_CALLS = 1_000_000
+# A calibrated round never takes more calls than this (the seed's million, a driver's default).
+MAX_CALLS = DEFAULT_CALLS
 # Rounds of the fixed protocol (--calls N) unless --rounds says otherwise.
 FIXED_ROUNDS = 3
 # A counted driver that has not loaded within this under Valgrind is skipped. The slowest
@@ -35,6 +35,8 @@ COUNT_ROUND_LIMIT = 300.0
 COUNT_JIT_WARMUP = 100_000
 
 _FLAG = "callbench.flag"
+# The options a run shares with its drivers take the contract's defaults.
+_DRIVER = Options()
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def _option(default: Any, help: str, type: Callable[[str], Any] | None = None, *
 @dataclass(frozen=True)
 class RunOptions:
     # (_option returns a dataclasses.field: the call is the field's declaration)
-    models: Path = _option(Path("models"), "the exported artifacts", Path, metavar="DIR")  # noqa: RUF009
+    models: Path = _option(_DRIVER.models, "the exported artifacts", Path, metavar="DIR")  # noqa: RUF009
     # Calls per round: None calibrates each driver (to ``round_time``, or a count to
     # ~5e7 instructions a round); a number fixes it (1000000 is the seed's protocol).
     calls: int | None = _option(
@@ -78,8 +80,8 @@ class RunOptions:
         f"{COUNT_JIT_WARMUP})",
         count(0),
     )  # fmt: skip
-    batch: int = _option(1, "samples per call", count(1))
-    threads: int = _option(1, "threads each runtime may use", count(1))
+    batch: int = _option(_DRIVER.batch, "samples per call", count(1))
+    threads: int = _option(_DRIVER.threads, "threads each runtime may use", count(1))
     pin: bool = _option(True, "do not pin drivers to a core", name="--no-pin")
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
