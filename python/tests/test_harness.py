@@ -163,3 +163,22 @@ def test_a_round_on_a_contended_core_is_re_run(
     seen = flagged[0].probe_ns if side == "before" else flagged[0].probe_after_ns
     assert flagged[0].index == 2 and seen == 5000
     assert [r.index for r in record.counted()] == [0, 1, 2, 3]
+
+
+def test_each_option_takes_its_one_default_and_calls_alone_fix_the_seeds_rounds() -> None:
+    from callbench.cli import common
+    from callbench.cli.main import build_parser
+    from callbench.driver_options import WARMUP
+    from callbench.harness.options import FIXED_ROUNDS
+
+    def run(*argv: str) -> RunOptions:
+        return common.protocol_options(build_parser().parse_args(["run", *argv]))
+
+    assert run() == RunOptions()
+    assert run().driver_options(10).warmup == WARMUP
+    assert run("--calls", "5").rounds == FIXED_ROUNDS  # the seed's protocol: a few long rounds
+    assert run("--calls", "5", "--rounds", "2").rounds == 2
+    assert run("--no-pin", "--warmup", "0").pin is False
+    # The rule is the timed run's: the ladder's rounds keep their one default with --calls.
+    ladder = build_parser().parse_args(["profile", "ladder", "--calls", "5"])
+    assert RunOptions.of(ladder).rounds == RunOptions().rounds

@@ -111,7 +111,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
 def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
-    options = RunOptions.of(args)
+    options = common.protocol_options(args)
     if brought(args) is not None or args.inputs is not None:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
@@ -157,7 +157,7 @@ def bench(args: argparse.Namespace) -> int:
     """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
     signals.install()
     defaults = QUICK if args.quick else {}
-    options = RunOptions.of(args, **defaults)
+    options = common.protocol_options(args, **defaults)
     if brought(args) is not None or args.inputs is not None:
         # A user's model: its drivers and its report; the sweeps, kernels and ladder
         # are about our MLP and the machine, not about the model brought.

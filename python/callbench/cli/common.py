@@ -7,7 +7,7 @@ from pathlib import Path
 
 from callbench.errors import UsageError
 from callbench.harness import gpu_sweep
-from callbench.harness.options import add_options
+from callbench.harness.options import FIXED_ROUNDS, RunOptions, add_options
 from callbench.languages.spec import DriverSpec
 from callbench.model import family
 from callbench.model.family import Width
@@ -72,6 +72,14 @@ def add_protocol(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("protocol")
     add_options(g, "models", "calls", "rounds", "round_time", "warmup", "batch", "threads",
                 "pin", "reruns", "contention_flags", "seed", "debug")  # fmt: skip
+
+
+def protocol_options(args: argparse.Namespace, **defaults: object) -> RunOptions:
+    """A timed run's options (``run``, ``bench``): --calls without --rounds is the seed's
+    fixed protocol, a million calls a round in its few rounds."""
+    if hasattr(args, "calls") and not hasattr(args, "rounds"):  # given (add_options)
+        defaults = {**defaults, "rounds": FIXED_ROUNDS}
+    return RunOptions.of(args, **defaults)
 
 
 def add_where(p: argparse.ArgumentParser) -> None:

@@ -63,10 +63,11 @@ def answer(data: dict[str, Any]) -> None:
     print(json.dumps(data), flush=True)
 
 
-def serve(options: Options, model: LoadedModel, stream: TextIO = sys.stdin) -> list[rounds.Round]:
-    """The ready line, then each command of ``stream`` answered until ``end``."""
+def serve(options: Options, model: LoadedModel, stream: TextIO | None = None) -> list[rounds.Round]:
+    """The ready line, then each command of ``stream`` (standard input) answered until ``end``."""
     answer({"event": "ready", "load_ns": model.load_ns})
-    return _execute(_commands_from(stream, options.calls), options, model, answering=True)
+    commands = _commands_from(stream or sys.stdin, options.calls)
+    return _execute(commands, options, model, answering=True)
 
 
 def run_script(options: Options, model: LoadedModel) -> list[rounds.Round]:

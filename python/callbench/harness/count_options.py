@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbench.driver_options import WARMUP
 from callbench.harness import callgrind
 from callbench.harness.options import COUNT_JIT_WARMUP, RunOptions
 from callbench.languages.spec import DriverSpec
@@ -46,7 +45,7 @@ def warmup_of(spec: DriverSpec, options: RunOptions) -> int:
     """The warm-up a count gives the driver: --warmup's, else its JIT's, else the run's."""
     if options.warmup is not None:
         return options.warmup
-    return JIT_WARMUP.get(language_key(spec), WARMUP)
+    return JIT_WARMUP.get(language_key(spec), options.warmup_calls())
 
 
 def settled(figures: list[float]) -> bool:

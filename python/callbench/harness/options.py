@@ -70,7 +70,9 @@ class RunOptions:
     # Many short rounds rather than a few long ones: on a shared machine a few
     # rounds in five come out slow, and the median's 95% interval (order
     # statistics) then stays inside the clean ones only when there are ~20 of them.
-    rounds: int = _option(21, f"interleaved rounds ({FIXED_ROUNDS} with --calls)", count(1))
+    rounds: int = _option(
+        21, f"interleaved rounds (run and bench: {FIXED_ROUNDS} with --calls)", count(1)
+    )
     round_time: float = _option(0.05, "seconds a calibrated round aims at", positive)
     # Untimed calls after loading; None: WARMUP, enough for a JIT (the JVM's, V8's) to
     # compile the call path first, and a count's JIT row more (count_options.JIT_WARMUP).
@@ -112,8 +114,6 @@ class RunOptions:
         """The options a parser built with ``add_options`` read; ``defaults`` (a command's
         own, such as ``bench --quick``'s) stand where an option was not given."""
         given = {f.name: getattr(args, f.name) for f in fields(cls) if hasattr(args, f.name)}
-        if "calls" in given and "rounds" not in given:
-            given["rounds"] = FIXED_ROUNDS  # a million calls a round: the seed's few repeats
         return cls(**{**defaults, **given})
 
     def max_calls(self, samples: int) -> int:
