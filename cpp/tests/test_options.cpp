@@ -19,6 +19,7 @@ TEST(Options, DefaultsFollowTheContract) {
   EXPECT_EQ(o.models, "models");
   EXPECT_EQ(o.calls, 1'000'000);
   EXPECT_EQ(o.warmup, 10'000);
+  EXPECT_EQ(o.warmup_time, 2.0);
   EXPECT_EQ(o.repeats, 3);
   EXPECT_EQ(o.batch, 1);
   EXPECT_EQ(o.threads, 1);
@@ -30,11 +31,12 @@ TEST(Options, DefaultsFollowTheContract) {
 
 TEST(Options, ParsesSpaceAndEqualsForms) {
   const Options o = parse({"--models", "m", "--calls=20", "--warmup", "0", "--repeats", "2",
-                           "--batch=4", "--threads", "2", "--outputs", "o.f32",
+                           "--warmup-time=0.25", "--batch=4", "--threads", "2", "--outputs", "o.f32",
                            "--latencies=l.i64", "--serve", "--debug"});
   EXPECT_EQ(o.models, "m");
   EXPECT_EQ(o.calls, 20);
   EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.warmup_time, 0.25);
   EXPECT_EQ(o.repeats, 2);
   EXPECT_EQ(o.batch, 4);
   EXPECT_EQ(o.threads, 2);
@@ -81,6 +83,9 @@ TEST(Options, WordsEachProblemTheKitsWay) {
   EXPECT_EQ(problem_of({"--serve=1"}), "--serve takes no value");
   EXPECT_EQ(problem_of({"--warmup", "x"}), "--warmup needs an integer, got 'x'");
   EXPECT_EQ(problem_of({"--warmup", "-1"}), "--warmup must be >= 0, got -1");
+  EXPECT_EQ(problem_of({"--warmup-time", "x"}), "--warmup-time needs a number, got 'x'");
+  EXPECT_EQ(problem_of({"--warmup-time", "inf"}), "--warmup-time needs a number, got 'inf'");
+  EXPECT_EQ(problem_of({"--warmup-time", "-1"}), "--warmup-time must be in 0..1000000, got -1");
   EXPECT_EQ(problem_of({"--models="}), "--models needs a folder");
   EXPECT_EQ(problem_of({"--latencies", ""}), "--latencies needs a path");
 }

@@ -30,10 +30,23 @@ TEST(Rounds, WarmUpWrapsAroundTheCalls) {
   const std::vector<float> inputs = counting_inputs(8);
   RecordingModel model{inputs.data(), 2, {}};
   Rounds rounds(model, inputs, 3, 2);
-  rounds.warm_up(4);
+  EXPECT_EQ(rounds.warm_up(4).calls, 4);
   // calls 0, 1, 2, 0: first sample = 2 * call
   EXPECT_EQ(model.seen, (std::vector<std::ptrdiff_t>{0, 2, 4, 0}));
   EXPECT_TRUE(rounds.last_outputs().empty());  // a warm-up is not a round
+}
+
+TEST(Rounds, AWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget) {
+  // A budget of 1 ns is spent by the first call: the warm-up makes its few calls and stops.
+  std::int64_t made = 0;
+  const Warmup short_one = warm_up_calls(10'000, 1e-9, 3, [&](std::size_t) { ++made; });
+  EXPECT_EQ(short_one.calls, kMinWarmupCalls);
+  EXPECT_EQ(made, kMinWarmupCalls);
+  // Fewer asked than the few: the cap wins; no time limit: every call asked for.
+  EXPECT_EQ(warm_up_calls(2, 1e-9, 3, [](std::size_t) {}).calls, 2);
+  EXPECT_EQ(warm_up_calls(1000, 0, 3, [](std::size_t) {}).calls, 1000);
+  // A budget far off: the cap ends it.
+  EXPECT_EQ(warm_up_calls(1000, 1000, 3, [](std::size_t) {}).calls, 1000);
 }
 
 TEST(Rounds, ARoundWalksCallsFromZeroAndKeepsItsOutputs) {

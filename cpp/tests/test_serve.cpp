@@ -93,13 +93,13 @@ TEST(Serve, AnswersEachCommandWithOneLine) {
   FakeRunner runner;
   std::istringstream commands("round 100\nround 50\nlatencies 3\nend\nround 7\n");
   std::ostringstream answers;
-  const std::vector<Round> rounds = serve(o, runner, 1234, commands, answers);
+  const std::vector<Round> rounds = serve(o, runner, 1234, Warmup{7, 890}, commands, answers);
 
   EXPECT_EQ(rounds, (std::vector<Round>{{100, 100'000, 90'000}, {50, 50'000, 45'000}}));
   EXPECT_EQ(runner.asked, (std::vector<std::string>{"round 100", "round 50", "latencies 3"}));
   EXPECT_EQ(lines_of(answers.str()),
             (std::vector<std::string>{
-                R"({"event":"ready","load_ns":1234})",
+                R"({"event":"ready","load_ns":1234,"warmup_calls":7,"warmup_ns":890})",
                 R"({"event":"round","calls":100,"ns":100000,"cpu_ns":90000})",
                 R"({"event":"round","calls":50,"ns":50000,"cpu_ns":45000})",
                 R"({"event":"latencies","calls":3})",
@@ -118,7 +118,7 @@ TEST(Serve, EndOfInputEndsLikeEnd) {
   FakeRunner runner;
   std::istringstream commands("round 10\n");
   std::ostringstream answers;
-  EXPECT_EQ(serve(o, runner, 0, commands, answers).size(), 1u);
+  EXPECT_EQ(serve(o, runner, 0, Warmup{}, commands, answers).size(), 1u);
   EXPECT_EQ(lines_of(answers.str()).size(), 2u);
 }
 
@@ -128,11 +128,11 @@ TEST(Serve, BadCommandIsAUsageErrorAfterTheGoodOnes) {
   FakeRunner runner;
   std::istringstream commands("round 10\nround 11\nround 10\n");
   std::ostringstream answers;
-  EXPECT_THROW(serve(o, runner, 0, commands, answers), UsageError);
+  EXPECT_THROW(serve(o, runner, 0, Warmup{}, commands, answers), UsageError);
   EXPECT_EQ(runner.asked, (std::vector<std::string>{"round 10"}));
 
   std::istringstream unknown("jump 3\n");
-  EXPECT_THROW(serve(o, runner, 0, unknown, answers), UsageError);
+  EXPECT_THROW(serve(o, runner, 0, Warmup{}, unknown, answers), UsageError);
 }
 
 TEST(Serve, LatenciesNeedALatenciesPath) {
@@ -141,7 +141,7 @@ TEST(Serve, LatenciesNeedALatenciesPath) {
   FakeRunner runner;
   std::istringstream commands("latencies 5\n");
   std::ostringstream answers;
-  EXPECT_THROW(serve(o, runner, 0, commands, answers), UsageError);
+  EXPECT_THROW(serve(o, runner, 0, Warmup{}, commands, answers), UsageError);
   EXPECT_TRUE(runner.asked.empty());
 }
 

@@ -73,6 +73,7 @@ type measured struct {
 	runtimeVersion func() string
 	notes          func() Notes
 	loadNS         int64
+	warmup         Warmup
 }
 
 func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -94,13 +95,14 @@ func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io
 
 	fmt.Fprintln(stderr, "progress: warm-up")
 	rounds := NewRounds(model, inputs, o.Calls, o.Batch)
-	if err := rounds.WarmUp(o.Warmup); err != nil {
+	warmup, err := rounds.WarmUp(o.Warmup, o.WarmupTime)
+	if err != nil {
 		return err
 	}
 	return finish(id, o, measured{
 		runner:         rounds,
 		writeOutputs:   func(path string) error { return WriteFloats(path, rounds.LastOutputs()) },
-		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS,
+		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS, warmup: warmup,
 	}, stdin, stdout)
 }
 
@@ -122,13 +124,14 @@ func driveTensors(id string, o Options, load TensorLoader, stdin io.Reader, stdo
 
 	fmt.Fprintln(stderr, "progress: warm-up")
 	rounds := NewTensorRounds(model, inputs, o.Calls, o.Batch)
-	if err := rounds.WarmUp(o.Warmup); err != nil {
+	warmup, err := rounds.WarmUp(o.Warmup, o.WarmupTime)
+	if err != nil {
 		return err
 	}
 	return finish(id, o, measured{
 		runner:         rounds,
 		writeOutputs:   func(path string) error { return WriteOutputs(path, rounds.LastOutputs()) },
-		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS,
+		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS, warmup: warmup,
 	}, stdin, stdout)
 }
 
@@ -146,7 +149,7 @@ func finish(id string, o Options, m measured, stdin io.Reader, stdout io.Writer)
 	var done []Round
 	var err error
 	if o.Serve {
-		done, err = Serve(o, m.runner, m.loadNS, stdin, stdout)
+		done, err = Serve(o, m.runner, m.loadNS, m.warmup, stdin, stdout)
 	} else {
 		done, err = RunScript(o, m.runner)
 	}

@@ -13,21 +13,22 @@ import (
 
 // Options are what the harness (or a person) asked the driver for.
 type Options struct {
-	Models    string // artifacts folder
-	Calls     int    // N: the most calls a round may take
-	Warmup    int    // untimed calls after loading
-	Repeats   int    // standalone runs only: rounds of N calls
-	Batch     int    // samples per call
-	Threads   int    // intra-op threads for the runtime
-	Outputs   string // "" when not given
-	Latencies string // "" when not given
-	Serve     bool   // take commands from stdin instead of running --repeats rounds
-	Debug     bool   // full error text on stderr
+	Models     string  // artifacts folder
+	Calls      int     // N: the most calls a round may take
+	Warmup     int     // untimed calls after loading, at most
+	WarmupTime float64 // seconds the warm-up may take once it has made 5 calls (0: no limit)
+	Repeats    int     // standalone runs only: rounds of N calls
+	Batch      int     // samples per call
+	Threads    int     // intra-op threads for the runtime
+	Outputs    string  // "" when not given
+	Latencies  string  // "" when not given
+	Serve      bool    // take commands from stdin instead of running --repeats rounds
+	Debug      bool    // full error text on stderr
 }
 
 // DefaultOptions are the contract's defaults.
 func DefaultOptions() Options {
-	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, Repeats: 3, Batch: 1, Threads: 1}
+	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, WarmupTime: 2, Repeats: 3, Batch: 1, Threads: 1}
 }
 
 // ParseOptions parses the arguments after the program name. Every problem is
@@ -63,6 +64,14 @@ func ParseOptions(args []string) (Options, error) {
 	path("models", "a folder", &o.Models)
 	count("calls", &o.Calls, 1)
 	count("warmup", &o.Warmup, 0)
+	flags.Func("warmup-time", "", func(text string) error {
+		value, err := parseSeconds("warmup-time", text)
+		if err != nil && firstProblem == nil {
+			firstProblem = err
+		}
+		o.WarmupTime = value
+		return err
+	})
 	count("repeats", &o.Repeats, 1)
 	count("batch", &o.Batch, 1)
 	count("threads", &o.Threads, 1)
@@ -90,7 +99,7 @@ func ParseOptions(args []string) (Options, error) {
 	return o, nil
 }
 
-const optionList = "--models DIR --calls N --warmup W --repeats R --batch B --threads T " +
+const optionList = "--models DIR --calls N --warmup W --warmup-time S --repeats R --batch B --threads T " +
 	"--outputs PATH --latencies PATH --serve --debug"
 
 func parseCount(name, text string, minimum int) (int, error) {
@@ -100,6 +109,18 @@ func parseCount(name, text string, minimum int) (int, error) {
 	}
 	if value < minimum {
 		return 0, Usagef("--%s must be >= %d, got %d", name, minimum, value)
+	}
+	return value, nil
+}
+
+// parseSeconds reads a plain decimal number in 0..1e6 (no inf or nan).
+func parseSeconds(name, text string) (float64, error) {
+	value, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(value, 0) || math.IsNaN(value) {
+		return 0, Usagef("--%s needs a number, got '%s'", name, text)
+	}
+	if value < 0 || value > 1e6 {
+		return 0, Usagef("--%s must be in 0..1000000, got %s", name, text)
 	}
 	return value, nil
 }

@@ -56,14 +56,39 @@ func NewRounds(model Model, inputs []float32, maxCalls, batch int) *Rounds {
 	}
 }
 
-// WarmUp makes untimed calls; warm-up call j takes the samples of call j mod N.
-func (r *Rounds) WarmUp(calls int) error {
-	for j := 0; j < calls; j++ {
-		if err := r.call(j%r.maxCalls, r.out(j%r.maxCalls)); err != nil {
-			return err
+// Warmup is what the warm-up did: the ready line says it.
+type Warmup struct {
+	Calls int
+	NS    int64
+}
+
+// MinWarmupCalls are the calls a time-limited warm-up makes at least (fewer only when
+// --warmup asks fewer).
+const MinWarmupCalls = 5
+
+// WarmUpCalls is the contract's warm-up: call(i) for warm-up calls j = 0, 1, ... with
+// i = j mod n, until calls of them, or until at least MinWarmupCalls and seconds (> 0) have
+// passed. The clock is read after each call: the warm-up is not timed.
+func WarmUpCalls(calls int, seconds float64, n int, call func(i int) error) (Warmup, error) {
+	start := time.Now()
+	budget := time.Duration(seconds * 1e9)
+	least := min(calls, MinWarmupCalls)
+	done := 0
+	for done < calls {
+		if err := call(done % n); err != nil {
+			return Warmup{done, time.Since(start).Nanoseconds()}, err
+		}
+		done++
+		if budget > 0 && done >= least && time.Since(start) >= budget {
+			break
 		}
 	}
-	return nil
+	return Warmup{done, time.Since(start).Nanoseconds()}, nil
+}
+
+// WarmUp is the warm-up (WarmUpCalls): at most calls untimed calls, seconds once a few are made.
+func (r *Rounds) WarmUp(calls int, seconds float64) (Warmup, error) {
+	return WarmUpCalls(calls, seconds, r.maxCalls, func(i int) error { return r.call(i, r.out(i)) })
 }
 
 // Round times calls 0 .. k-1 as one block. The outputs are filled with NaN

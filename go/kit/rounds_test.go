@@ -56,11 +56,30 @@ func TestOutputsAreNaNBeforeEachRound(t *testing.T) {
 func TestWarmUpWrapsAroundN(t *testing.T) {
 	model := &sumModel{}
 	r := NewRounds(model, []float32{1, 2, 3, 4}, 2, 1)
-	if err := r.WarmUp(5); err != nil || model.calls != 5 {
+	if w, err := r.WarmUp(5, 0); err != nil || model.calls != 5 || w.Calls != 5 {
 		t.Fatalf("%d calls, %v", model.calls, err)
 	}
 	if len(r.LastOutputs()) != 0 {
 		t.Fatal("warm-up is not a round")
+	}
+}
+
+func TestAWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget(t *testing.T) {
+	made := 0
+	// A budget of 1 ns is spent by the first call: the few calls, then the end.
+	w, err := WarmUpCalls(10_000, 1e-9, 3, func(int) error { made++; return nil })
+	if err != nil || w.Calls != MinWarmupCalls || made != MinWarmupCalls {
+		t.Fatalf("%+v after %d calls, %v", w, made, err)
+	}
+	none := func(int) error { return nil }
+	for _, c := range []struct {
+		calls   int
+		seconds float64
+		want    int
+	}{{2, 1e-9, 2}, {1000, 0, 1000}, {1000, 1000, 1000}} {
+		if w, _ := WarmUpCalls(c.calls, c.seconds, 3, none); w.Calls != c.want {
+			t.Fatalf("%+v: %d calls", c, w.Calls)
+		}
 	}
 }
 

@@ -89,11 +89,14 @@ func StandaloneScript(o Options) []Command {
 // with one JSON line on answers, until "end" or the end of input. It returns
 // the rounds in the order run. It writes --latencies on each latencies
 // command; the caller writes --outputs and the result line.
-func Serve(o Options, runner Runner, loadNS int64, commands io.Reader, answers io.Writer) ([]Round, error) {
+func Serve(o Options, runner Runner, loadNS int64, warmup Warmup, commands io.Reader,
+	answers io.Writer) ([]Round, error) {
 	answer(answers, struct {
-		Event  string `json:"event"`
-		LoadNS int64  `json:"load_ns"`
-	}{"ready", loadNS})
+		Event       string `json:"event"`
+		LoadNS      int64  `json:"load_ns"`
+		WarmupCalls int    `json:"warmup_calls"`
+		WarmupNS    int64  `json:"warmup_ns"`
+	}{"ready", loadNS, warmup.Calls, warmup.NS})
 	var rounds []Round
 	lines := bufio.NewScanner(commands)
 	for lines.Scan() {

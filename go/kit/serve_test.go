@@ -64,7 +64,7 @@ func (f *fakeRunner) Latencies(k int) ([]int64, error) {
 func serveLines(t *testing.T, o Options, input string) ([]Round, []string, error) {
 	t.Helper()
 	var answers strings.Builder
-	rounds, err := Serve(o, &fakeRunner{}, 42, strings.NewReader(input), &answers)
+	rounds, err := Serve(o, &fakeRunner{}, 42, Warmup{3, 9}, strings.NewReader(input), &answers)
 	return rounds, strings.Split(strings.TrimSuffix(answers.String(), "\n"), "\n"), err
 }
 
@@ -77,7 +77,7 @@ func TestServeDialogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		`{"event":"ready","load_ns":42}`,
+		`{"event":"ready","load_ns":42,"warmup_calls":3,"warmup_ns":9}`,
 		`{"event":"round","calls":10,"ns":1000,"cpu_ns":900}`,
 		`{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}`,
 		`{"event":"latencies","calls":5}`,
@@ -125,7 +125,7 @@ func TestServePassesRunnerErrorsOn(t *testing.T) {
 	failure := Dataf("m.onnx", "run failed")
 	runner := &Rounds{model: &sumModel{fail: failure}, inputs: make([]float32, 8), maxCalls: 4,
 		inStep: 2, outStep: 1, outputs: make([]float32, 4), scratch: make([]float32, 1)}
-	_, err := Serve(DefaultOptions(), runner, 0, strings.NewReader("round 2\n"), &strings.Builder{})
+	_, err := Serve(DefaultOptions(), runner, 0, Warmup{}, strings.NewReader("round 2\n"), &strings.Builder{})
 	if !errors.Is(err, failure) {
 		t.Fatalf("got %v", err)
 	}

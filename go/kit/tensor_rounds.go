@@ -55,14 +55,9 @@ func (r *TensorRounds) call(i int, scratch bool) error {
 	return r.model.Call(r.in, r.out)
 }
 
-// WarmUp makes untimed calls; warm-up call j takes the samples of call j mod N.
-func (r *TensorRounds) WarmUp(calls int) error {
-	for j := 0; j < calls; j++ {
-		if err := r.call(j%r.maxCalls, false); err != nil {
-			return err
-		}
-	}
-	return nil
+// WarmUp is the warm-up (WarmUpCalls): at most calls untimed calls, seconds once a few are made.
+func (r *TensorRounds) WarmUp(calls int, seconds float64) (Warmup, error) {
+	return WarmUpCalls(calls, seconds, r.maxCalls, func(i int) error { return r.call(i, false) })
 }
 
 // Round times calls 0 .. k-1 as one block, each output poisoned first (untimed).

@@ -131,7 +131,7 @@ func pairInputs(samples int) []Samples {
 func TestTensorRoundsFeedEveryInputAndStoreEveryOutput(t *testing.T) {
 	model := &pairModel{store: true}
 	r := NewTensorRounds(model, pairInputs(6), 3, 2)
-	if err := r.WarmUp(4); err != nil || r.LastOutputs() != nil {
+	if _, err := r.WarmUp(4, 0); err != nil || r.LastOutputs() != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Round(2); err != nil {

@@ -84,9 +84,9 @@ async function drive(id, options, load, io, tensors) {
   }
 
   io.writeErr('progress: warm-up\n');
-  await rounds.warmUp(options.warmup);
+  const warmup = await rounds.warmUp(options.warmup, options.warmup_time);
   const done = options.serve
-    ? await serve(options, rounds, loadNs, lines(io.stdin), io.write)
+    ? await serve(options, rounds, loadNs, warmup, lines(io.stdin), io.write)
     : await runScript(options, rounds);
   if (options.outputs) {
     const last = rounds.lastOutputs();

@@ -9,7 +9,8 @@ import { UsageError } from './errors.js';
 export const DEFAULTS = Object.freeze({
   models: 'models',
   calls: 1_000_000, // N: the most calls a round may take
-  warmup: 10_000,
+  warmup: 10_000, // at most
+  warmup_time: 2, // seconds, once MIN_WARMUP_CALLS are made (0: no time limit)
   repeats: 3, // standalone runs only
   batch: 1,
   threads: 1,
@@ -20,10 +21,12 @@ export const DEFAULTS = Object.freeze({
 });
 
 const COUNTS = { calls: 1, warmup: 0, repeats: 1, batch: 1, threads: 1 }; // name -> minimum
+const SECONDS = ['warmup_time'];
 const PATHS = { models: 'a folder', outputs: 'a path', latencies: 'a path' };
 
 const DECLARED = {
   ...Object.fromEntries([...Object.keys(COUNTS), ...Object.keys(PATHS)].map((name) => [name, { type: 'string' }])),
+  ...Object.fromEntries(SECONDS.map((name) => [flag(name), { type: 'string' }])),
   serve: { type: 'boolean' },
   debug: { type: 'boolean' },
 };
@@ -41,6 +44,9 @@ export function parseOptions(args) {
   for (const [name, minimum] of Object.entries(COUNTS)) {
     if (values[name] !== undefined) options[name] = parseCount(name, values[name], minimum);
   }
+  for (const name of SECONDS) {
+    if (values[flag(name)] !== undefined) options[name] = parseSeconds(flag(name), values[flag(name)]);
+  }
   for (const [name, what] of Object.entries(PATHS)) {
     if (values[name] === undefined) continue;
     if (values[name] === '') throw new UsageError(`--${name} needs ${what}`);
@@ -53,6 +59,21 @@ export function parseOptions(args) {
     throw new UsageError('--calls x --batch is too large');
   }
   return options;
+}
+
+/** An option's name on the command line: warmup_time is --warmup-time. */
+function flag(name) {
+  return name.replaceAll('_', '-');
+}
+
+/** Seconds: a plain decimal number in 0..1e6 (no Infinity, hex or blank). */
+function parseSeconds(name, text) {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {
+    throw new UsageError(`--${name} needs a number, got '${text}'`);
+  }
+  const value = Number(text);
+  if (!(value >= 0 && value <= 1e6)) throw new UsageError(`--${name} must be in 0..1000000, got ${text}`);
+  return value;
 }
 
 function parseCount(name, text, minimum) {

@@ -14,6 +14,35 @@ import { UsageError } from './errors.js';
  * @property {number} cpu_ns the process's CPU time over it
  */
 
+/**
+ * What the warm-up did; the ready line says it.
+ * @typedef {object} Warmup
+ * @property {number} calls
+ * @property {number} ns
+ */
+
+/** The calls a time-limited warm-up makes at least (fewer only when --warmup asks fewer). */
+export const MIN_WARMUP_CALLS = 5;
+
+/**
+ * The contract's warm-up: call(i) for warm-up calls j = 0, 1, ... with i = j mod n, until
+ * `calls` of them, or until at least MIN_WARMUP_CALLS and `seconds` (> 0) have passed. The
+ * clock is read after each call: the warm-up is not timed.
+ * @returns {Promise<Warmup>}
+ */
+export async function warmUpCalls(calls, seconds, n, call) {
+  const start = process.hrtime.bigint();
+  const budget = BigInt(Math.round(seconds * 1e9));
+  const least = Math.min(calls, MIN_WARMUP_CALLS);
+  let done = 0;
+  while (done < calls) {
+    await call(done % n);
+    done += 1;
+    if (budget > 0n && done >= least && process.hrtime.bigint() - start >= budget) break;
+  }
+  return { calls: done, ns: Number(process.hrtime.bigint() - start) };
+}
+
 /** The process's CPU time, in ns (µs resolution). */
 export function processCpuNanos() {
   const { user, system } = process.cpuUsage();
@@ -37,12 +66,9 @@ export class Rounds {
     this.lastCalls = 0;
   }
 
-  /** Untimed calls; warm-up call j takes the samples of call j mod N. */
-  async warmUp(calls) {
-    for (let j = 0; j < calls; j++) {
-      const i = j % this.maxCalls;
-      await this.model.call(this.input(i), this.output(i));
-    }
+  /** The warm-up (warmUpCalls): at most `calls` untimed calls, `seconds` once a few are made. */
+  warmUp(calls, seconds = 0) {
+    return warmUpCalls(calls, seconds, this.maxCalls, (i) => this.model.call(this.input(i), this.output(i)));
   }
 
   /**

@@ -45,8 +45,9 @@ export function standaloneScript(options) {
  * Writes --latencies on each latencies command; the caller writes --outputs
  * and the result line.
  */
-export async function serve(options, runner, loadNs, lines, write) {
-  write(`${jsonLine({ event: 'ready', load_ns: loadNs })}\n`);
+export async function serve(options, runner, loadNs, warmup, lines, write) {
+  const ready = { event: 'ready', load_ns: loadNs, warmup_calls: warmup.calls, warmup_ns: warmup.ns };
+  write(`${jsonLine(ready)}\n`);
   const rounds = [];
   for await (const line of lines) {
     if (!(await execute(parseCommand(line, options.calls), options, runner, rounds, write))) break;

@@ -5,7 +5,7 @@
 // each round every output is filled with what no call gives (NaN, an
 // integer's smallest value).
 
-import { checkCalls } from './rounds.js';
+import { checkCalls, warmUpCalls } from './rounds.js';
 import { DTYPES, poison, sampleSize } from './tensors.js';
 
 export class TensorRounds {
@@ -33,12 +33,9 @@ export class TensorRounds {
     return this.outputs.map((values, k) => values.subarray(i * this.outSteps[k], (i + 1) * this.outSteps[k]));
   }
 
-  /** Untimed calls; warm-up call j takes the samples of call j mod N. */
-  async warmUp(calls) {
-    for (let j = 0; j < calls; j++) {
-      const i = j % this.maxCalls;
-      await this.model.call(this.input(i), this.output(i));
-    }
+  /** The warm-up (warmUpCalls): at most `calls` untimed calls, `seconds` once a few are made. */
+  warmUp(calls, seconds = 0) {
+    return warmUpCalls(calls, seconds, this.maxCalls, (i) => this.model.call(this.input(i), this.output(i)));
   }
 
   /**

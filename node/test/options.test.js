@@ -8,6 +8,7 @@ test('defaults are the contract', () => {
   assert.deepEqual(parseOptions([]), { ...DEFAULTS });
   assert.equal(DEFAULTS.calls, 1_000_000);
   assert.equal(DEFAULTS.warmup, 10_000);
+  assert.equal(DEFAULTS.warmup_time, 2);
   assert.equal(DEFAULTS.repeats, 3);
   assert.equal(DEFAULTS.batch, 1);
   assert.equal(DEFAULTS.threads, 1);
@@ -15,10 +16,10 @@ test('defaults are the contract', () => {
 });
 
 test('every option', () => {
-  const args = ['--models', 'm', '--calls=10', '--warmup', '0', '--repeats', '2', '--batch', '4',
+  const args = ['--models', 'm', '--calls=10', '--warmup', '0', '--warmup-time=0.25', '--repeats', '2', '--batch', '4',
     '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
   assert.deepEqual(parseOptions(args), {
-    models: 'm', calls: 10, warmup: 0, repeats: 2, batch: 4, threads: 3,
+    models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3,
     outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true,
   });
 });
@@ -26,6 +27,9 @@ test('every option', () => {
 const BAD = {
   'zero calls': [['--calls', '0'], '--calls must be >= 1, got 0'],
   'negative warmup': [['--warmup=-1'], '--warmup must be >= 0'],
+  'seconds, not words': [['--warmup-time', 'x'], "--warmup-time needs a number, got 'x'"],
+  'infinite seconds': [['--warmup-time', 'Infinity'], '--warmup-time needs a number'],
+  'negative seconds': [['--warmup-time=-1'], '--warmup-time must be in 0..1000000'],
   'zero repeats': [['--repeats', '0'], '--repeats must be >= 1'],
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],

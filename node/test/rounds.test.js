@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { UsageError } from '../kit/errors.js';
-import { Rounds, processCpuNanos } from '../kit/rounds.js';
+import { MIN_WARMUP_CALLS, Rounds, processCpuNanos, warmUpCalls } from '../kit/rounds.js';
 import { SumModel } from './helpers.js';
 
 const INPUTS = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -39,9 +39,21 @@ test('warm-up call j takes the samples of call j mod N and is not a round', asyn
   const model = new SumModel();
   model.call = async (input) => { seen.push(input[0]); };
   const rounds = new Rounds(model, INPUTS, 2, 1);
-  await rounds.warmUp(5);
+  assert.equal((await rounds.warmUp(5)).calls, 5);
   assert.deepEqual(seen, [1, 3, 1, 3, 1]);
   assert.equal(rounds.lastOutputs().length, 0);
+});
+
+test('a warm-up by time makes a few calls, then stops at its budget', async () => {
+  let made = 0;
+  // A budget of 1 ns is spent by the first call: the few calls, then the end.
+  const warmup = await warmUpCalls(10_000, 1e-9, 3, async () => { made += 1; });
+  assert.equal(warmup.calls, MIN_WARMUP_CALLS);
+  assert.equal(made, MIN_WARMUP_CALLS);
+  const none = async () => {};
+  assert.equal((await warmUpCalls(2, 1e-9, 3, none)).calls, 2); // fewer asked: the cap wins
+  assert.equal((await warmUpCalls(1000, 0, 3, none)).calls, 1000); // no time limit
+  assert.equal((await warmUpCalls(1000, 1000, 3, none)).calls, 1000); // a budget far off
 });
 
 test('latencies keep the round\'s outputs', async () => {

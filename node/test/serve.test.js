@@ -55,7 +55,7 @@ class FakeRunner {
 
 async function dialogue(options, input) {
   let answers = '';
-  const rounds = await serve(options, new FakeRunner(), 42, input.split('\n'), (s) => { answers += s; });
+  const rounds = await serve(options, new FakeRunner(), 42, { calls: 3, ns: 9 }, input.split('\n'), (s) => { answers += s; });
   return { rounds, lines: answers.trimEnd().split('\n') };
 }
 
@@ -63,7 +63,7 @@ test('the serve dialogue', async (t) => {
   const latencies = join(tempDir(t), 'l.i64');
   const { rounds, lines } = await dialogue({ ...DEFAULTS, calls: 100, latencies }, 'round 10\nround 20\nlatencies 5\nend\nround 1');
   assert.deepEqual(lines, [
-    '{"event":"ready","load_ns":42}',
+    '{"event":"ready","load_ns":42,"warmup_calls":3,"warmup_ns":9}',
     '{"event":"round","calls":10,"ns":1000,"cpu_ns":900}',
     '{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}',
     '{"event":"latencies","calls":5}',
@@ -87,7 +87,7 @@ test('a bad command stops the dialogue with a usage error', async () => {
 test('a runtime failing mid-round passes on', async () => {
   const failure = new DataError('m.onnx', 'run failed');
   const runner = new Rounds(new SumModel({ fail: failure }), new Float32Array(8), 4, 1);
-  await assert.rejects(serve({ ...DEFAULTS }, runner, 0, ['round 2'], () => {}), failure);
+  await assert.rejects(serve({ ...DEFAULTS }, runner, 0, { calls: 0, ns: 0 }, ['round 2'], () => {}), failure);
 });
 
 test('the standalone script', () => {

@@ -9,12 +9,17 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from callbench.command_line import Parser, count
+from callbench.command_line import Parser, count, number
 
 DEFAULT_CALLS = 1_000_000
-# Untimed calls after loading: enough for a JIT (the JVM's, V8's) to compile the call path
-# first. The contract's default in every kit, and callbench run's.
+# The warm-up's cap in untimed calls after loading: enough for a JIT (the JVM's, V8's) to
+# compile the call path first. The contract's default in every kit, and callbench run's.
 WARMUP = 10_000
+# ... and its time budget: a call of a real model (ResNet-50: ~0.1 s here) stops warming up
+# after about this many seconds, once it has made MIN_WARMUP_CALLS; 0: no time limit. Our
+# slowest MLP row (python-eager-seed) makes its 10,000 calls in 0.54 s: it keeps them all.
+WARMUP_TIME = 2.0
+MIN_WARMUP_CALLS = 5
 # Calls a latency sample takes at most (the harness asks for min(calls, this)).
 STANDALONE_LATENCY_CALLS = 100_000
 
@@ -24,6 +29,7 @@ class Options:
     models: Path = Path("models")
     calls: int = DEFAULT_CALLS
     warmup: int = WARMUP
+    warmup_time: float = WARMUP_TIME
     repeats: int = 3
     batch: int = 1
     threads: int = 1
@@ -36,7 +42,7 @@ class Options:
         """These options as a driver's command line (what the harness passes)."""
         args = [
             "--models", str(self.models), "--calls", str(self.calls),
-            "--warmup", str(self.warmup),
+            "--warmup", str(self.warmup), "--warmup-time", repr(float(self.warmup_time)),
             "--batch", str(self.batch), "--threads", str(self.threads),
         ]  # fmt: skip
         if not self.serve:  # in serve mode the harness asks for each round itself
@@ -53,7 +59,8 @@ class Options:
 
 # Each option's type on the command line; its default is the field's above.
 _TYPES: dict[str, Callable[[str], Any]] = {
-    "models": Path, "calls": count(1), "warmup": count(0), "repeats": count(1),
+    "models": Path, "calls": count(1), "warmup": count(0),
+    "warmup_time": number(at_least=0, at_most=1e6), "repeats": count(1),
     "batch": count(1), "threads": count(1), "outputs": Path, "latencies": Path,
 }  # fmt: skip
 
@@ -61,7 +68,7 @@ _TYPES: dict[str, Callable[[str], Any]] = {
 def parse_options(argv: Sequence[str]) -> Options:
     parser = Parser(add_help=False)
     for option in fields(Options):
-        flag = "--" + option.name
+        flag = "--" + option.name.replace("_", "-")
         if option.name in _TYPES:
             parser.add_argument(flag, type=_TYPES[option.name], default=option.default)
         else:  # --serve, --debug

@@ -8,11 +8,13 @@ loop, sharing no code with the drivers, and check nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from callbench.driver_options import WARMUP
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.registry import DRIVERS
@@ -133,3 +135,20 @@ def test_every_kit_says_its_progress_and_refuses_latencies_without_a_path(
     assert error_lines(done.stderr) == [f"{spec.id}: usage: latencies K needs --latencies PATH"], (
         done.stderr[-500:]
     )
+
+
+@pytest.mark.parametrize("driver_id", ONE_PER_KIT)
+def test_every_kit_gives_our_mlp_its_whole_warm_up_and_says_so(
+    driver_id: str, small_models: Path
+) -> None:
+    """The contract's default warm-up, 10,000 calls or 2 s: our MLP's call (microseconds)
+    makes all 10,000 in every kit, as before the time budget, and the ready line says so."""
+    spec = next(d for d in DRIVERS if d.id == driver_id)
+    require_available(spec)
+    done = run_driver(spec, "--models", str(small_models), "--calls", "50", "--serve",
+                      stdin="end\n")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-500:]
+    ready = json.loads(done.stdout.splitlines()[0])
+    assert ready["event"] == "ready", ready
+    assert ready["warmup_calls"] == WARMUP, ready
+    assert ready["warmup_ns"] > 0, ready

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from callbench.driver_options import MIN_WARMUP_CALLS, WARMUP_TIME
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models, run_sweep
 from callbench.harness.session import Session
@@ -32,6 +34,17 @@ def fake(mode: str, driver_id: str = "python-fake") -> DriverSpec:
     return DriverSpec(
         id=driver_id, language="Python", runtime="none", artifact=art.INPUTS, source=FAKE,
         command=lambda: [sys.executable, str(FAKE), mode, "--driver-id", driver_id],
+    )  # fmt: skip
+
+
+SLOW = Path(__file__).with_name("slow_driver.py")
+
+
+def slow(driver_id: str = "python-slow") -> DriverSpec:
+    """A driver of the Python kit whose call takes 50 ms."""
+    return DriverSpec(
+        id=driver_id, language="Python", runtime="none", artifact=art.INPUTS, source=SLOW,
+        command=lambda: [sys.executable, str(SLOW), driver_id],
     )  # fmt: skip
 
 
@@ -182,3 +195,27 @@ def test_each_option_takes_its_one_default_and_calls_alone_fix_the_seeds_rounds(
     # The rule is the timed run's: the ladder's rounds keep their one default with --calls.
     ladder = build_parser().parse_args(["profile", "ladder", "--calls", "5"])
     assert RunOptions.of(ladder).rounds == RunOptions().rounds
+
+
+def test_a_slow_call_warms_up_by_time_and_the_record_says_what_the_warm_up_did(
+    small_models: Path, tmp_path: Path
+) -> None:
+    # The default warm-up (10,000 calls at most, 2 s) of a 50 ms call: 500 s by calls alone.
+    records = run(small_models, tmp_path, slow(), calls=4, rounds=1, warmup=None, latencies=False)
+    record = records["python-slow"]
+    assert record.status == "ok", record.error
+    assert MIN_WARMUP_CALLS <= record.warmup < 100, record.warmup
+    # It ran until its budget (a lower bound the rule sets, not a speed).
+    assert record.warmup_ns is not None and record.warmup_ns >= WARMUP_TIME * 1e9
+    written = json.loads((tmp_path / "run" / "python-slow.json").read_text())
+    assert (written["warmup"], written["warmup_ns"]) == (record.warmup, record.warmup_ns)
+
+
+def test_a_warm_up_limited_by_calls_alone_makes_every_call(small_models: Path) -> None:
+    from tests.conftest import run_driver
+
+    done = run_driver(slow(), "--models", str(small_models), "--calls", "3", "--warmup", "7",
+                      "--warmup-time", "0", "--serve", stdin="end\n")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-500:]
+    ready = json.loads(done.stdout.splitlines()[0])
+    assert ready["event"] == "ready" and ready["warmup_calls"] == 7

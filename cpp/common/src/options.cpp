@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -26,6 +27,20 @@ std::int64_t parse_count(const std::string& name, std::string_view text, std::in
   return value;
 }
 
+// Seconds: a plain decimal number in [0, 1e6] (no inf or nan).
+double parse_seconds(const std::string& name, std::string_view text) {
+  double value = 0;
+  const char* const end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
+    throw UsageError(name + " needs a number, got '" + std::string(text) + "'");
+  }
+  if (value < 0 || value > 1e6) {
+    throw UsageError(name + " must be in 0..1000000, got " + std::string(text));
+  }
+  return value;
+}
+
 // CLI11 parses; the values are checked, and its errors worded, the contract's way.
 class Parser {
  public:
@@ -34,6 +49,9 @@ class Parser {
     app_.allow_extras();   // collected, then the first is named by parse
     count("--calls", options.calls, 1);
     count("--warmup", options.warmup, 0);
+    option("--warmup-time", [&options](const std::string& text) {
+      options.warmup_time = parse_seconds("--warmup-time", text);
+    });
     count("--repeats", options.repeats, 1);
     count("--batch", options.batch, 1);
     count("--threads", options.threads, 1);

@@ -105,8 +105,11 @@ std::vector<Command> standalone_script(const Options& options) {
 }
 
 std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64_t load_ns,
-                         std::istream& commands, std::ostream& answers) {
-  answer(answers, {{"event", "ready"}, {"load_ns", load_ns}});
+                         const Warmup& warmup, std::istream& commands, std::ostream& answers) {
+  answer(answers, {{"event", "ready"},
+                   {"load_ns", load_ns},
+                   {"warmup_calls", warmup.calls},
+                   {"warmup_ns", warmup.ns}});
   std::vector<Round> rounds;
   std::string line;
   while (std::getline(commands, line)) {

@@ -70,8 +70,8 @@ def add_user_model(p: argparse.ArgumentParser) -> None:
 def add_protocol(p: argparse.ArgumentParser) -> None:
     """The options of a timed run (``run``, ``bench``), as RunOptions declares them."""
     g = p.add_argument_group("protocol")
-    add_options(g, "models", "calls", "rounds", "round_time", "warmup", "batch", "threads",
-                "pin", "reruns", "contention_flags", "seed", "debug")  # fmt: skip
+    add_options(g, "models", "calls", "rounds", "round_time", "warmup", "warmup_time", "batch",
+                "threads", "pin", "reruns", "contention_flags", "seed", "debug")  # fmt: skip
 
 
 def protocol_options(args: argparse.Namespace, **defaults: object) -> RunOptions:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 PROG = "callbench profile"
 PROFILE_CALLS = 20_000
 # What a profile takes of the run's options (RunOptions declares them).
-PROTOCOL = ("models", "calls", "warmup", "batch", "threads", "debug")
+PROTOCOL = ("models", "calls", "warmup", "warmup_time", "batch", "threads", "debug")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -32,8 +32,9 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
         model = loaded.model
         with model.context():
             progress("warm-up")
-            rounds.warm_up(model.loop, options.calls, options.warmup)
-            done = serve(options, loaded) if options.serve else run_script(options, loaded)
+            warmup = rounds.warm_up(model.loop, options.calls, options.warmup,
+                                    options.warmup_time)  # fmt: skip
+            done = serve(options, loaded, warmup) if options.serve else run_script(options, loaded)
         if options.outputs is not None and done:
             write_outputs(options.outputs, loaded.outputs, done[-1].calls * options.batch)
         answer(result_line(driver_id, options, model.runtime_version, loaded.load_ns, done,

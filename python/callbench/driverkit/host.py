@@ -42,7 +42,7 @@ def loaded(driver_id: str, setup: Setup, options: Options) -> Iterator[Loaded]:
     loaded_model = load(setup, options)
     model = loaded_model.model
     with model.context():
-        rounds.warm_up(model.loop, options.calls, options.warmup)
+        rounds.warm_up(model.loop, options.calls, options.warmup, options.warmup_time)
         yield Loaded(driver_id, options, model, loaded_model.inputs, loaded_model.outputs)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from callbench.driver_options import MIN_WARMUP_CALLS
 from callbench.driverkit.model import Loop
 
 
@@ -21,13 +22,45 @@ class Round:
         return {"calls": self.calls, "ns": self.ns, "cpu_ns": self.cpu_ns}
 
 
-def warm_up(loop: Loop, calls: int, warmup: int) -> None:
-    """Warm-up call j runs call j mod calls, as the contract says."""
+@dataclass(frozen=True)
+class Warmup:
+    """What the warm-up did: its calls and its wall time."""
+
+    calls: int
+    ns: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"warmup_calls": self.calls, "warmup_ns": self.ns}
+
+
+def warm_up(loop: Loop, calls: int, warmup: int, seconds: float = 0.0) -> Warmup:
+    """The contract's warm-up: call j runs call j mod ``calls``, until ``warmup`` calls, or
+    until at least MIN_WARMUP_CALLS and ``seconds`` have passed (0: no time limit).
+
+    Python reads the clock between blocks of calls, not after each (a block of the driver's
+    loop is how its rounds run); each block is sized to end near the budget, so a call of
+    a few microseconds still warms up in a few blocks and a 0.1 s call overshoots by one call.
+    """
+    budget = int(seconds * 1e9)
+    first = min(warmup, MIN_WARMUP_CALLS)
+    clock = time.perf_counter_ns
+    t0 = clock()
     done = 0
+    block = 1
     while done < warmup:
-        step = min(calls, warmup - done)
-        loop(0, step)
+        at = done % calls
+        step = min(calls - at, warmup - done, block if budget else warmup)
+        loop(at, at + step)
         done += step
+        elapsed = clock() - t0
+        if budget and done >= first:
+            if elapsed >= budget:
+                break
+            # As many calls as fit in what is left of the budget, at most twice the last block.
+            block = max(1, min(2 * step, (budget - elapsed) * done // max(elapsed, 1)))
+        else:
+            block = 2 * step
+    return Warmup(done, clock() - t0)
 
 
 def poison(outputs: Sequence[np.ndarray]) -> None:

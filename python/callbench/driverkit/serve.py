@@ -63,9 +63,11 @@ def answer(data: dict[str, Any]) -> None:
     print(json.dumps(data), flush=True)
 
 
-def serve(options: Options, model: LoadedModel, stream: TextIO | None = None) -> list[rounds.Round]:
+def serve(
+    options: Options, model: LoadedModel, warmup: rounds.Warmup, stream: TextIO | None = None
+) -> list[rounds.Round]:
     """The ready line, then each command of ``stream`` (standard input) answered until ``end``."""
-    answer({"event": "ready", "load_ns": model.load_ns})
+    answer({"event": "ready", "load_ns": model.load_ns, **warmup.to_json()})
     commands = _commands_from(stream or sys.stdin, options.calls)
     return _execute(commands, options, model, answering=True)
 

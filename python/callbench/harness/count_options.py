@@ -7,10 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from callbench.harness import callgrind
-from callbench.harness.options import COUNT_JIT_WARMUP, RunOptions
-from callbench.languages.spec import DriverSpec
+from callbench.harness.options import RunOptions
+from callbench.harness.warmup import JIT_WARMUP
 from callbench.records import count as derive
-from callbench.registry import language_key
 
 # K is calibrated so a round of K calls counts about this many instructions:
 # a round's own cost (the command, the answer, the toggles) varies by a few
@@ -26,12 +25,6 @@ MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (Java's cheapest calls need rounds of ~20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
 JIT_MAX_CALLS = 20_000
-# Uncounted calls after loading: enough for a JIT (the JVM's, V8's) to compile the call
-# path and its heap to reach its steady size (after 10,000, Java's ONNX Runtime rows still
-# got 1-4% cheaper from round to round, with 100,000 not); an interpreter or compiled code
-# needs only its caches warm, which the run's warm-up (RunOptions.warmup) gives. Uncounted
-# calls under Valgrind are cheap: 100,000 of them add 10-40 s.
-JIT_WARMUP = {"java": COUNT_JIT_WARMUP, "node": COUNT_JIT_WARMUP}
 # Under Valgrind a JIT may still compile during counted rounds, or crash: such a
 # row is skipped with what was seen (its raw pairs kept), not failed.
 JIT_LANGUAGES = frozenset(JIT_WARMUP)
@@ -39,13 +32,6 @@ JIT_LANGUAGES = frozenset(JIT_WARMUP)
 # only once two successive counted rounds of K calls agree within derive.SETTLE_TOLERANCE
 # a call: the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
 SETTLE_ROUNDS = 12
-
-
-def warmup_of(spec: DriverSpec, options: RunOptions) -> int:
-    """The warm-up a count gives the driver: --warmup's, else its JIT's, else the run's."""
-    if options.warmup is not None:
-        return options.warmup
-    return JIT_WARMUP.get(language_key(spec), options.warmup_calls())
 
 
 def settled(figures: list[float]) -> bool:

@@ -36,13 +36,13 @@ from callbench.harness.count_options import (
     crashed,
     jit_verdict,
     settled,
-    warmup_of,
 )
 from callbench.harness.expected import Expected, read_expected, worst
 from callbench.harness.launch import base_record, driver_env
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, DriverProcess, DriverTimeoutError, kill_all
 from callbench.harness.verification import echo_problem
+from callbench.harness.warmup import of_count
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records import count as derive
@@ -74,7 +74,8 @@ class Counter:
         self.command: list[str] = []
         self.started = time.monotonic()
         self.load_s: float | None = None
-        self.warmup = warmup_of(spec, options)
+        self.warm = of_count(spec, options)
+        self.warmup = self.warm.calls
         # A JIT's threads counted apart: its figure is the calling thread's, the one that
         # ran the settling rounds (their busiest); None until then.
         self.jit = language_key(spec) in JIT_LANGUAGES
@@ -139,7 +140,7 @@ class Counter:
     def _count(self) -> dict[str, Any]:
         opts = self.options
         driver_options = opts.driver_options(
-            self.most_calls, models=self.build.models, warmup=self.warmup, batch=1, threads=1,
+            self.most_calls, self.warm, models=self.build.models, batch=1, threads=1,
             outputs=self.workdir / "outputs.f32", serve=True,
         )  # fmt: skip
         self.command = [

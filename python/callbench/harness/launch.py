@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from callbench.harness import console, machine
+from callbench.harness import warmup as warmups
 from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.processes import DriverProcess
 from callbench.languages.spec import DriverSpec
@@ -23,6 +24,9 @@ from callbench.records.record import Record
 from callbench.threads import THREAD_VARIABLES
 
 LOAD_LIMIT = 300.0
+# Once a driver says it is warming up, the load limit no longer applies: the warm-up ends by
+# its own time budget after a few calls, so only a call slower than a minute meets this.
+WARMUP_LIMIT = 600.0
 # Runtimes that hold their threads to the CPUs they had at load, so load on the
 # core they are timed on: OpenVINO's CPU pinning (its default, and 1.45x faster
 # a call here than with it off) moves the calling thread back on every call.
@@ -51,7 +55,7 @@ def base_record(
     return Record(
         kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
         status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
-        warmup=options.warmup_calls(), tolerance=tolerance, sweep=sweep,
+        warmup=warmups.of_run(options).calls, tolerance=tolerance, sweep=sweep,
     )  # fmt: skip
 
 
@@ -108,9 +112,19 @@ def start(live: Live, options: RunOptions, max_calls: int, place: Placement, lab
 def wait_ready(live: Live, place: Placement, label: str) -> None:
     """Wait for the driver's ready line, then pin it (DriverError, OSError)."""
     assert live.process is not None
-    ready = live.process.event("ready", LOAD_LIMIT)
+    ready = live.process.event(
+        "ready",
+        LOAD_LIMIT,
+        warming_limit=WARMUP_LIMIT,
+        on_warming=lambda: console.note(f"{label} {live.spec.id}: warm-up"),
+    )
     if place.cpus:
         machine.pin_process(live.process.proc.pid, place.cpus)
-    live.record.load_ns = int(ready.get("load_ns", 0))
+    record = live.record
+    record.load_ns = int(ready.get("load_ns", 0))
+    if "warmup_calls" in ready:  # an independent caller's ready line says nothing of it
+        record.warmup, record.warmup_ns = int(ready["warmup_calls"]), int(ready["warmup_ns"])
     console.clear()
-    console.say(f"{label} {live.spec.id}: ready in {time.monotonic() - live.started:.1f} s")
+    warm = f", warm-up {record.warmup_ns / 1e9:.1f} s" if record.warmup_ns is not None else ""
+    console.say(f"{label} {live.spec.id}: ready in "
+                f"{time.monotonic() - live.started:.1f} s{warm}")  # fmt: skip

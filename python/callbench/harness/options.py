@@ -14,8 +14,10 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from callbench.command_line import count, positive
-from callbench.driver_options import DEFAULT_CALLS, WARMUP, Options
+from callbench.command_line import count, number, positive
+from callbench.driver_options import DEFAULT_CALLS, WARMUP, WARMUP_TIME, Options
+from callbench.harness import warmup as warmups
+from callbench.harness.warmup import COUNT_JIT_WARMUP
 
 # Outputs may differ from the eager reference by float32 rounding of a
 # different summation order (a few ulps of values up to ~20), never by more.
@@ -30,9 +32,6 @@ FIXED_ROUNDS = 3
 # 30 s more than waiting out a 3-minute limit to skip them.
 COUNT_LOAD_LIMIT = 300.0
 COUNT_ROUND_LIMIT = 300.0
-# A count's warm-up for a JIT-compiled driver unless --warmup says otherwise
-# (count_options.JIT_WARMUP says why); every other warm-up is the contract's WARMUP.
-COUNT_JIT_WARMUP = 100_000
 
 _FLAG = "callbench.flag"
 # The options a run shares with its drivers take the contract's defaults.
@@ -74,13 +73,20 @@ class RunOptions:
         21, f"interleaved rounds (run and bench: {FIXED_ROUNDS} with --calls)", count(1)
     )
     round_time: float = _option(0.05, "seconds a calibrated round aims at", positive)
-    # Untimed calls after loading; None: WARMUP, enough for a JIT (the JVM's, V8's) to
-    # compile the call path first, and a count's JIT row more (count_options.JIT_WARMUP).
+    # The warm-up's cap in untimed calls after loading; None: WARMUP, enough for a JIT (the
+    # JVM's, V8's) to compile the call path first, and a count's JIT row more. Its time
+    # budget ends it sooner for a slow call. harness/warmup.py decides each driver's.
     warmup: int | None = _option(
         None,
-        f"untimed calls after loading (default {WARMUP}; a count's of Java and Node: "
-        f"{COUNT_JIT_WARMUP})",
-        count(0),
+        f"untimed calls after loading at most (default {WARMUP}; a count's of Java and "
+        f"Node: {COUNT_JIT_WARMUP})",
+        count(0), metavar="W",
+    )  # fmt: skip
+    warmup_time: float = _option(
+        WARMUP_TIME,
+        "seconds the warm-up takes at most once it has made a few calls (0: no time "
+        "limit, --warmup calls; a count's has none)",
+        number(at_least=0, at_most=1e6), metavar="S",
     )  # fmt: skip
     batch: int = _option(_DRIVER.batch, "samples per call", count(1))
     threads: int = _option(_DRIVER.threads, "threads each runtime may use", count(1))
@@ -127,15 +133,15 @@ class RunOptions:
             return {"name": "fixed", "calls": self.calls, "rounds": self.rounds}
         return {"name": "calibrated", "round_time_s": self.round_time, "rounds": self.rounds}
 
-    def warmup_calls(self) -> int:
-        """The warm-up a run gives every driver."""
-        return WARMUP if self.warmup is None else self.warmup
-
-    def driver_options(self, calls: int, **more: Any) -> Options:
+    def driver_options(
+        self, calls: int, warmup: warmups.Warmup | None = None, **more: Any
+    ) -> Options:
         """A driver's options (the contract's) for rounds of at most ``calls`` calls: these
-        models, warm-up, batch, threads and debug unless ``more`` says otherwise."""
-        mine = {"models": self.models, "warmup": self.warmup_calls(), "batch": self.batch,
-                "threads": self.threads, "debug": self.debug}  # fmt: skip
+        models, batch, threads and debug unless ``more`` says otherwise, and ``warmup``
+        (default: a run's, ``warmups.of_run``)."""
+        warm = warmup or warmups.of_run(self)
+        mine = {"models": self.models, "warmup": warm.calls, "warmup_time": warm.seconds,
+                "batch": self.batch, "threads": self.threads, "debug": self.debug}  # fmt: skip
         return Options(calls=calls, **{**mine, **more})
 
 

@@ -15,7 +15,7 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
@@ -75,9 +75,14 @@ class DriverProcess:
         except (BrokenPipeError, OSError):
             raise DriverError(self.failure("stopped reading its commands")) from None
 
-    def _readline(self, deadline: float) -> str | None:
-        """The next stdout line; None at end of output; DriverError past the deadline."""
+    def _readline(
+        self, deadline: float, extend: Callable[[], float | None] | None = None
+    ) -> str | None:
+        """The next stdout line; None at end of output; DriverError past the deadline (or
+        the one ``extend`` gives, asked every second)."""
         while b"\n" not in self._buffer:
+            if extend is not None and (later := extend()) is not None:
+                deadline = later
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
@@ -94,11 +99,34 @@ class DriverProcess:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return line.decode("utf-8", "replace")
 
-    def event(self, expected: str, limit: float) -> dict[str, Any]:
-        """The next JSON line with ``"event": expected`` (other stdout lines are skipped)."""
+    def event(
+        self,
+        expected: str,
+        limit: float,
+        *,
+        warming_limit: float | None = None,
+        on_warming: Callable[[], None] | None = None,
+    ) -> dict[str, Any]:
+        """The next JSON line with ``"event": expected`` (other stdout lines are skipped).
+
+        With ``warming_limit``, ``limit`` is the load's: once the driver's stderr says
+        ``progress: warm-up`` the wait runs on for ``warming_limit`` from then (a slow call's
+        warm-up is not a load that hung), ``on_warming`` told once."""
         deadline = time.monotonic() + limit
+        warming = warming_limit is None
+
+        def extend() -> float | None:
+            nonlocal warming
+            if warming or last_progress(self.stderr_path) != "warm-up":
+                return None
+            warming = True
+            if on_warming is not None:
+                on_warming()
+            assert warming_limit is not None
+            return time.monotonic() + warming_limit
+
         while True:
-            line = self._readline(deadline)
+            line = self._readline(deadline, extend)
             if line is None:
                 raise DriverError(self.failure(f"ended before answering with {expected!r}"))
             self.lines.append(line)
@@ -170,6 +198,19 @@ def _json_object(line: str) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None
+
+
+def last_progress(stderr_path: Path, limit: int = 4096) -> str | None:
+    """The stage of the newest ``progress: <stage>`` line on stderr, if any."""
+    try:
+        with stderr_path.open("rb") as f:
+            f.seek(max(0, stderr_path.stat().st_size - limit))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    stages = [ln[len("progress:"):].strip() for ln in text.splitlines()
+              if ln.startswith("progress:")]  # fmt: skip
+    return stages[-1] if stages else None
 
 
 def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from callbench.errors import ArtifactError, UsageError
 from callbench.harness import console, environment, machine
+from callbench.harness import warmup as warmups
 from callbench.harness.expected import Expected, read_expected
 from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.session import Session
@@ -162,7 +163,7 @@ def run_sweep(
         if kind == "batch":
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None
-            warmup = max(1, options.warmup_calls() // value)  # warm-up in samples, not calls
+            warmup = warmups.of_sweep_point(options, value).calls
             point = replace(
                 options, batch=value, calls=calls, warmup=warmup, latencies=False,
                 contention_flags=False,
@@ -172,7 +173,7 @@ def run_sweep(
             calls = (
                 max(1, options.calls // THREAD_SWEEP_BATCH) if options.calls is not None else None
             )
-            warmup = max(1, options.warmup_calls() // THREAD_SWEEP_BATCH)
+            warmup = warmups.of_sweep_point(options, THREAD_SWEEP_BATCH).calls
             point = replace(
                 options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
                 warmup=warmup, contention_flags=False,

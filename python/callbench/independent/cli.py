@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -22,13 +22,28 @@ def parse() -> argparse.Namespace:
     for name, default in (("calls", 1_000_000), ("warmup", 1000), ("repeats", 3),
                           ("batch", 1), ("threads", 1)):  # fmt: skip
         p.add_argument(f"--{name}", type=int, default=default)
+    p.add_argument("--warmup-time", type=float, default=2.0)
     p.add_argument("--outputs", type=Path)
     p.add_argument("--latencies", type=Path)  # accepted; `latencies K` times nothing here
     p.add_argument("--serve", action="store_true")
     args = p.parse_args()
-    if min(args.calls, args.repeats, args.batch, args.threads) < 1 or args.warmup < 0:
-        p.error("--calls, --repeats, --batch and --threads must be >= 1, --warmup >= 0")
+    if (min(args.calls, args.repeats, args.batch, args.threads) < 1 or args.warmup < 0
+            or not args.warmup_time >= 0):  # fmt: skip
+        p.error(
+            "--calls, --repeats, --batch and --threads must be >= 1, --warmup and "
+            "--warmup-time >= 0"
+        )
     return args
+
+
+def warm_up(args: argparse.Namespace) -> Iterator[int]:
+    """The contract's warm-up as the call indices to make: --warmup of them, or fewer once
+    five have been made and --warmup-time seconds have passed (0: no time limit)."""
+    end = time.perf_counter() + args.warmup_time
+    for j in range(args.warmup):
+        if args.warmup_time and j >= 5 and time.perf_counter() >= end:
+            return
+        yield j % args.calls
 
 
 def inputs(args: argparse.Namespace, features: int = 2) -> np.ndarray:
@@ -59,8 +74,8 @@ def say(data: dict[str, object]) -> None:
 def serve(args: argparse.Namespace, driver: str, version: str,
           calls: Callable[[int], list[float] | tuple[np.ndarray, ...]],
           load_ns: int) -> None:  # fmt: skip
-    """After the caller's own warm-up, time whole rounds of ``calls(k)``: asked on stdin,
-    or --repeats of them."""
+    """After the caller's own warm-up (``warm_up``), time whole rounds of ``calls(k)``: asked
+    on stdin, or --repeats of them."""
     script = [f"round {args.calls}"] * args.repeats
     if args.serve:
         say({"event": "ready", "load_ns": load_ns})

@@ -5,7 +5,7 @@ import time
 import torch
 from torch import nn
 
-from callbench.independent.cli import inputs, parse, serve
+from callbench.independent.cli import inputs, parse, serve, warm_up
 
 
 class MyNN(nn.Module):
@@ -28,8 +28,8 @@ model = MyNN(hidden=state["a.weight"].shape[0])  # any width of the model family
 model.load_state_dict(state)
 model.eval()
 load_ns = time.perf_counter_ns() - t0
-for i in range(args.warmup):
-    model(x[i % args.calls])
+for i in warm_up(args):
+    model(x[i])
 
 
 def calls(k: int) -> list[float]:

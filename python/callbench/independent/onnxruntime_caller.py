@@ -5,7 +5,7 @@ import time
 import numpy as np
 import onnxruntime as ort
 
-from callbench.independent.cli import parse, serve, tensor_inputs
+from callbench.independent.cli import parse, serve, tensor_inputs, warm_up
 
 args = parse()
 t0 = time.perf_counter_ns()
@@ -16,8 +16,8 @@ load_ns = time.perf_counter_ns() - t0
 # Every input by the name the model declares, its samples from the contract's files.
 names = [i.name for i in session.get_inputs()]
 xs = tensor_inputs(args)
-for i in range(args.warmup):
-    session.run(None, {n: x[i % args.calls] for n, x in zip(names, xs, strict=True)})
+for i in warm_up(args):
+    session.run(None, {n: x[i] for n, x in zip(names, xs, strict=True)})
 
 
 def calls(k: int) -> list[float]:

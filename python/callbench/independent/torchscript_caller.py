@@ -4,7 +4,7 @@ import time
 
 import torch
 
-from callbench.independent.cli import inputs, parse, serve
+from callbench.independent.cli import inputs, parse, serve, warm_up
 
 args = parse()
 torch.set_num_threads(args.threads)
@@ -12,8 +12,8 @@ x = torch.from_numpy(inputs(args))
 t0 = time.perf_counter_ns()
 model = torch.jit.load(str(args.models / "mlp_torchscript.pt"))  # type: ignore[no-untyped-call]
 load_ns = time.perf_counter_ns() - t0
-for i in range(args.warmup):
-    model(x[i % args.calls])
+for i in warm_up(args):
+    model(x[i])
 
 
 def calls(k: int) -> list[float]:

@@ -59,9 +59,10 @@ class Record:
     artifact: str | None = None
     batch: int = 1
     threads: int = 1
-    warmup: int = 0
+    warmup: int = 0  # warm-up calls: the cap asked for, then what the ready line says was made
     rounds: list[Round] = field(default_factory=list)
     load_ns: int | None = None
+    warmup_ns: int | None = None  # the warm-up's wall time, from the ready line
     peak_rss_bytes: int | None = None
     max_abs_error: float | None = None
     tolerance: float | None = None

@@ -50,7 +50,7 @@ pub use options::Options;
 pub use tensors::{Dtype, Signature, Tensor};
 
 use options::Parsed;
-use rounds::{Rounds, Runner};
+use rounds::{Rounds, Runner, Warmup};
 use serve::Session;
 use tensor_rounds::TensorRounds;
 
@@ -72,8 +72,8 @@ pub fn driver_main<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>)
 
         progress("warm-up");
         let mut rounds = Rounds::new(&mut model, &inputs.values, options.calls, options.batch);
-        rounds.warm_up(options.warmup)?;
-        measure(id, options, rounds, load_ns)
+        let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
+        measure(id, options, rounds, load_ns, warmup)
     })
 }
 
@@ -97,8 +97,8 @@ pub fn driver_main_tensors<M: TensorModel>(
 
         progress("warm-up");
         let mut rounds = TensorRounds::new(&mut model, &samples, options.calls, options.batch);
-        rounds.warm_up(options.warmup)?;
-        measure(id, options, rounds, load_ns)
+        let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
+        measure(id, options, rounds, load_ns, warmup)
     })
 }
 
@@ -123,7 +123,13 @@ fn timed_load<M>(options: &Options, load: impl FnOnce(&Options) -> Result<M>) ->
 }
 
 /// The serve dialogue or the standalone script, over the warmed-up rounds.
-fn measure(id: &str, options: &Options, rounds: impl Runner, load_ns: u64) -> Result<()> {
-    let session = Session::start(id, options, rounds, load_ns, std::io::stdout().lock())?;
+fn measure(
+    id: &str,
+    options: &Options,
+    rounds: impl Runner,
+    load_ns: u64,
+    warmup: Warmup,
+) -> Result<()> {
+    let session = Session::start(id, options, rounds, load_ns, warmup, std::io::stdout().lock())?;
     if options.serve { session.serve(std::io::stdin().lock()) } else { session.run_script() }
 }

@@ -11,7 +11,7 @@ use crate::errors::{Error, Result};
 /// How many calls the standalone script's latency pass times one by one.
 pub const STANDALONE_LATENCY_CALLS: u64 = 100_000;
 
-#[derive(Parser, Debug, Clone, PartialEq, Eq)]
+#[derive(Parser, Debug, Clone, PartialEq)]
 #[command(
     about = "A callbench driver: times calls of the 2-8-8-1 MLP (see docs/contract.md)",
     disable_version_flag = true
@@ -24,10 +24,14 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = at_least_1,
           allow_negative_numbers = true)]
     pub calls: u64,
-    /// Untimed calls after loading
+    /// Untimed calls after loading, at most
     #[arg(long, value_name = "W", default_value_t = 10_000, value_parser = at_least_0,
           allow_negative_numbers = true)]
     pub warmup: u64,
+    /// Seconds the warm-up may take once it has made 5 calls (0: no time limit)
+    #[arg(long, value_name = "S", default_value_t = 2.0, value_parser = seconds,
+          allow_negative_numbers = true)]
+    pub warmup_time: f64,
     /// Standalone runs only: rounds of N calls back to back
     #[arg(long, value_name = "R", default_value_t = 3, value_parser = at_least_1,
           allow_negative_numbers = true)]
@@ -117,6 +121,18 @@ fn count(text: &str, minimum: u64) -> std::result::Result<u64, String> {
     u64::try_from(value).map_err(|_| format!("is too large: {value}"))
 }
 
+/// Seconds: a plain decimal number in 0..=1e6 (no inf or nan).
+fn seconds(text: &str) -> std::result::Result<f64, String> {
+    let value: f64 = text.parse().map_err(|_| format!("needs a number, got '{text}'"))?;
+    if !value.is_finite() {
+        return Err(format!("needs a number, got '{text}'"));
+    }
+    if !(0.0..=1e6).contains(&value) {
+        return Err(format!("must be in 0..1000000, got {text}"));
+    }
+    Ok(value)
+}
+
 fn at_least_0(text: &str) -> std::result::Result<u64, String> {
     count(text, 0)
 }
@@ -159,6 +175,7 @@ mod tests {
             (o.calls, o.warmup, o.repeats, o.batch, o.threads),
             (1_000_000, 10_000, 3, 1, 1)
         );
+        assert_eq!(o.warmup_time, 2.0);
         assert_eq!((o.outputs, o.latencies, o.serve, o.debug), (None, None, false, false));
     }
 
@@ -188,6 +205,10 @@ mod tests {
                 .contains("too large")
         );
         assert!(parse(&["--warmup", "0"]).is_ok());
+        assert_eq!(parse(&["--warmup-time=0.25"]).unwrap().warmup_time, 0.25);
+        assert!(usage_message(&["--warmup-time", "x"]).contains("needs a number, got 'x'"));
+        assert!(usage_message(&["--warmup-time", "inf"]).contains("needs a number"));
+        assert!(usage_message(&["--warmup-time", "-1"]).contains("must be in 0..1000000"));
     }
 
     #[test]

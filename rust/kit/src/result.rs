@@ -10,7 +10,7 @@ use crate::rounds::Round;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    Ready { load_ns: u64 },
+    Ready { load_ns: u64, warmup_calls: u64, warmup_ns: u64 },
     Round { calls: u64, ns: u64, cpu_ns: u64 },
     Latencies { calls: u64 },
 }
@@ -64,7 +64,10 @@ mod tests {
 
     #[test]
     fn events_as_the_contract_spells_them() {
-        assert_eq!(json_line(&Event::Ready { load_ns: 5 }), r#"{"event":"ready","load_ns":5}"#);
+        assert_eq!(
+            json_line(&Event::Ready { load_ns: 5, warmup_calls: 7, warmup_ns: 8 }),
+            r#"{"event":"ready","load_ns":5,"warmup_calls":7,"warmup_ns":8}"#
+        );
         let round = Event::from(Round { calls: 3, ns: 40, cpu_ns: 39 });
         assert_eq!(json_line(&round), r#"{"event":"round","calls":3,"ns":40,"cpu_ns":39}"#);
         assert_eq!(json_line(&Event::Latencies { calls: 2 }), r#"{"event":"latencies","calls":2}"#);

@@ -13,6 +13,38 @@ use crate::errors::{Error, Result};
 use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
 use crate::model::{Model, Notes};
 
+/// What the warm-up did: the ready line says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Warmup {
+    pub calls: u64,
+    pub ns: u64,
+}
+
+/// The calls a time-limited warm-up makes at least (fewer only when `--warmup` asks fewer).
+pub const MIN_WARMUP_CALLS: u64 = 5;
+
+/// The contract's warm-up: `call(i)` for warm-up calls `j = 0, 1, ...` with `i = j mod n`,
+/// until `calls` of them, or until at least [`MIN_WARMUP_CALLS`] and `seconds` (> 0) have
+/// passed. The clock is read after each call: the warm-up is not timed.
+pub fn warm_up_calls(
+    calls: u64,
+    seconds: f64,
+    n: usize,
+    mut call: impl FnMut(usize) -> Result<()>,
+) -> Result<Warmup> {
+    let start = Instant::now();
+    let least = calls.min(MIN_WARMUP_CALLS);
+    let mut done = 0;
+    while done < calls {
+        call((done % n as u64) as usize)?;
+        done += 1;
+        if seconds > 0.0 && done >= least && start.elapsed().as_secs_f64() >= seconds {
+            break;
+        }
+    }
+    Ok(Warmup { calls: done, ns: nanos_since(start) })
+}
+
 /// What the serve dialogue asks of a loaded model's rounds, a [`Model`]'s
 /// ([`Rounds`]) or a `TensorModel`'s (`TensorRounds`).
 pub trait Runner {
@@ -105,17 +137,17 @@ impl<'a, M: Model> Rounds<'a, M> {
         &self.inputs[i * step..(i + 1) * step]
     }
 
-    /// `warmup` untimed calls; call `j` takes the samples of call `j mod N`.
-    pub fn warm_up(&mut self, warmup: u64) -> Result<()> {
-        let step = self.step_out;
-        for j in 0..warmup {
-            let i = (j % self.max_calls as u64) as usize;
-            let input = self.input(i);
-            let output = &mut self.outputs[i * step..(i + 1) * step];
-            self.model.call(input, output)?;
+    /// The warm-up ([`warm_up_calls`]): at most `warmup` untimed calls, `seconds` once a
+    /// few are made.
+    pub fn warm_up(&mut self, warmup: u64, seconds: f64) -> Result<Warmup> {
+        let (step_in, step_out, inputs) = (self.step_in, self.step_out, self.inputs);
+        let (model, outputs) = (&mut *self.model, &mut self.outputs);
+        warm_up_calls(warmup, seconds, self.max_calls, |i| {
+            let output = &mut outputs[i * step_out..(i + 1) * step_out];
+            model.call(&inputs[i * step_in..(i + 1) * step_in], output)?;
             black_box(output);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Times calls `0 .. calls-1` as one block. The outputs are filled with
@@ -222,11 +254,28 @@ mod tests {
     }
 
     #[test]
+    fn a_warm_up_by_time_makes_a_few_calls_then_stops_at_its_budget() {
+        // A budget of 1 ns is spent by the first call: the few calls, then the end.
+        let mut seen = Vec::new();
+        let warmup = warm_up_calls(10_000, 1e-9, 3, |i| {
+            seen.push(i);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(warmup.calls, MIN_WARMUP_CALLS);
+        assert_eq!(seen, [0, 1, 2, 0, 1]); // call j mod N
+        let none = |_| Ok(());
+        assert_eq!(warm_up_calls(2, 1e-9, 3, none).unwrap().calls, 2); // fewer asked: the cap
+        assert_eq!(warm_up_calls(1000, 0.0, 3, none).unwrap().calls, 1000); // no time limit
+        assert_eq!(warm_up_calls(1000, 1000.0, 3, none).unwrap().calls, 1000); // a budget far off
+    }
+
+    #[test]
     fn rounds_store_every_output() {
         let inputs: Vec<f32> = (0..12).map(|i| i as f32).collect(); // 6 samples
         let mut model = Sum { calls: 0 };
         let mut rounds = Rounds::new(&mut model, &inputs, 3, 2);
-        rounds.warm_up(5).unwrap();
+        assert_eq!(rounds.warm_up(5, 0.0).unwrap().calls, 5);
         let timing = rounds.round(2).unwrap();
         assert_eq!(timing.calls, 2);
         assert_eq!(rounds.last_outputs(), &[1.0, 5.0, 9.0, 13.0]);

@@ -8,7 +8,7 @@ use crate::errors::{Error, Result};
 use crate::options::Options;
 use crate::outputs::{write_int64s, write_outputs};
 use crate::result::{Event, ResultLine, json_line, peak_rss_bytes};
-use crate::rounds::{Round, Runner};
+use crate::rounds::{Round, Runner, Warmup};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
@@ -60,10 +60,15 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
         options: &'a Options,
         rounds: R,
         load_ns: u64,
+        warmup: Warmup,
         out: W,
     ) -> Result<Self> {
         let mut session = Self { id, options, rounds, load_ns, timings: Vec::new(), out };
-        session.event(Event::Ready { load_ns })?;
+        session.event(Event::Ready {
+            load_ns,
+            warmup_calls: warmup.calls,
+            warmup_ns: warmup.ns,
+        })?;
         Ok(session)
     }
 
@@ -186,8 +191,9 @@ mod tests {
         let mut model = Double;
         let mut out = Vec::new();
         let rounds = Rounds::new(&mut model, &inputs, opts.calls, 1);
-        let outcome = Session::start("rust-test", opts, rounds, 42, &mut out)
-            .and_then(|s| s.serve(input.as_bytes()));
+        let outcome =
+            Session::start("rust-test", opts, rounds, 42, Warmup { calls: 3, ns: 9 }, &mut out)
+                .and_then(|s| s.serve(input.as_bytes()));
         let text = String::from_utf8(out).unwrap();
         (text.lines().map(String::from).collect(), outcome)
     }
@@ -224,7 +230,7 @@ mod tests {
         let (lines, outcome) = dialogue(&opts, "round 4\n\nround 2\nlatencies 3\nend\nround 1\n");
         outcome.unwrap();
         assert_eq!(lines.len(), 5, "{lines:?}");
-        assert_eq!(lines[0], r#"{"event":"ready","load_ns":42}"#);
+        assert_eq!(lines[0], r#"{"event":"ready","load_ns":42,"warmup_calls":3,"warmup_ns":9}"#);
         assert!(lines[1].starts_with(r#"{"event":"round","calls":4,"ns":"#));
         assert!(lines[2].starts_with(r#"{"event":"round","calls":2,"ns":"#));
         assert_eq!(lines[3], r#"{"event":"latencies","calls":3}"#);
@@ -270,7 +276,7 @@ mod tests {
         let mut model = Double;
         let mut out = Vec::new();
         let rounds = Rounds::new(&mut model, &inputs, opts.calls, 1);
-        Session::start("rust-test", &opts, rounds, 1, &mut out)
+        Session::start("rust-test", &opts, rounds, 1, Warmup::default(), &mut out)
             .and_then(|s| s.run_script())
             .unwrap();
         let text = String::from_utf8(out).unwrap();

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::errors::Result;
 use crate::model::{Notes, TensorModel};
-use crate::rounds::{Round, Runner, check_calls, thread_cpu_ns};
+use crate::rounds::{Round, Runner, Warmup, check_calls, thread_cpu_ns, warm_up_calls};
 use crate::tensors::{Bytes, Dtype, Samples};
 
 fn nanos_since(start: Instant) -> u64 {
@@ -80,15 +80,11 @@ impl<'a, M: TensorModel> TensorRounds<'a, M> {
         Ok(())
     }
 
-    /// `warmup` untimed calls; call `j` takes the samples of call `j mod N`.
-    pub fn warm_up(&mut self, warmup: u64) -> Result<()> {
-        let mut done = 0;
-        while done < warmup {
-            let now = (warmup - done).min(self.max_calls as u64);
-            self.run_calls(0, now as usize)?;
-            done += now;
-        }
-        Ok(())
+    /// The warm-up ([`warm_up_calls`]): at most `warmup` untimed calls, `seconds` once a
+    /// few are made.
+    pub fn warm_up(&mut self, warmup: u64, seconds: f64) -> Result<Warmup> {
+        let n = self.max_calls;
+        warm_up_calls(warmup, seconds, n, |i| self.run_calls(i, 1))
     }
 }
 
@@ -221,7 +217,7 @@ mod tests {
         let inputs = inputs(6);
         let mut model = Pair::new();
         let mut rounds = TensorRounds::new(&mut model, &inputs, 3, 2);
-        rounds.warm_up(4).unwrap(); // calls 0, 1, 2, 0
+        assert_eq!(rounds.warm_up(4, 0.0).unwrap().calls, 4); // calls 0, 1, 2, 0
         assert!(rounds.last_outputs().is_empty());
         rounds.round(2).unwrap();
         let outputs = rounds.last_outputs();

@@ -39,9 +39,9 @@ void finish(std::string_view id, const Options& options,
 // the outputs and the result line.
 template <class AnyModel>
 void measure(std::string_view id, const Options& options, AnyModel& model, RoundRunner& rounds,
-             std::int64_t load_ns) {
+             std::int64_t load_ns, const Warmup& warmup) {
   Result result;
-  result.rounds = options.serve ? serve(options, rounds, load_ns, std::cin, std::cout)
+  result.rounds = options.serve ? serve(options, rounds, load_ns, warmup, std::cin, std::cout)
                                 : run_script(options, rounds);
   result.runtime_version = model.runtime_version();
   result.load_ns = load_ns;
@@ -72,16 +72,16 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
                       inputs.front().count, options);
       progress("warm-up");
       TensorRounds rounds(model, inputs, options.calls, options.batch);
-      rounds.warm_up(options.warmup);
-      measure(id, options, model, rounds, load_ns);
+      const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
+      measure(id, options, model, rounds, load_ns, warmup);
     } else {
       static_assert(Model<Loaded>, "load returns a Model or a TensorModel (model.hpp)");
       const std::vector<float> inputs = read_inputs(inputs_path);
       require_samples(inputs_path, inputs.size() / kInputWidth, options);
       progress("warm-up");
       Rounds rounds(model, inputs, options.calls, options.batch);
-      rounds.warm_up(options.warmup);
-      measure(id, options, model, rounds, load_ns);
+      const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
+      measure(id, options, model, rounds, load_ns, warmup);
     }
   });
 }

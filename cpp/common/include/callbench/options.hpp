@@ -12,7 +12,8 @@ namespace callbench {
 struct Options {
   std::filesystem::path models{"models"};
   std::int64_t calls = 1'000'000;  // N: the most calls a round may take
-  std::int64_t warmup = 10'000;  // enough for a JIT; callbench run's default too
+  std::int64_t warmup = 10'000;  // at most: enough for a JIT; callbench run's default too
+  double warmup_time = 2.0;       // seconds, once 5 calls are made (0: no time limit)
   std::int64_t repeats = 3;        // standalone runs only
   std::int64_t batch = 1;
   std::int64_t threads = 1;

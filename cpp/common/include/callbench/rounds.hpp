@@ -44,6 +44,33 @@ struct Round {
   bool operator==(const Round&) const = default;
 };
 
+// What the warm-up did: the ready line says it.
+struct Warmup {
+  std::int64_t calls = 0;
+  std::int64_t ns = 0;
+  bool operator==(const Warmup&) const = default;
+};
+
+// The calls a time-limited warm-up makes at least (fewer only when --warmup asks fewer).
+inline constexpr std::int64_t kMinWarmupCalls = 5;
+
+// The contract's warm-up: call(i) for warm-up calls j = 0, 1, ... with i = j mod n, until
+// `calls` of them, or until at least kMinWarmupCalls and `seconds` (> 0) have passed.
+// The clock is read after each call: the warm-up is not timed.
+template <class Call>
+Warmup warm_up_calls(std::int64_t calls, double seconds, std::int64_t n, Call&& call) {
+  const auto start = Clock::now();
+  const auto budget = static_cast<std::int64_t>(seconds * 1e9);
+  const std::int64_t least = std::min(calls, kMinWarmupCalls);
+  std::int64_t done = 0;
+  while (done < calls) {
+    call(static_cast<std::size_t>(done % n));
+    ++done;
+    if (budget > 0 && done >= least && nanoseconds_since(start) >= budget) break;
+  }
+  return Warmup{done, nanoseconds_since(start)};
+}
+
 // What the serve dialogue asks of the loaded model. Virtual, so that the
 // dialogue is written once; one virtual call per round, outside the timing.
 class RoundRunner {
@@ -85,14 +112,12 @@ class Rounds final : public RoundRunner {
         outputs_(static_cast<std::size_t>(max_calls) * out_step_),
         scratch_(out_step_) {}
 
-  // Untimed calls; warm-up call j takes the samples of call j mod N.
-  void warm_up(std::int64_t calls) {
-    const auto n = static_cast<std::size_t>(max_calls_);
-    for (std::int64_t w = 0; w < calls; ++w) {
-      const auto i = static_cast<std::size_t>(w) % n;
+  // The warm-up (warm_up_calls): at most `calls` untimed calls, `seconds` once a few are made.
+  Warmup warm_up(std::int64_t calls, double seconds = 0) {
+    return warm_up_calls(calls, seconds, max_calls_, [this](std::size_t i) {
       model_.call(inputs_ + i * in_step_, outputs_.data() + i * out_step_);
       clobber_memory();
-    }
+    });
   }
 
   Round round(std::int64_t calls) override {

@@ -35,6 +35,7 @@ std::vector<Command> standalone_script(const Options& options);
 // of input. Returns the rounds in the order run. Writes --latencies on each
 // latencies command; the caller writes --outputs and the result line.
 std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64_t load_ns,
+                         const Warmup& warmup,
                          std::istream& commands, std::ostream& answers);
 
 // Without --serve: the standalone script, silently (only the result line,

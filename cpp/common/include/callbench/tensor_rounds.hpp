@@ -68,15 +68,11 @@ class TensorRounds final : public RoundRunner {
     out_.resize(outputs_.size());
   }
 
-  // Untimed calls; warm-up call j takes the samples of call j mod N.
-  void warm_up(std::int64_t calls) {
-    std::int64_t done = 0;
-    while (done < calls) {
-      const std::int64_t now = std::min(max_calls_, calls - done);
-      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), 0,
-                       static_cast<std::size_t>(now));
-      done += now;
-    }
+  // The warm-up (warm_up_calls): at most `calls` untimed calls, `seconds` once a few are made.
+  Warmup warm_up(std::int64_t calls, double seconds = 0) {
+    return warm_up_calls(calls, seconds, max_calls_, [this](std::size_t i) {
+      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), i, 1);
+    });
   }
 
   Round round(std::int64_t calls) override {

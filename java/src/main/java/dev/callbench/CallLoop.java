@@ -47,11 +47,36 @@ abstract class CallLoop implements Runner {
         return lastCalls;
     }
 
-    /** Untimed calls; call {@code j} takes the samples of call {@code j mod N}. JIT warm-up happens here. */
-    public final void warmup(int count) throws DataException {
-        for (int left = count; left > 0; left -= maxCalls) {
-            calls(Math.min(left, maxCalls));
+    /**
+     * The contract's warm-up: call {@code j} takes the samples of call {@code j mod N}, until
+     * {@code count} calls, or until at least {@link Warmup#MIN_CALLS} and {@code seconds}
+     * (&gt; 0) have passed. JIT warm-up happens here, through the loop the rounds run, in
+     * blocks of calls with the clock read between them: without a time limit one block of
+     * min(count, N), as before; with one, blocks sized to end near the budget.
+     */
+    public final Warmup warmup(int count, double seconds) throws DataException {
+        long start = System.nanoTime();
+        long budget = (long) (seconds * 1e9);
+        int least = Math.min(count, Warmup.MIN_CALLS);
+        int done = 0;
+        long block = budget > 0 ? 1 : maxCalls;
+        while (done < count) {
+            int at = done % maxCalls;
+            int step = (int) Math.min(Math.min(maxCalls - at, count - done), block);
+            calls(at, at + step);
+            done += step;
+            long elapsed = System.nanoTime() - start;
+            if (budget > 0 && done >= least) {
+                if (elapsed >= budget) {
+                    break;
+                }
+                // As many calls as fit in what is left of the budget, at most twice the last block.
+                block = Math.max(1, Math.min(2L * step, (budget - elapsed) * done / Math.max(elapsed, 1)));
+            } else if (budget > 0) {
+                block = 2L * step;
+            }
         }
+        return new Warmup(done, System.nanoTime() - start);
     }
 
     /** Poisons the outputs, then times calls {@code 0 .. calls-1} as one block. */
@@ -62,7 +87,7 @@ abstract class CallLoop implements Runner {
         poison();
         long cpuStart = threadCpuNs();
         long start = System.nanoTime();
-        calls(calls);
+        calls(0, calls);
         long ns = System.nanoTime() - start;
         long cpuEnd = threadCpuNs();
         Round round = new Round(calls, ns,
@@ -99,9 +124,9 @@ abstract class CallLoop implements Runner {
         return Collections.unmodifiableList(done);
     }
 
-    private void calls(int calls) throws DataException {
+    private void calls(int first, int last) throws DataException {
         try {
-            for (int i = 0; i < calls; i++) {
+            for (int i = first; i < last; i++) {
                 call(i, false);
             }
         } catch (DataException e) {

@@ -79,12 +79,15 @@ public final class DriverMain {
         long loadNs = System.nanoTime() - loadStart;
         try (loaded) {
             // Read after loading: which files hold the samples, and their sizes, are the model's to say.
-            Runner rounds = loaded instanceof TensorModel model
+            CallLoop rounds = loaded instanceof TensorModel model
                     ? tensorRounds(driver, options, model, modelPath)
                     : floatRounds(driver, options, (Model) loaded, modelPath);
+            progress("warm-up");
+            Warmup warmup = rounds.warmup(options.warmup, options.warmupTime);
             Serve serve = new Serve(options, rounds, out);
             if (options.serve) {
-                serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs);
+                serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs,
+                        warmup);
             } else {
                 serve.runScript();
             }
@@ -97,27 +100,21 @@ public final class DriverMain {
         }
     }
 
-    private static Runner floatRounds(Driver driver, Options options, Model model, Path modelPath)
+    private static CallLoop floatRounds(Driver driver, Options options, Model model, Path modelPath)
             throws CallbenchException {
         Inputs.require(options);
         float[] inputs = Inputs.forRun(options);
-        Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
-        progress("warm-up");
-        rounds.warmup(options.warmup);
-        return rounds;
+        return new Rounds(model, modelPath, inputs, options.calls, options.batch);
     }
 
-    private static Runner tensorRounds(Driver driver, Options options, TensorModel model,
+    private static CallLoop tensorRounds(Driver driver, Options options, TensorModel model,
             Path modelPath) throws CallbenchException {
         Signature signature = model.signature();
         List<Tensors.Samples> inputs = Tensors.readInputSamples(options.models, signature);
         Inputs.requireSamples(options,
                 options.models.resolve(Tensors.file(Tensors.INPUTS, 0, signature.inputs().get(0).dtype())),
                 inputs.get(0).count());
-        TensorRounds rounds = new TensorRounds(model, modelPath, inputs, options.calls, options.batch);
-        progress("warm-up");
-        rounds.warmup(options.warmup);
-        return rounds;
+        return new TensorRounds(model, modelPath, inputs, options.calls, options.batch);
     }
 
     /** The contract's optional {@code progress: <stage>} line on stderr. */

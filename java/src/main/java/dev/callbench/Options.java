@@ -14,7 +14,10 @@ public final class Options {
     public Path models = Path.of("models");
     /** Calls a round may take at most, and the calls of a standalone round. */
     public int calls = 1_000_000;
+    /** Untimed calls after loading, at most. */
     public int warmup = 10_000;
+    /** Seconds the warm-up may take once it has made {@link Warmup#MIN_CALLS} calls (0: no time limit). */
+    public double warmupTime = 2.0;
     /** Standalone runs only: rounds of N calls back to back. */
     public int repeats = 3;
     public int batch = 1;
@@ -34,6 +37,7 @@ public final class Options {
         @CommandLine.Option(names = "--models") String models;
         @CommandLine.Option(names = "--calls") String calls;
         @CommandLine.Option(names = "--warmup") String warmup;
+        @CommandLine.Option(names = "--warmup-time") String warmupTime;
         @CommandLine.Option(names = "--repeats") String repeats;
         @CommandLine.Option(names = "--batch") String batch;
         @CommandLine.Option(names = "--threads") String threads;
@@ -71,6 +75,7 @@ public final class Options {
         }
         o.calls = atLeast("--calls", given.calls, 1, o.calls);
         o.warmup = atLeast("--warmup", given.warmup, 0, o.warmup);
+        o.warmupTime = seconds("--warmup-time", given.warmupTime, o.warmupTime);
         o.repeats = atLeast("--repeats", given.repeats, 1, o.repeats);
         o.batch = atLeast("--batch", given.batch, 1, o.batch);
         o.threads = atLeast("--threads", given.threads, 1, o.threads);
@@ -97,6 +102,27 @@ public final class Options {
 
     private static String nameOf(ArgSpec spec) {
         return spec instanceof OptionSpec option ? option.longestName() : spec.paramLabel();
+    }
+
+    /** {@code value} as seconds in 0..1e6, a plain decimal number; {@code absent} when not given. */
+    private static double seconds(String name, String value, double absent) throws UsageException {
+        if (value == null) {
+            return absent;
+        }
+        double s;
+        try {
+            // Java's parser takes "Infinity", "NaN" and a trailing "d"; the contract's number does not.
+            if (!value.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+                throw new NumberFormatException(value);
+            }
+            s = Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " needs a number, got '" + value + "'");
+        }
+        if (!(s >= 0 && s <= 1e6)) {
+            throw new UsageException(name + " must be in 0..1000000, got " + value);
+        }
+        return s;
     }
 
     /** {@code value} as an integer >= {@code min}; {@code absent} when the option was not given. */

@@ -87,8 +87,11 @@ public final class Serve {
     }
 
     /** Prints the ready line, then answers {@code commands} until {@code end} or end of input. */
-    public void serve(BufferedReader commands, long loadNs) throws CallbenchException {
-        answer(event("ready", "load_ns", loadNs));
+    public void serve(BufferedReader commands, long loadNs, Warmup warmup) throws CallbenchException {
+        Map<String, Object> ready = event("ready", "load_ns", loadNs);
+        ready.put("warmup_calls", warmup.calls());
+        ready.put("warmup_ns", warmup.ns());
+        answer(ready);
         while (true) {
             String line;
             try {

@@ -16,6 +16,7 @@ class OptionsTest {
         assertEquals(Path.of("models"), o.models);
         assertEquals(1_000_000, o.calls);
         assertEquals(10_000, o.warmup);
+        assertEquals(2.0, o.warmupTime);
         assertEquals(3, o.repeats);
         assertEquals(1, o.batch);
         assertEquals(1, o.threads);
@@ -28,11 +29,12 @@ class OptionsTest {
     @Test
     void readsEveryOptionInBothSpellings() throws UsageException {
         Options o = Options.parse(new String[] {"--models", "m", "--calls=7", "--warmup", "0",
-            "--repeats", "2", "--batch=4", "--threads", "3", "--outputs", "o.f32",
+            "--warmup-time=0.25", "--repeats", "2", "--batch=4", "--threads", "3", "--outputs", "o.f32",
             "--latencies=l.i64", "--debug", "--serve"});
         assertEquals(Path.of("m"), o.models);
         assertEquals(7, o.calls);
         assertEquals(0, o.warmup);
+        assertEquals(0.25, o.warmupTime);
         assertEquals(2, o.repeats);
         assertEquals(4, o.batch);
         assertEquals(3, o.threads);
@@ -71,6 +73,10 @@ class OptionsTest {
         assertUsage("java-x: usage: --calls needs an integer, got 'many'", "--calls", "many");
         assertUsage("java-x: usage: --calls must be >= 1, got 0", "--calls", "0");
         assertUsage("java-x: usage: --warmup must be >= 0, got -1", "--warmup", "-1");
+        assertUsage("java-x: usage: --warmup-time needs a number, got 'x'", "--warmup-time", "x");
+        assertUsage("java-x: usage: --warmup-time needs a number, got 'Infinity'", "--warmup-time",
+                "Infinity");
+        assertUsage("java-x: usage: --warmup-time must be in 0..1000000, got -1", "--warmup-time", "-1");
         assertUsage("java-x: usage: --repeats must be >= 1, got 0", "--repeats", "0");
         assertUsage("java-x: usage: --batch must be >= 1, got 0", "--batch", "0");
         assertUsage("java-x: usage: --threads must be >= 1, got 0", "--threads=0");

@@ -71,7 +71,8 @@ class ServeTest {
         Runner rounds = serve(options, "round 3\nlatencies 2\nround 1\nend\nround 3\n");
         List<String> lines = lines();
         assertEquals(4, lines.size(), lines.toString());
-        assertEquals("{\"event\":\"ready\",\"load_ns\":42}", lines.get(0));
+        assertEquals("{\"event\":\"ready\",\"load_ns\":42,\"warmup_calls\":3,\"warmup_ns\":9}",
+                lines.get(0));
         assertTrue(lines.get(1).matches(
                 "\\{\"event\":\"round\",\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+}"), lines.get(1));
         assertEquals("{\"event\":\"latencies\",\"calls\":2}", lines.get(2));
@@ -127,7 +128,7 @@ class ServeTest {
     private Runner serve(Options options, String commands) throws CallbenchException {
         Runner rounds = runner(options);
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        new Serve(options, rounds, out).serve(new BufferedReader(new StringReader(commands)), 42);
+        new Serve(options, rounds, out).serve(new BufferedReader(new StringReader(commands)), 42, new Warmup(3, 9));
         return rounds;
     }
 

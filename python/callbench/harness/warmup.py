@@ -1,0 +1,54 @@
+"""Every driver's warm-up, decided here and nowhere else: a cap in calls and a time budget.
+
+The contract's rule (``docs/contract.md``, every kit's rounds): untimed calls until the cap,
+or until at least a few calls and the budget's seconds have passed. A run, its sweeps and a
+profile warm up by time, so a 0.1 s call of a real model is warm in about a second while
+our MLP still makes its 10,000 calls; a count warms up by calls alone (no time limit), as
+under Valgrind the clock says nothing of how warm a driver is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from callbench.driver_options import WARMUP
+from callbench.registry import language_key
+
+if TYPE_CHECKING:
+    from callbench.harness.options import RunOptions
+    from callbench.languages.spec import DriverSpec
+
+# A count's warm-up for a JIT-compiled driver unless --warmup says otherwise: enough for a
+# JIT (the JVM's, V8's) to compile the call path and its heap to reach its steady size
+# (after 10,000, Java's ONNX Runtime rows still got 1-4% cheaper from round to round, with
+# 100,000 not); an interpreter or compiled code needs only its caches warm. Uncounted calls
+# under Valgrind are cheap: 100,000 of them add 10-40 s.
+COUNT_JIT_WARMUP = 100_000
+JIT_WARMUP = {"java": COUNT_JIT_WARMUP, "node": COUNT_JIT_WARMUP}
+
+
+@dataclass(frozen=True)
+class Warmup:
+    """A driver's warm-up: at most ``calls`` calls, stopped after ``seconds`` (0: never)."""
+
+    calls: int
+    seconds: float
+
+
+def of_run(options: RunOptions) -> Warmup:
+    """A timed run's, a profile's: --warmup's cap and --warmup-time's budget."""
+    return Warmup(WARMUP if options.warmup is None else options.warmup, options.warmup_time)
+
+
+def of_sweep_point(options: RunOptions, batch: int) -> Warmup:
+    """A sweep point's calls of ``batch`` samples: the run's cap counted in samples."""
+    run = of_run(options)
+    return Warmup(max(1, run.calls // batch), run.seconds)
+
+
+def of_count(spec: DriverSpec, options: RunOptions) -> Warmup:
+    """A count's: --warmup's, else its JIT's, else the run's cap; no time limit."""
+    if options.warmup is not None:
+        return Warmup(options.warmup, 0.0)
+    return Warmup(JIT_WARMUP.get(language_key(spec), WARMUP), 0.0)
