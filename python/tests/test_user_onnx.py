@@ -90,7 +90,10 @@ def test_a_model_is_prepared_with_its_names_shapes_and_reference(tmp_path: Path)
     assert brought["inputs"] == [{"name": "features", "dtype": "float32", "shape": ["batch", 4]}]
     assert brought["outputs"] == [{"name": "scores", "dtype": "float32", "shape": ["batch", 3]}]
     assert brought["opset"] == 17 and brought["producer"] == "callbench-tests"
-    assert brought["cross_check"].startswith("agrees on the first 8 samples")
+    assert brought["cross_check"].startswith(
+        "the onnx reference evaluator agrees on the first 8 samples"
+    )
+    assert [w["witness"] for w in brought["witnesses"]] == ["the onnx reference evaluator"]
     signature = art.signature(folder)
     assert [(t.name, t.shape, t.file) for t in (*signature.inputs, *signature.outputs)] == [
         ("features", (4,), art.INPUTS), ("scores", (3,), art.REFERENCE)]  # fmt: skip

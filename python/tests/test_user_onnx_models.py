@@ -47,7 +47,7 @@ def test_each_model_is_prepared_with_a_file_per_tensor(name: str, tmp_path: Path
         values = np.fromfile(folder / tensor.file, dtype=tensor.numpy_dtype)
         assert values.size == len(values) and values.size % max(1, tensor.sample_size) == 0
     manifest = json.loads((folder / art.MANIFEST).read_text())
-    assert manifest[user_onnx.ORIGIN]["cross_check"].startswith("agrees on the first")
+    assert "agrees on the first" in manifest[user_onnx.ORIGIN]["cross_check"]
     assert all(t.tolerance is not None for t in signature.outputs)
     if name == "classifier":  # the label must be equal; the probabilities within 1e-4
         assert [t.tolerance for t in signature.outputs] == [0.0, 1e-4]

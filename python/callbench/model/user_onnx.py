@@ -25,7 +25,7 @@ import numpy as np
 from callbench.errors import first_line
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
-from callbench.model import user_inputs
+from callbench.model import user_inputs, witnesses
 from callbench.model.onnx_signature import (
     Declared,
     Dim,
@@ -36,8 +36,6 @@ from callbench.model.onnx_signature import (
 )
 from callbench.model.user_onnx_graph import SIZE_LIMIT, load
 
-# Samples the onnx package's reference evaluator recomputes to cross-check ONNX Runtime.
-CROSS_CHECK = 8
 # Samples a reference call takes at most (fewer where a sample is large: 16 MiB a call).
 REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
 FOLDER = "model"
@@ -122,39 +120,6 @@ def reference_outputs(
             raise reject(path, f"output {out.name!r} is NaN or Inf for sample {bad} of the inputs")
         found[out.name] = values
     return found
-
-
-def cross_check(path: Path, model: Any, samples: Arrays, reference: Arrays,
-                tolerances: Mapping[str, float], batch: str | int) -> str:  # fmt: skip
-    """The first samples again through the onnx package's reference evaluator."""
-    from onnx.reference import ReferenceEvaluator
-
-    step = batch if isinstance(batch, int) else 1
-    count = min(max(CROSS_CHECK, step), len(next(iter(samples.values()))))
-    names = list(reference)
-    try:
-        evaluator = ReferenceEvaluator(model)
-        got: dict[str, list[np.ndarray]] = {n: [] for n in names}
-        for i in range(0, count - count % step, step):
-            answer: Any = evaluator.run(names, {k: v[i : i + step] for k, v in samples.items()})
-            for name, values in zip(names, answer, strict=True):
-                got[name].append(np.asarray(values))
-    except Exception as exc:  # an operator the evaluator lacks: say so, the run goes on
-        return f"skipped: the onnx reference evaluator cannot run it ({first_line(exc)})"
-    worst = 0.0
-    for name in names:
-        mine = np.concatenate(got[name]).astype(np.float64)
-        diff = np.abs(mine - reference[name][: len(mine)].astype(np.float64))
-        error = float(diff.max()) if diff.size else 0.0
-        if not error <= tolerances[name]:
-            raise reject(
-                path, f"ONNX Runtime and the onnx reference evaluator disagree by {error:.3g} "
-                f"on output {name!r} (tolerance {tolerances[name]:.3g}); the reference would "
-                "not be trustworthy",
-            )  # fmt: skip
-        worst = max(worst, error)
-    checked = len(np.concatenate(got[names[0]]))
-    return f"agrees on the first {checked} samples within {worst:.3g}"
 
 
 def opset(model: Any) -> int | None:
@@ -259,13 +224,14 @@ def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT
     reference = reference_outputs(path, data, outputs, batch, samples)
     checked = Checked(path, inputs, outputs, batch, samples, reference)
     tolerances = {t.name: t.tolerance or 0.0 for t in checked.signature.outputs}
-    agreement = cross_check(path, model, samples, reference, tolerances, batch)
+    heard = witnesses.cross_check(path, data, samples, reference, tolerances, batch)
     return checked.write({art.ONNX: data}, inputs_path, {
         "opset": opset(model),
         "ir_version": model.ir_version,
         "producer": f"{model.producer_name} {model.producer_version}".strip() or None,
         "reference": "ONNX Runtime CPU provider, graph optimizations off",
-        "cross_check": agreement,
+        "cross_check": witnesses.summary(heard),
+        "witnesses": [h.to_json() for h in heard],
     })  # fmt: skip
 
 

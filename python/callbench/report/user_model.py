@@ -83,6 +83,13 @@ def _origin(model: dict[str, Any]) -> list[str]:
             f"{model.get('opset', '?')}. A copy sits in the run's `model/` folder."]  # fmt: skip
 
 
+def _old_wording(checked: str) -> str:
+    """A manifest written before witnesses were named said the evaluator's verdict alone."""
+    if checked.startswith(("agrees ", "skipped: ")):
+        return f"the onnx reference evaluator {checked.removeprefix('skipped: ')}"
+    return checked
+
+
 def description(model: dict[str, Any]) -> str:
     """Where the model came from, what it takes and gives, and how its outputs were checked."""
     tolerance = model.get("tolerance")
@@ -97,7 +104,7 @@ def description(model: dict[str, Any]) -> str:
         "",
         f"- **Samples**: {model.get('inputs_from')}.",
         f"- **Reference**: {model.get('reference')}"
-        + (f"; the onnx package's reference evaluator {checked}." if checked else "."),
+        + (f"; cross-checked: {_old_wording(checked)}." if checked else "."),
         f"- **Tolerance**: a driver's outputs may differ from the reference by at most {told} "
         f"for the first output ({model.get('tolerance_rule')}); every row below met each "
         "output's before its time counted.",
