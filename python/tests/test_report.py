@@ -156,7 +156,7 @@ def test_latency_percentiles_memory_and_torchscript_cells(tmp_path: Path) -> Non
                artifact="mlp_torchscript.pt"),
         driver("java-pytorch", [3000, 3000, 3000], language="Java", runtime="libtorch",
                artifact="mlp_torchscript.pt", peak_rss_bytes=512_000_000,
-               notes={"host_rss_bytes": 60_000_000}),
+               notes={"host_rss_bytes": 60_000_000}, warmup=19, warmup_ns=2_070_000_000),
         driver("cpp-handwritten", [20, 20, 20], language="C++"),
     ], latencies={"python-torchscript": samples, "cpp-handwritten": samples})  # fmt: skip
     text = report(tmp_path, run)
@@ -165,7 +165,8 @@ def test_latency_percentiles_memory_and_torchscript_cells(tmp_path: Path) -> Non
     p50, p90, p99 = np.percentile(samples, [50, 90, 99]) / 1e3
     assert details["python-torchscript"][2] == f"{p50:.2f} / {p90:.2f} / {p99:.2f}"
     assert details["cpp-handwritten"][2] == "–"  # a call under 1 µs: no percentiles
-    assert details["java-pytorch"][4] == "512 (host 60)"
+    assert details["java-pytorch"][4] == "19 (2.07)"  # the warm-up's calls and seconds
+    assert details["java-pytorch"][5] == "512 (host 60)"
     assert "deprecated" in table["python-torchscript"][2]
     assert "deprecated" in table["java-pytorch"][2]
     assert "deprecated" not in table["cpp-handwritten"][2]
@@ -641,3 +642,27 @@ def test_a_kernels_only_run_from_a_gpu_host_is_the_appendix_second_host(tmp_path
     assert "kernel-cuda-exp-torch" not in rows(ours) and "kernel-l2norm-numpy" in rows(ours)
     assert rows(theirs)["kernel-cuda-exp-torch"][4] == "0.25"
     assert "GPU: Test GPU" in theirs
+
+
+def test_what_decides_a_call_is_read_from_the_runs_rows() -> None:
+    from callbench.report.user_model import what_decides
+
+    def onnx(driver_id: str, ns: float, runtime: str, language: str) -> Record:
+        return driver(driver_id, [ns] * 3, runtime=runtime, language=language)
+
+    # A large model: every binding of a runtime alike, the runtimes apart.
+    large = [onnx("cpp-onnxruntime", 92e6, "onnxruntime", "C++"),
+             onnx("node-onnxruntime", 94e6, "onnxruntime-node", "Node.js"),
+             onnx("java-onnxruntime-ffm", 93e6, "onnxruntime-ffm", "Java"),
+             onnx("rust-tract", 140e6, "tract", "Rust"),
+             onnx("node-onnxruntime-web", 437e6, "onnxruntime-web", "Node.js")]  # fmt: skip
+    text = what_decides(large)
+    assert text.startswith("The runtime decides here") and "within 1.02×" in text
+    assert "up to 4.75×" in text  # onnxruntime-web: its own runtime, not a binding
+    line = next(ln for ln in text.splitlines() if ln.startswith("| onnxruntime |"))
+    assert line.split(" | ")[1:4] == ["3", "3", "`cpp-onnxruntime` 92000"]
+    # Our MLP: the binding moves a call more than the runtime does.
+    small = [onnx("cpp-onnxruntime", 1000, "onnxruntime", "C++"),
+             onnx("node-onnxruntime", 11000, "onnxruntime-node", "Node.js"),
+             onnx("rust-tract", 2000, "tract", "Rust")]  # fmt: skip
+    assert what_decides(small).startswith("The binding matters here as much as the runtime")

@@ -235,6 +235,7 @@ def test_python_onnx_drivers_run_a_users_model_verified(
     text = render([load_run(run.run_dir)], tmp_path / "report")
     assert text.startswith(f"# callbench report: `theirs.onnx` (sha256 `{brought['sha256'][:16]}")
     assert "## The model" in text and "## Each language's cheapest call" in text
+    assert text.index("## What decides a call's cost here") < text.index("## Each language's")
     port = brought["inputs"][0]
     assert f"| input | `{port['name']}` | float32 | [{port['shape'][0]}, " in text
     assert "seed's table" not in text and "Calling a PyTorch model today" not in text

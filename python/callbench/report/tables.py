@@ -208,6 +208,14 @@ def driver_table(records: Sequence[Record]) -> str:
     return table
 
 
+def warmup_cell(r: Record) -> str:
+    """The warm-up's calls and seconds (a torch.compile row compiles here); a record from
+    before the warm-up was timed holds the calls asked for alone."""
+    if r.warmup_ns is None:
+        return f"{r.warmup:,}" if r.ok else fmt.NOT_SHOWN
+    return f"{r.warmup:,} ({r.warmup_ns / 1e9:.2f})"
+
+
 def details_table(records: Sequence[Record]) -> str:
     """Each row's other figures: latency percentiles, load, memory, error, cycles."""
     counted = any(r.count is not None for r in records)
@@ -218,11 +226,13 @@ def details_table(records: Sequence[Record]) -> str:
             f"`{r.id}`", r.language,
             latency_cell(r) if r.ok else fmt.NOT_SHOWN,
             f"{r.load_ns / 1e6:.1f}" if r.load_ns is not None else fmt.NOT_SHOWN,
+            warmup_cell(r),
             peak_cell(r),
             f"{r.max_abs_error:.1e}" if r.max_abs_error is not None else fmt.NOT_SHOWN,
             *(count_cells(r, True)[-1:] if cycles else []),
         ])  # fmt: skip
-    header = ["driver", "language", "p50 / p90 / p99 µs", "load ms", "peak MB", "max abs err",
+    header = ["driver", "language", "p50 / p90 / p99 µs", "load ms", "warm-up calls (s)",
+              "peak MB", "max abs err",
               *(["est. cycles / call"] if cycles else [])]  # fmt: skip
     return fmt.table(header, rows)
 
