@@ -307,3 +307,29 @@ def test_options_that_do_not_go_with_a_users_model_are_usage_errors(
         run = run_harness(*args)
         assert run.returncode == 2 and problem in run.stderr, (args, run.stderr)
         assert run.run_dir is None
+
+
+def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folder(
+    tmp_path: Path,
+) -> None:
+    from callbench.records.store import RESULTS, load_run
+    from tests.conftest import run_module
+
+    path = tanh_mlp(tmp_path / "theirs.onnx")
+    ours = (RESULTS / "report.md").read_bytes()
+    done = run_module("callbench.cli", "bench", "--onnx", str(path), "--no-build",
+                      "--only", "python-onnxruntime", "--only", "python-openvino",
+                      "--rounds", "2", "--round-time", "0.005", "--warmup", "10",
+                      "--runs-dir", str(tmp_path / "runs"), "--run-id", "mine")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    run = load_run(tmp_path / "runs" / "mine")
+    # Each runtime's fastest row (an ONNX Runtime and an OpenVINO one) over batch and threads,
+    # as far as a call of microseconds goes within the budget (up to the inputs' 100,000).
+    swept = {(kind, v): sorted(r.id.split("-")[1] for r in rs)
+             for kind, points in run.sweeps.items() for v, rs in points.items()}  # fmt: skip
+    assert swept[("batch", 1000)] == swept[("threads", 1)] == ["onnxruntime", "openvino"]
+    assert all(r.ok for points in run.sweeps.values() for rs in points.values() for r in rs)
+    # The report in the run's folder, the project's own left as it was.
+    text = (tmp_path / "runs" / "mine" / "report.md").read_text()
+    assert "## What decides a call's cost here" in text and "## Batch-size sweep" in text
+    assert (RESULTS / "report.md").read_bytes() == ours

@@ -6,7 +6,7 @@ import argparse
 import shutil
 import signal
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -14,7 +14,7 @@ from pathlib import Path
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
 from callbench.errors import ArtifactError, UsageError, named_first_line
-from callbench.harness import console, gpu_sweep, signals
+from callbench.harness import console, gpu_sweep, signals, sweep_plan
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
@@ -99,13 +99,34 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
         models = user_onnx.place(folder, run_dir)
         left = f" ({len(others)} of our MLP's alone left out, saying why)" if others else ""
         console.say(f"{path}: {len(specs)} drivers on it{left}, its artifacts in {models}")
-        done = run_group([*specs, *others], replace(options, models=models), run_dir)
+        mine = replace(options, models=models)
+        done = run_group([*specs, *others], mine, run_dir)
+        if args.command == "bench":
+            user_sweeps([*specs, *others], done, mine, run_dir)
     except KeyboardInterrupt as stop:
         return stopped(stop, run_dir)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     _finish(done, run_dir)
-    return write_report(run_dir) if args.command == "bench" else 0
+    # Its own report, in its run folder: the project's results/report.md is our MLP's.
+    return write_report(run_dir, run_dir) if args.command == "bench" else 0
+
+
+def user_sweeps(
+    specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path
+) -> None:
+    """The batch and thread sweeps of a user's model: each runtime's fastest row, as far as
+    its own call allows (sweep_plan), each skipped point said once."""
+    expected = check_models(options.models)
+    by_id = {s.id: s for s in specs}
+    for row in sweep_plan.sweepers(done):
+        planned = sweep_plan.plan([row], expected.samples, expected.signature.fixed_batch)
+        for reason in planned.skipped:
+            console.say(f"{row.id}: sweep point skipped: {reason}")
+        spec = [by_id[row.id]]
+        if planned.batches:
+            run_sweep("batch", spec, options, run_dir, planned.batches)
+        run_sweep("threads", spec, options, run_dir, thread_batch=planned.thread_batch)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -212,9 +233,10 @@ def bench(args: argparse.Namespace) -> int:
     return write_report(run_dir)
 
 
-def write_report(run_dir: Path) -> int:
+def write_report(run_dir: Path, out: Path | None = None) -> int:
+    """The run's report: into ``out``, else results/ (report.md, charts/, figures.csv)."""
     from callbench.cli.report import report
     from callbench.records.store import RESULTS
 
-    print(f"wrote {report([str(run_dir)], RESULTS)}")
+    print(f"wrote {report([str(run_dir)], out or RESULTS)}")
     return 0

@@ -147,10 +147,11 @@ def run_sweep(
     run_dir: Path,
     values: Sequence[int] | None = None,
     width: int | None = None,
+    thread_batch: int = THREAD_SWEEP_BATCH,
 ) -> list[Record]:
     """Each value of a sweep as its own group; batch points keep the samples per round alike.
     ``width``: the sweep is of that width of the family (``options.models`` its folder), and
-    each point's record says so.
+    each point's record says so. A thread sweep's calls are of ``thread_batch`` samples.
 
     A sweep shows a curve's shape over many groups; re-running its contended
     rounds as well would cost the default bench its ten minutes.
@@ -169,13 +170,11 @@ def run_sweep(
                 contention_flags=False,
             )  # fmt: skip
         else:
-            # Calls of THREAD_SWEEP_BATCH samples: --calls N still means N samples a round.
-            calls = (
-                max(1, options.calls // THREAD_SWEEP_BATCH) if options.calls is not None else None
-            )
-            warmup = warmups.of_sweep_point(options, THREAD_SWEEP_BATCH).calls
+            # Calls of thread_batch samples: --calls N still means N samples a round.
+            calls = max(1, options.calls // thread_batch) if options.calls is not None else None
+            warmup = warmups.of_sweep_point(options, thread_batch).calls
             point = replace(
-                options, threads=value, latencies=False, batch=THREAD_SWEEP_BATCH, calls=calls,
+                options, threads=value, latencies=False, batch=thread_batch, calls=calls,
                 warmup=warmup, contention_flags=False,
             )  # fmt: skip
         sweep = {"kind": kind, "value": value} | ({"width": width} if width else {})

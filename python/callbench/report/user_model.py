@@ -113,34 +113,30 @@ def description(model: dict[str, Any]) -> str:
 
 
 DECIDES = "What decides a call's cost here"
-WASM = frozenset({"onnxruntime-web"})
 
 
 def what_decides(records: Sequence[Record]) -> str:
     """Each runtime's verified rows (its bindings from every language) side by side: its
     fastest and slowest row and their spread, against the fastest runtime; then which of the
     two, the runtime or the binding, moves a call's cost more in this run."""
-    from callbench.report.today import ENGINES
+    from callbench.runtimes import engine
 
     ok = [r for r in records if r.ok]
     if not ok:
         return "No driver ran verified on this model."
     by_engine: dict[str, list[Record]] = {}
     for r in ok:
-        # onnxruntime-web is ONNX Runtime built to WebAssembly, without its native kernels: a
-        # runtime of its own here, not a binding of the native library.
-        engine = r.runtime if r.runtime in WASM else ENGINES.get(r.runtime, r.runtime)
-        by_engine.setdefault(engine, []).append(r)
+        by_engine.setdefault(engine(r.runtime), []).append(r)
     best = min(ok, key=lambda r: r.median_ns)
     rows, within, between = [], 1.0, 1.0
     ranked = sorted(by_engine.items(), key=lambda kv: min(r.median_ns for r in kv[1]))
-    for engine, rs in ranked:
+    for runtime, rs in ranked:
         fast, slow = min(rs, key=lambda r: r.median_ns), max(rs, key=lambda r: r.median_ns)
         spread = slow.median_ns / fast.median_ns
         if len(rs) > 1:
             within = max(within, spread)
         between = max(between, fast.median_ns / best.median_ns)
-        rows.append([engine, str(len(rs)), str(len({r.language for r in rs})),
+        rows.append([runtime, str(len(rs)), str(len({r.language for r in rs})),
                      f"`{fast.id}` {us(fast.median_ns)}", f"`{slow.id}` {us(slow.median_ns)}",
                      f"{spread:.2f}×", f"{fast.median_ns / best.median_ns:.2f}×"])  # fmt: skip
     header = ["runtime", "rows", "languages", "fastest row, µs", "slowest row, µs",

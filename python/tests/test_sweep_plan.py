@@ -1,0 +1,39 @@
+"""A user's model's sweeps scale with its call: read from its batch-1 rows, never a point
+whose call would pass the budget or need more samples than the inputs hold."""
+
+from __future__ import annotations
+
+from callbench.harness.sweep_plan import CALL_BUDGET_S, plan, sweepers
+from tests.test_report import driver
+
+
+def test_a_large_models_sweeps_stop_at_the_budget_and_the_inputs() -> None:
+    resnet = driver("cpp-onnxruntime", [94e6] * 3, runtime="onnxruntime")  # 0.094 s a call
+    planned = plan([resnet], samples=111)
+    assert planned.batches == [1, 10]
+    assert planned.thread_batch == int(CALL_BUDGET_S / 0.094)  # 21 samples a call
+    assert planned.skipped[0] == (
+        f"batch 100: a call would take up to 9.4 s (100 x 0.094 s at batch 1), past the "
+        f"{CALL_BUDGET_S:g} s budget"
+    )
+    assert planned.skipped[1] == "batch 1,000: needs 1,000 samples a call; the inputs hold 111"
+    assert len(planned.skipped) == 4  # 100, 1,000, 10,000, 100,000: each said once
+
+
+def test_a_small_models_sweeps_go_as_far_as_the_inputs() -> None:
+    mlp = driver("cpp-onnxruntime", [2000] * 3, runtime="onnxruntime")  # 2 µs a call
+    planned = plan([mlp], samples=100_000)
+    assert planned.batches == [1, 10, 100, 1000, 10_000, 100_000]
+    assert planned.thread_batch == 1000 and planned.skipped == []
+    fixed = plan([mlp], samples=100_000, fixed_batch=8)
+    assert fixed.batches == [] and fixed.thread_batch == 8
+
+
+def test_each_runtime_sweeps_with_its_fastest_row() -> None:
+    rows = [driver("cpp-onnxruntime", [92e6] * 3, runtime="onnxruntime"),
+            driver("node-onnxruntime", [91e6] * 3, runtime="onnxruntime-node"),
+            driver("node-onnxruntime-web", [437e6] * 3, runtime="onnxruntime-web"),
+            driver("rust-tract", [140e6] * 3, runtime="tract"),
+            driver("rust-tract-state", [139e6] * 3, runtime="tract")]  # fmt: skip
+    assert [r.id for r in sweepers(rows)] == ["node-onnxruntime", "rust-tract-state",
+                                              "node-onnxruntime-web"]  # fmt: skip
