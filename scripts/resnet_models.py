@@ -1,7 +1,7 @@
 """Real-model-sized examples of a user's own model, made here with torch alone: a ResNet-50
 (bottleneck blocks 3-4-6-3, 224x224 RGB, about 4.1 GFLOP a call) as ONNX, and a ResNet-18
-(about 1.8 GFLOP) as a torch.export program. Seeded weights, batch-norm folded as a trained
-model's would be in eval mode; no torchvision, nothing downloaded.
+(about 1.8 GFLOP) as a torch.export program, and a DenseNet-121 as ONNX opset 9. Seeded
+weights, batch norm in eval mode as a trained model's; no torchvision, nothing downloaded.
 
     .nox/tests/bin/python scripts/resnet_models.py --onnx resnet50.onnx --pt2 resnet18.pt2
     ./nox -s bench -- --onnx resnet50.onnx
@@ -67,7 +67,48 @@ class ResNet(nn.Module):
         self.head = nn.Linear(cin, 1000)
 
     def forward(self, image: torch.Tensor) -> torch.Tensor:
-        return self.head(torch.flatten(nn.functional.adaptive_avg_pool2d(self.features(image), 1), 1))
+        return self.head(
+            torch.flatten(nn.functional.adaptive_avg_pool2d(self.features(image), 1), 1)
+        )
+
+
+class DenseLayer(nn.Module):
+    """BN-ReLU-1x1 (4 x growth), BN-ReLU-3x3 (growth), its output joined to its input."""
+
+    def __init__(self, cin: int, growth: int) -> None:
+        super().__init__()
+        wide = 4 * growth
+        self.body = nn.Sequential(
+            nn.BatchNorm2d(cin), nn.ReLU(), nn.Conv2d(cin, wide, 1, bias=False),
+            nn.BatchNorm2d(wide), nn.ReLU(), nn.Conv2d(wide, growth, 3, padding=1, bias=False),
+        )  # fmt: skip
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cat([x, self.body(x)], 1)
+
+
+class DenseNet(nn.Module):
+    """DenseNet-121 (blocks 6-12-24-16, growth 32): image [N, 3, 224, 224] -> probabilities
+    [N, 1000] (a softmax head, as the model zoo's opset-9 DenseNet-121 has)."""
+
+    def __init__(self, blocks: tuple[int, ...] = (6, 12, 24, 16), growth: int = 32) -> None:
+        super().__init__()
+        layers: list[nn.Module] = [*conv_bn(3, 64, 7, 2), nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+        cin = 64
+        for i, depth in enumerate(blocks):
+            for _ in range(depth):
+                layers.append(DenseLayer(cin, growth))
+                cin += growth
+            if i < len(blocks) - 1:  # a transition: halve the channels and the image
+                layers += [nn.BatchNorm2d(cin), nn.ReLU(), nn.Conv2d(cin, cin // 2, 1, bias=False),
+                           nn.AvgPool2d(2)]  # fmt: skip
+                cin //= 2
+        self.features = nn.Sequential(*layers, nn.BatchNorm2d(cin), nn.ReLU())
+        self.head = nn.Linear(cin, 1000)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        pooled = torch.flatten(nn.functional.adaptive_avg_pool2d(self.features(image), 1), 1)
+        return torch.softmax(self.head(pooled), 1)
 
 
 def seeded(model: nn.Module) -> nn.Module:
@@ -93,10 +134,21 @@ def resnet18() -> nn.Module:
     return seeded(ResNet(Basic, [2, 2, 2, 2], 1))
 
 
+def densenet121() -> nn.Module:
+    return seeded(DenseNet())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--onnx", type=Path, help="write the ResNet-50 here as ONNX")
-    parser.add_argument("--pt2", type=Path, help="write the ResNet-18 here as a torch.export program")
+    parser.add_argument(
+        "--pt2", type=Path, help="write the ResNet-18 here as a torch.export program"
+    )
+    parser.add_argument(
+        "--densenet",
+        type=Path,
+        help="write a DenseNet-121 here as ONNX opset 9 (as older zoo models are)",
+    )
     args = parser.parse_args()
     example = (torch.rand(2, 3, 224, 224) * 2 - 1,)
     batch = torch.export.Dim("batch")
@@ -111,6 +163,22 @@ def main() -> int:
                                           dynamic_shapes={"image": {0: batch}})  # fmt: skip
             torch.export.save(program, str(args.pt2))
             print(f"wrote {args.pt2}: ResNet-18, image [N, 3, 224, 224] -> logits [N, 1000]")
+        if args.densenet:
+            # Opset 9 is the TorchScript exporter's (the dynamo one starts at 18).
+            torch.onnx.export(
+                densenet121(),
+                example,
+                str(args.densenet),
+                input_names=["image"],
+                output_names=["probabilities"],
+                opset_version=9,
+                dynamo=False,
+                dynamic_axes={"image": {0: "batch"}, "probabilities": {0: "batch"}},
+            )
+            print(
+                f"wrote {args.densenet}: DenseNet-121 (opset 9), image [N, 3, 224, 224] -> "
+                "probabilities [N, 1000]"
+            )
     return 0
 
 
