@@ -666,3 +666,8 @@ def test_what_decides_a_call_is_read_from_the_runs_rows() -> None:
              onnx("node-onnxruntime", 11000, "onnxruntime-node", "Node.js"),
              onnx("rust-tract", 2000, "tract", "Rust")]  # fmt: skip
     assert what_decides(small).startswith("The binding matters here as much as the runtime")
+    # Where the run swept threads, what they did to each swept row's call.
+    threads = {1: [driver("cpp-onnxruntime", [2e9] * 3, batch=21)],
+               2: [driver("cpp-onnxruntime", [1.1e9] * 3, batch=21)]}  # fmt: skip
+    assert ("from 1 to 2 threads a call got faster by `cpp-onnxruntime` 1.82× (batch 21)"
+            in what_decides(large, threads))  # fmt: skip

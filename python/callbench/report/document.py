@@ -97,7 +97,8 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
                     if user_model.is_torch(model) else [])  # fmt: skip
         return [
             "", f"## {user_model.TITLE}{title}", "", user_model.description(model),
-            "", f"## {user_model.DECIDES}{title}", "", user_model.what_decides(run.drivers),
+            "", f"## {user_model.DECIDES}{title}", "",
+            user_model.what_decides(run.drivers, run.sweeps.get("threads")),
             "", f"## Each language's cheapest call{title}", "",
             user_model.fastest_per_language(run.drivers), *question, *timed,
             "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",

@@ -8,7 +8,7 @@ table and puzzles, PyTorch today, the floors) are left out.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from callbench.model.user_onnx import ORIGIN
@@ -116,10 +116,32 @@ def description(model: dict[str, Any]) -> str:
 DECIDES = "What decides a call's cost here"
 
 
-def what_decides(records: Sequence[Record]) -> str:
+def threads_line(threads: Mapping[int, Sequence[Record]]) -> str | None:
+    """What more threads did to each swept row's call (from the run's thread sweep)."""
+    counts = sorted(threads)
+    if len(counts) < 2:
+        return None
+    one, most = counts[0], counts[-1]
+    first = {r.id: r for r in threads[one] if r.ok}
+    said = []
+    for r in sorted((r for r in threads[most] if r.ok), key=lambda r: r.id):
+        if r.id in first:
+            said.append(f"`{r.id}` {first[r.id].median_ns / r.median_ns:.2f}× (batch {r.batch})")
+    if not said:
+        return None
+    return (
+        f"Threads matter as the runtime does: from {one} to {most} threads a call got "
+        f"faster by " + ", ".join(said) + " (the thread sweep below)."
+    )
+
+
+def what_decides(
+    records: Sequence[Record], threads: Mapping[int, Sequence[Record]] | None = None
+) -> str:
     """Each runtime's verified rows (its bindings from every language) side by side: its
     fastest and slowest row and their spread, against the fastest runtime; then which of the
-    two, the runtime or the binding, moves a call's cost more in this run."""
+    two, the runtime or the binding, moves a call's cost more in this run; and what threads
+    did, where the run swept them."""
     from callbench.runtimes import engine
 
     ok = [r for r in records if r.ok]
@@ -155,6 +177,8 @@ def what_decides(records: Sequence[Record]) -> str:
                    f"typically differ by {within:.2f}× from binding to binding (the median "
                    f"runtime's spread), the runtimes' fastest rows by up to "
                    f"{between:.2f}×.")  # fmt: skip
+    more = threads_line(threads or {})
+    verdict += f" {more}" if more else ""
     return f"{verdict} Medians of this run, one sample a call.\n\n{table(header, rows)}"
 
 
