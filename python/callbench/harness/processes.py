@@ -200,13 +200,20 @@ def _json_object(line: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def last_progress(stderr_path: Path, limit: int = 4096) -> str | None:
-    """The stage of the newest ``progress: <stage>`` line on stderr, if any."""
+def _tail(stderr_path: Path, limit: int) -> str | None:
+    """The last ``limit`` bytes of the driver's stderr, as text; None if it cannot be read."""
     try:
         with stderr_path.open("rb") as f:
             f.seek(max(0, stderr_path.stat().st_size - limit))
-            text = f.read().decode("utf-8", "replace")
+            return f.read().decode("utf-8", "replace")
     except OSError:
+        return None
+
+
+def last_progress(stderr_path: Path, limit: int = 4096) -> str | None:
+    """The stage of the newest ``progress: <stage>`` line on stderr, if any."""
+    text = _tail(stderr_path, limit)
+    if text is None:
         return None
     stages = [ln[len("progress:"):].strip() for ln in text.splitlines()
               if ln.startswith("progress:")]  # fmt: skip
@@ -215,11 +222,8 @@ def last_progress(stderr_path: Path, limit: int = 4096) -> str | None:
 
 def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
     """The last stderr line that is not a progress line."""
-    try:
-        with stderr_path.open("rb") as f:
-            f.seek(max(0, stderr_path.stat().st_size - limit))
-            text = f.read().decode("utf-8", "replace")
-    except OSError:
+    text = _tail(stderr_path, limit)
+    if text is None:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     # Valgrind's own panic ends in a plea to report it; its reason is the line after this one.
