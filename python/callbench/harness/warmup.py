@@ -10,14 +10,23 @@ under Valgrind the clock says nothing of how warm a driver is.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from callbench.driver_options import WARMUP
 from callbench.registry import language_key
 
 if TYPE_CHECKING:
-    from callbench.harness.options import RunOptions
     from callbench.languages.spec import DriverSpec
+
+
+class Asked(Protocol):
+    """What a command's options ask of the warm-up (RunOptions, which imports this module)."""
+
+    @property
+    def warmup(self) -> int | None: ...
+
+    @property
+    def warmup_time(self) -> float: ...
 
 # A count's warm-up for a JIT-compiled driver unless --warmup says otherwise: enough for a
 # JIT (the JVM's, V8's) to compile the call path and its heap to reach its steady size
@@ -36,18 +45,18 @@ class Warmup:
     seconds: float
 
 
-def of_run(options: RunOptions) -> Warmup:
+def of_run(options: Asked) -> Warmup:
     """A timed run's, a profile's: --warmup's cap and --warmup-time's budget."""
     return Warmup(WARMUP if options.warmup is None else options.warmup, options.warmup_time)
 
 
-def of_sweep_point(options: RunOptions, batch: int) -> Warmup:
+def of_sweep_point(options: Asked, batch: int) -> Warmup:
     """A sweep point's calls of ``batch`` samples: the run's cap counted in samples."""
     run = of_run(options)
     return Warmup(max(1, run.calls // batch), run.seconds)
 
 
-def of_count(spec: DriverSpec, options: RunOptions) -> Warmup:
+def of_count(spec: DriverSpec, options: Asked) -> Warmup:
     """A count's: --warmup's, else its JIT's, else the run's cap; no time limit."""
     if options.warmup is not None:
         return Warmup(options.warmup, 0.0)
