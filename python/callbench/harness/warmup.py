@@ -28,6 +28,7 @@ class Asked(Protocol):
     @property
     def warmup_time(self) -> float: ...
 
+
 # A count's warm-up for a JIT-compiled driver unless --warmup says otherwise: enough for a
 # JIT (the JVM's, V8's) to compile the call path and its heap to reach its steady size
 # (after 10,000, Java's ONNX Runtime rows still got 1-4% cheaper from round to round, with
