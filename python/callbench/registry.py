@@ -16,7 +16,12 @@ from callbench.drivers.cuda_common import cupy_unavailable, torch_unavailable
 from callbench.languages import cpp, go, java, node, python, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
-from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
+from callbench.model.exported_programs import (
+    AOTI_CUDA_PACKAGE,
+    AOTI_PACKAGE,
+    EXECUTORCH_PORTABLE,
+    EXECUTORCH_XNNPACK,
+)
 from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
 from callbench.roles import (
@@ -105,10 +110,12 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.driver("python-jax", "jax", WEIGHTS, "jax_forward:device"),
     python.driver("python-jax-numpy", "jax", WEIGHTS, "jax_forward:numpy_fed"),
     # On a CUDA device: skipped, saying why, where torch sees none (or CuPy is missing).
-    gpu(python.driver("python-eager-cuda", "torch-cuda", STATE_DICT, "cuda_eager:setup")),
-    gpu(python.driver("python-cuda-graph", "torch-cuda", STATE_DICT, "cuda_graph:setup")),
-    batch_one(gpu(python.driver("python-torch-compile-cuda", "torch.compile-cuda", STATE_DICT,
-                                "torch_compile_cuda:setup"))),
+    program(gpu(python.driver("python-eager-cuda", "torch-cuda", STATE_DICT, "cuda_eager:setup"))),
+    program(gpu(python.driver("python-cuda-graph", "torch-cuda", STATE_DICT, "cuda_graph:setup"))),
+    program(batch_one(gpu(python.driver("python-torch-compile-cuda", "torch.compile-cuda",
+                                        STATE_DICT, "torch_compile_cuda:setup")))),
+    program(gpu(python.driver("python-aoti-cuda", "aotinductor-cuda", AOTI_CUDA_PACKAGE,
+                              "aoti_cuda:setup"))),
     gpu(python.driver("python-cupy-kernel", "cupy", WEIGHTS, "cupy_kernel:setup"),
         needs=cupy_unavailable),
     # Plain standalone callers sharing no code with the drivers: the harness adds nothing.

@@ -57,9 +57,9 @@ void forward_wide_all(const float* x, const float* w, float* y, int n, int h, in
 """
 
 
-def test_the_four_gpu_rows_are_registered() -> None:
+def test_the_five_gpu_rows_are_registered() -> None:
     assert GPU_ROWS == ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
-                        "python-cupy-kernel"]  # fmt: skip
+                        "python-aoti-cuda", "python-cupy-kernel"]  # fmt: skip
 
 
 @no_device
@@ -91,16 +91,21 @@ def test_callbench_list_says_why_each_gpu_row_cannot_run() -> None:
 
 
 @no_device
-@pytest.mark.parametrize("entry", ["cuda_eager", "cuda_graph", "torch_compile_cuda", "cupy_kernel"])
+@pytest.mark.parametrize(
+    "entry", ["cuda_eager", "cuda_graph", "torch_compile_cuda", "aoti_cuda", "cupy_kernel"]
+)
 def test_a_gpu_row_started_by_hand_without_a_device_is_a_usage_error(
     entry: str, small_models: Path
 ) -> None:
     import importlib
 
+    from callbench.driverkit.model import EVERY_TENSOR
+
     setup = importlib.import_module(f"callbench.drivers.{entry}").setup
     x, y = np.zeros((4, 2), np.float32), np.zeros((4, 1), np.float32)
+    every = getattr(setup, EVERY_TENSOR, False)
     with pytest.raises(UsageError, match=r"^(no CUDA device|cupy not installed)"):
-        setup(Options(models=small_models, calls=4), x, y)
+        setup(Options(models=small_models, calls=4), *(((x,), (y,)) if every else (x, y)))
 
 
 def test_torch_compile_cuda_refuses_another_batch_than_one(small_models: Path) -> None:
@@ -108,7 +113,7 @@ def test_torch_compile_cuda_refuses_another_batch_than_one(small_models: Path) -
 
     x, y = np.zeros((6, 2), np.float32), np.zeros((6, 1), np.float32)
     with pytest.raises(UsageError, match=r"batch 1 only: torch\.compile compiles again"):
-        torch_compile_cuda.setup(Options(models=small_models, calls=2, batch=3), x, y)
+        torch_compile_cuda.setup(Options(models=small_models, calls=2, batch=3), (x,), (y,))
 
 
 def reference(flat: np.ndarray, hidden: int, x: np.ndarray) -> np.ndarray:
@@ -233,8 +238,8 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
         driver("python-eager-cuda", [50.0] * 3),  # a GPU row is not a CPU row
     ]
     chosen = [s.id for s in gpu_sweep.drivers(can_run, records)]
-    assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-cupy-kernel",
-                      "python-cython-loop", "cpp-handwritten"]  # fmt: skip
+    assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-aoti-cuda",
+                      "python-cupy-kernel", "python-cython-loop", "cpp-handwritten"]  # fmt: skip
     if not torch.cuda.is_available():
         assert gpu_sweep.drivers(DRIVERS, records) == []
 

@@ -29,6 +29,9 @@ TORCH_ROWS = ["python-eager", "python-eager-inference", "python-torch-compile", 
 CPP_TORCH_ROWS = ["cpp-aoti", "cpp-aoti-reuse", "cpp-executorch", "cpp-executorch-method",
                   "cpp-executorch-portable", "cpp-torchscript",
                   "cpp-torchscript-reuse"]  # fmt: skip
+# On a CUDA device (skipped, saying why, without one: tests/test_user_torch_gpu.py).
+GPU_TORCH_ROWS = ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
+                  "python-aoti-cuda"]  # fmt: skip
 # The traced TorchScript's rows in Java and Rust: the signature is the file's extra file.
 JAVA_RUST_TORCH_ROWS = ["java-djl", "java-djl-reuse", "java-pytorch", "java-pytorch-reuse",
                         "rust-tch-torchscript"]  # fmt: skip
@@ -276,6 +279,7 @@ def test_every_driver_that_runs_a_program_is_run_here() -> None:
         *TORCH_ROWS,
         *CPP_TORCH_ROWS,
         *JAVA_RUST_TORCH_ROWS,
+        *GPU_TORCH_ROWS,
     }
 
 

@@ -184,7 +184,8 @@ def bench(args: argparse.Namespace) -> int:
         # are about our MLP and the machine, not about the model brought.
         return user_model_run(args, options, not args.no_build)
     specs = common.selection(args)
-    ensure_models(options.models, {spec.artifact for spec in specs})
+    # A row that cannot run here (a GPU row on a CPU host) asks for no artifact.
+    ensure_models(options.models, {s.artifact for s in specs if s.available() is None})
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
     sizes = common.widths(args, options.models)
     languages = sorted({language_key(s) for s in specs})

@@ -115,7 +115,7 @@ class Session:
         if spec.artifact in manifest["files"]:
             return None
         made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
-        if isinstance(made, dict) and made.get("status") == "failed":
+        if isinstance(made, dict) and made.get("status") in ("failed", "skipped"):
             return f"{spec.artifact} could not be made from the program ({made.get('error')})"
         if self.sweep and (self.sweep["kind"] == "width" or self.sweep.get("width")):
             width = self.sweep.get("width") or self.sweep["value"]

@@ -23,7 +23,10 @@ CONSTANTS: dict[str, str] = {
     name: getattr(module, name)
     for module, names in (
         (artifacts, ("STATE_DICT", "TORCHSCRIPT", "ONNX", "WEIGHTS")),
-        (exported_programs, ("AOTI_PACKAGE", "EXECUTORCH_XNNPACK", "EXECUTORCH_PORTABLE")),
+        (
+            exported_programs,
+            ("AOTI_PACKAGE", "AOTI_CUDA_PACKAGE", "EXECUTORCH_XNNPACK", "EXECUTORCH_PORTABLE"),
+        ),
         (litert_model, ("TFLITE",)),
         (iree_model, ("VMFB",)),
     )

@@ -45,6 +45,8 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     files = write_blobs(out, portable_blobs(model, make_inputs(samples, INPUT_SEED), seconds))
     # torch.export-based artifacts: AOTInductor compiles with g++, ExecuTorch lowers.
     compiled = {deploy.AOTI_PACKAGE: deploy.aoti_package(model)}
+    if torch.cuda.is_available():  # python-aoti-cuda's package: on a GPU host only
+        compiled[deploy.AOTI_CUDA_PACKAGE] = deploy.aoti_cuda_package(model)
     compiled.update(deploy.executorch_programs(model))
     # LiteRT's flatbuffer, written from the weights with LiteRT's own schema.
     state = {k: v.numpy() for k, v in model.state_dict().items()}

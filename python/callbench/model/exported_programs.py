@@ -10,6 +10,9 @@
   one GEMM backend also keeps autotuning's timings from choosing, so the bytes
   do not depend on them. Freezing, the AOTInductor docs' advice for CPU inference, is
   on too; for this model it changes no byte of the package.
+- ``mlp_cuda.pt2``: an AOTInductor package for the CUDA device, made only on a host with
+  one (the program moved there with ``move_to_device_pass``, then compiled by Inductor's
+  Triton kernels with its default options); python-aoti-cuda loads it.
 - ``mlp.pte``: an ExecuTorch program lowered to XNNPACK
   (``to_edge_transform_and_lower`` with ``XnnpackPartitioner``).
 - ``mlp_portable.pte``: the same program without a delegate: ExecuTorch's own
@@ -52,6 +55,7 @@ if TYPE_CHECKING:  # torch is imported where it is used: the registry reads the 
     from callbench.model.tensors import Signature
 
 AOTI_PACKAGE = "mlp.pt2"
+AOTI_CUDA_PACKAGE = "mlp_cuda.pt2"
 EXECUTORCH_XNNPACK = "mlp.pte"
 EXECUTORCH_PORTABLE = "mlp_portable.pte"
 MAX_BATCH = 1_000_000
@@ -156,6 +160,45 @@ def package_of(
             program, package_path=str(path), inductor_configs=configs
         )
         return path.read_bytes()
+
+
+def cuda_package_of(
+    program: torch.export.ExportedProgram, signature: Signature, device: str = "cuda"
+) -> bytes:
+    """An AOTInductor package of ``program`` for ``device`` (a CUDA device on a GPU host), as
+    ``mlp_cuda.pt2``'s bytes, with ``signature`` in its metadata. A copy of the program is
+    moved to the device first, its inputs' examples included, so Inductor compiles for it
+    (and ``program`` stays on the CPU for the other exporters)."""
+    import copy
+
+    import torch._inductor
+    from torch.export.passes import move_to_device_pass
+
+    moved = move_to_device_pass(copy.deepcopy(program), device)
+    configs = {"aot_inductor.metadata": signature_metadata(signature)}
+    with _private_inductor_cache(AOTI_BUILD_DIR) as build:
+        path = build / "package" / AOTI_CUDA_PACKAGE
+        path.parent.mkdir()
+        torch._inductor.aoti_compile_and_package(
+            moved, package_path=str(path), inductor_configs=configs
+        )
+        return path.read_bytes()
+
+
+def aoti_cuda_package(model: torch.nn.Module) -> Artifact:
+    """``mlp_cuda.pt2``: torch.export + AOTInductor for the CUDA device (a GPU host only)."""
+    start = time.perf_counter()
+    data = cuda_package_of(export_program(model), MLP_SIGNATURE)
+    return Artifact(
+        data,
+        {
+            "format": "AOTInductor package (torch.export, CUDA, Inductor's default options)",
+            "max_batch": MAX_BATCH,
+            "reproducible": False,
+            "reproducible_note": "compiled for the GPU and the CUDA of the host that exported it",
+        },
+        time.perf_counter() - start,
+    )
 
 
 def aoti_package(model: torch.nn.Module) -> Artifact:

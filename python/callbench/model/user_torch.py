@@ -8,6 +8,8 @@ what the user brought, and the artifacts the drivers load:
 - ``program.pt2``: the user's file, byte for byte (the eager rows load it);
 - ``mlp.onnx``: ``torch.onnx.export`` of the program (every ONNX driver);
 - ``mlp.pt2``: an AOTInductor package of it, compiled for this CPU (the AOTI rows);
+- ``mlp_cuda.pt2``: an AOTInductor package of it for the CUDA device (python-aoti-cuda), on a
+  host with one; elsewhere its entry says it was skipped and why;
 - ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows);
 - ``mlp_portable.pte``: the same without a delegate (ExecuTorch's own kernels);
 - ``mlp_torchscript.pt``: ``torch.jit.trace`` of the program's module, checked at another
@@ -37,7 +39,12 @@ from callbench.errors import first_line
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
 from callbench.model import user_inputs
-from callbench.model.exported_programs import AOTI_PACKAGE, EXECUTORCH_PORTABLE, EXECUTORCH_XNNPACK
+from callbench.model.exported_programs import (
+    AOTI_CUDA_PACKAGE,
+    AOTI_PACKAGE,
+    EXECUTORCH_PORTABLE,
+    EXECUTORCH_XNNPACK,
+)
 from callbench.model.onnx_signature import Declared
 from callbench.model.user_onnx import Checked, fit_batch, reference_step
 from callbench.model.user_torch_archive import check, refuse
@@ -171,8 +178,18 @@ def reference_outputs(
     return found
 
 
-def timed(make: Callable[[], bytes]) -> dict[str, Any]:
-    """An artifact made, with its seconds and bytes, or the exporter's first line."""
+# Artifacts made on a device only: each is skipped, saying why, where it cannot run.
+ON_DEVICE = {AOTI_CUDA_PACKAGE}
+
+
+def timed(make: Callable[[], bytes], name: str = "") -> dict[str, Any]:
+    """An artifact made, with its seconds and bytes, or the exporter's first line (or, for
+    one made on a CUDA device where there is none, the reason it was not tried)."""
+    if name in ON_DEVICE:
+        from callbench.cuda_probe import torch_reason
+
+        if (reason := torch_reason()) is not None:
+            return {"status": "skipped", "error": reason, "seconds": 0.0}
     start = time.perf_counter()
     try:
         blob = make()
@@ -257,12 +274,13 @@ def derived(
     reference: Mapping[str, np.ndarray],
 ) -> dict[str, Callable[[], bytes]]:  # fmt: skip
     """How each artifact is made from the program, by its contract name."""
-    from callbench.model.exported_programs import executorch_of, package_of
+    from callbench.model.exported_programs import cuda_package_of, executorch_of, package_of
 
     return {
         art.ONNX: lambda: onnx_of(ep),
         art.TORCHSCRIPT: lambda: torchscript_of(ep, signature, samples, reference),
         AOTI_PACKAGE: lambda: package_of(ep, signature),
+        AOTI_CUDA_PACKAGE: lambda: cuda_package_of(ep, signature),
         EXECUTORCH_XNNPACK: lambda: executorch_of(ep),
         EXECUTORCH_PORTABLE: lambda: executorch_of(ep, xnnpack=False),
     }
@@ -282,7 +300,8 @@ def prepare(
     reference = reference_outputs(path, ep, inputs, outputs, batch, samples)
     checked = Checked(path, inputs, outputs, batch, samples, reference)
     makers = derived(ep, checked.signature, samples, reference)
-    made = {name: timed(make) for name, make in makers.items() if needed is None or name in needed}
+    made = {name: timed(make, name) for name, make in makers.items()
+            if needed is None or name in needed}  # fmt: skip
     files = {PROGRAM: path.read_bytes()}
     files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
     return checked.write(files, inputs_path, {

@@ -1,0 +1,115 @@
+"""A user's program (``--torch``) on the GPU rows, where there is no GPU: the four torch GPU
+rows take it and are skipped saying why, the CuPy kernel (our MLP's own) is left out saying
+why, the program moves to another device with the constants its graph makes, and the
+AOTInductor-for-CUDA compile is asked for as it should be."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from callbench.model import tensors as tn
+from tests import torch_programs as programs
+from tests.conftest import HarnessRun
+from tests.test_user_torch import GPU_TORCH_ROWS
+
+no_device = pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is here")
+
+
+class MadeInside(torch.nn.Module):
+    """Adds a constant its graph makes (``torch.ones``, its device burnt into the graph)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * 2 + torch.ones(x.shape[1])
+
+
+@pytest.fixture(scope="module")
+def made_inside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("inside") / "made_inside.pt2"
+    batch = torch.export.Dim("batch")
+    ep = torch.export.export(MadeInside(), (torch.zeros(2, 3),), dynamic_shapes=({0: batch},))
+    torch.export.save(ep, path)
+    return path
+
+
+@no_device
+def test_a_torch_run_lists_the_gpu_rows_skipped_and_the_cupy_kernel_left_out(
+    tmp_path: Path, run_harness: Callable[..., HarnessRun]
+) -> None:
+    path = programs.norm_gelu_mlp(tmp_path / "norm_gelu_mlp.pt2")
+    only = [a for d in [*GPU_TORCH_ROWS, "python-cupy-kernel"] for a in ("--only", d)]
+    run = run_harness("--torch", str(path), *only, "--rounds", "1", "--warmup", "5")
+    assert run.returncode == 0, run.stderr
+    for driver_id in GPU_TORCH_ROWS:
+        record = run.records[driver_id]
+        assert (record.status, record.error) == (
+            "skipped",
+            "no CUDA device (torch.cuda.is_available() is False)",
+        ), driver_id
+    cupy = run.records["python-cupy-kernel"]
+    assert cupy.status == "skipped"
+    assert (cupy.error or "").startswith("runs our MLP only: computes our MLP from its weights")
+    assert run.records["python-cuda-graph"].artifact == "program.pt2"
+
+
+def test_a_program_moves_to_another_device_with_the_constants_its_graph_makes(
+    made_inside: Path,
+) -> None:
+    """``meta`` stands in for the GPU: the same pass. Moving the module alone (``.to``) would
+    leave the graph's ``torch.ones`` on the CPU."""
+    from callbench.drivers.cuda_model import program_on
+
+    moved = program_on(made_inside, "meta")
+    got = moved(torch.zeros(4, 3, device="meta"))
+    assert (got.device.type, tuple(got.shape)) == ("meta", (4, 3))
+    on_cpu = program_on(made_inside, "cpu")
+    assert on_cpu(torch.zeros(1, 3)).tolist() == [[1.0, 1.0, 1.0]]
+
+
+def test_the_aoti_cuda_package_is_compiled_on_the_device_with_the_signature(
+    made_inside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The call to ``aoti_compile_and_package``: a copy of the program on the device (its
+    weights, its graph's constants and its examples), the package's name, the signature in
+    its metadata, none of the CPU package's options; the program given stays on the CPU."""
+    import torch._inductor
+
+    from callbench.model import exported_programs as deploy
+    from callbench.model.user_torch import load
+
+    asked: dict[str, Any] = {}
+
+    def compile_and_package(program: Any, package_path: str, inductor_configs: Any) -> str:
+        asked.update(program=program, path=package_path, configs=inductor_configs)
+        Path(package_path).write_bytes(b"package")
+        return package_path
+
+    monkeypatch.setattr(torch._inductor, "aoti_compile_and_package", compile_and_package)
+    ep = load(made_inside)
+    signature = tn.Signature(
+        (tn.Tensor("x", "float32", (3,), "in.f32"),),
+        (tn.Tensor("y", "float32", (3,), "out.f32"),),
+    )
+    assert deploy.cuda_package_of(ep, signature, device="meta") == b"package"
+    program = asked["program"]
+    assert program is not ep
+    devices = {str(n.meta["val"].device) for n in program.graph.nodes
+               if isinstance(n.meta.get("val"), torch.Tensor)}  # fmt: skip
+    assert devices == {"meta"}
+    ((args, _),) = [program.example_inputs]
+    assert all(a.device.type == "meta" for a in args)
+    assert Path(asked["path"]).name == deploy.AOTI_CUDA_PACKAGE
+    assert asked["configs"] == {
+        "aot_inductor.metadata": {
+            "callbench.input.0": "x float32 3",
+            "callbench.output.0": "y float32 3",
+        }
+    }
+    assert not set(deploy.AOTI_CONFIG) & set(asked["configs"])
+    still = {str(n.meta["val"].device) for n in ep.graph.nodes
+             if isinstance(n.meta.get("val"), torch.Tensor)}  # fmt: skip
+    assert still == {"cpu"}
