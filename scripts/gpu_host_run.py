@@ -21,25 +21,37 @@ keeps what it finished:
 
 The CPU rows are the GPU host's own, which is what the report's "CPU or GPU" map compares
 against. ``callbench report RUN`` then writes the report, here or on the GPU host.
+
+With ``--torch model.pt2 [--inputs FILE.npz]`` it runs the user's program instead, in two
+stages: the program's artifacts made (each timed; the AOTInductor package for CUDA among
+them), then (1) the GPU rows and every Python CPU row that runs the program and whose
+runtime this Python has (eager, TorchScript, AOTInductor and ExecuTorch on the CPU, ONNX
+Runtime and OpenVINO on its ONNX export), and (2) the GPU batch sweep at the batches the
+model's inputs and each row's call allow (``gpu_sweep.of_program``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import shutil
 import sys
 import tarfile
 from dataclasses import replace
 from pathlib import Path
 
 from callbench.cli import common
+from callbench.cli.bench import runs_program
+from callbench.errors import UsageError
 from callbench.harness import console, gpu_sweep
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
+from callbench.model import user_onnx, user_torch
 from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
-from callbench.registry import DRIVERS, SWEEP_DRIVERS
+from callbench.registry import DRIVERS, SWEEP_DRIVERS, language_key
 from callbench.roles import GPU
 
 # The Python CPU rows a Python with torch, NumPy, ONNX Runtime and numba runs, and the floor.
@@ -55,6 +67,9 @@ CPU_ROWS = (
     "python-numba",
     "cpp-handwritten",
 )
+# The module each Python row of a user's program imports, by its runtime (torch otherwise).
+RUNTIME_MODULES = {"onnxruntime": "onnxruntime", "openvino": "openvino",
+                   "executorch": "executorch"}  # fmt: skip
 # The width sweep's calls are slow at width 2048 (milliseconds for a CPU row, and for the
 # CuPy kernel's one thread per sample): a short warm-up keeps the stage to a minute or two.
 WIDTH_WARMUP = 200
@@ -79,17 +94,61 @@ def carried(specs: list[DriverSpec], width: Width) -> list[DriverSpec]:
     return here
 
 
+def has_runtime(spec: DriverSpec) -> bool:
+    return importlib.util.find_spec(RUNTIME_MODULES.get(spec.runtime, "torch")) is not None
+
+
+def program_rows() -> list[DriverSpec]:
+    """The rows of a user's program on this host: the GPU rows, and each Python CPU row that
+    runs the program and whose runtime this Python has (the others are said, not run)."""
+    python = [s for s in runs_program(DRIVERS) if language_key(s) == "python"]
+    for s in python:
+        if not has_runtime(s):
+            print(f"{s.id} not run: no {RUNTIME_MODULES.get(s.runtime, 'torch')} here")
+    return [s for s in python if has_runtime(s)]
+
+
+def program_run(args: argparse.Namespace, options: RunOptions) -> int:
+    """The user's program: its artifacts, the rows (stage 1), the GPU batch sweep (stage 2)."""
+    specs = program_rows()
+    folder = user_torch.prepare(args.torch, args.inputs, {s.artifact for s in specs})
+    run_dir = new_run_dir()
+    try:
+        options = replace(options, models=user_onnx.place(folder, run_dir))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    done = run_group(specs, options, run_dir)
+    pack(run_dir, args.pack)
+    if not gpu_sweep.of_program(specs, done, options, run_dir):
+        print("no GPU row ran verified: no GPU sweep", file=sys.stderr)
+        return 1
+    pack(run_dir, args.pack)
+    print(console.summary(done))
+    print(f"\nrecords: {run_dir}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=Path("models"))
     parser.add_argument("--pack", type=Path, help="a .tgz of the run folder, after each stage")
     parser.add_argument("--widths", default="all", help="as run --widths ('' for none)")
     parser.add_argument("--quick", action="store_true", help="bench --quick's protocol")
+    parser.add_argument("--torch", type=Path, help="a user's torch.export program (.pt2)")
+    parser.add_argument("--inputs", type=Path, help="its samples (.npz), as run --inputs")
     args = parser.parse_args(argv)
 
     options = RunOptions(models=args.models)
     if args.quick:
         options = replace(options, rounds=3, round_time=0.02, warmup=1000)
+    if args.inputs is not None and args.torch is None:
+        parser.error("--inputs goes with --torch")
+    if args.torch is not None:
+        try:
+            return program_run(args, options)
+        except UsageError as exc:  # a program or samples refused: one line, nothing run
+            print(f"gpu_host_run: {exc}", file=sys.stderr)
+            return 2
     specs = [s for s in DRIVERS if GPU in s.roles or s.id in CPU_ROWS]
     sizes = common.widths(argparse.Namespace(widths=args.widths), args.models)
     run_dir = new_run_dir()

@@ -113,3 +113,78 @@ def test_the_aoti_cuda_package_is_compiled_on_the_device_with_the_signature(
     still = {str(n.meta["val"].device) for n in ep.graph.nodes
              if isinstance(n.meta.get("val"), torch.Tensor)}  # fmt: skip
     assert still == {"cpu"}
+
+
+def test_the_gpu_sweep_of_a_program_takes_each_row_as_far_as_its_call_allows(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GPU rows that ran verified and each language's fastest CPU row, each at the GPU
+    batches the inputs hold and its own batch-1 call affords; rows together at a point."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from callbench.harness import gpu_sweep, sweep_plan
+    from callbench.harness.options import RunOptions
+    from callbench.registry import DRIVERS
+    from callbench.roles import GPU
+    from tests.test_report import driver
+
+    can_run = [replace(d, available=lambda: None) if GPU in d.roles else d for d in DRIVERS]
+    records = [
+        driver("python-cuda-graph", [65_000.0] * 3),
+        driver("python-eager-cuda", [300_000.0] * 3),
+        driver("python-aoti-cuda", [60_000.0] * 3, status="failed"),
+        driver("python-onnxruntime", [50_000.0] * 3),
+        driver("python-eager", [111_000.0] * 3),  # slower than Python's fastest: not swept
+        driver("cpp-handwritten", [1e9] * 3, language="C++"),  # 1 s a call: batch 1 only
+    ]
+    calls: list[tuple[int, list[str]]] = []
+
+    def fake_sweep(kind, specs, options, run_dir, values):  # type: ignore[no-untyped-def]
+        assert kind == "batch"
+        (batch,) = values
+        calls.append((batch, [s.id for s in specs]))
+        return [driver(specs[0].id, [1.0] * 3, batch=batch)]
+
+    monkeypatch.setattr(gpu_sweep, "run_sweep", fake_sweep)
+    held = np.fromfile(small_models / "reference.f32", np.float32).size
+    options = RunOptions(models=small_models)
+    done = gpu_sweep.of_program(can_run, records, options, tmp_path)
+    fits = [b for b in gpu_sweep.BATCHES if b <= held]
+    assert [b for b, _ in calls] == fits and len(done) == len(fits)
+    assert calls[0] == (1, ["python-eager-cuda", "python-cuda-graph", "python-onnxruntime",
+                            "cpp-handwritten"])  # fmt: skip
+    onnxruntime_fits = int(sweep_plan.CALL_BUDGET_S / 50e-6)
+    for batch, ids in calls[1:]:
+        cpu = ["python-onnxruntime"] if batch <= onnxruntime_fits else []
+        assert ids == ["python-eager-cuda", "python-cuda-graph", *cpu], batch
+    # No GPU row verified: no sweep at all.
+    calls.clear()
+    cpu_only = [r for r in records if r.id in ("python-onnxruntime", "cpp-handwritten")]
+    assert gpu_sweep.of_program(can_run, cpu_only, options, tmp_path) == [] and calls == []
+
+
+def test_the_gpu_host_runs_a_program_on_the_gpu_rows_and_the_python_rows_it_can(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+    import sys
+
+    from callbench.paths import REPO_ROOT
+
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "scripts"))
+    sys.modules.pop("gpu_host_run", None)
+    import gpu_host_run
+
+    rows = {s.id: s for s in gpu_host_run.program_rows()}
+    assert set(GPU_TORCH_ROWS) <= set(rows) and "python-cupy-kernel" not in rows
+    assert rows["python-eager-cuda"].artifact == rows["python-eager"].artifact == "program.pt2"
+    assert rows["python-aoti-cuda"].artifact == "mlp_cuda.pt2"
+    assert {"python-aoti", "python-onnxruntime", "python-torchscript"} <= set(rows)
+    assert not [i for i in rows if not i.startswith(("python-", "independent-python-"))]
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name: None if name == "onnxruntime" else real(name))  # fmt: skip
+    without = {s.id for s in gpu_host_run.program_rows()}
+    assert "python-onnxruntime" not in without and "python-eager-cuda" in without

@@ -25,7 +25,7 @@ from callbench.model.export_options import ExportOptions, run_export
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
-from callbench.roles import TORCH_PROGRAM
+from callbench.roles import GPU, TORCH_PROGRAM
 
 # --quick: the whole pipeline at a small size, as a smoke test.
 QUICK = {"rounds": 3, "round_time": 0.02, "warmup": 1000}
@@ -65,16 +65,22 @@ def user_specs(args: argparse.Namespace) -> tuple[list[DriverSpec], list[DriverS
     specs = [s for s in chosen if s.artifact == art.ONNX]
     others: list[DriverSpec] = []
     if flag == "--torch":
-        # Each loads the program itself in place of our state_dict, or the artifact made
-        # from it under our artifact's name.
-        specs = [*(replace(s, artifact=user_torch.PROGRAM) if s.artifact == art.STATE_DICT
-                   else s for s in chosen if TORCH_PROGRAM in s.roles), *specs]  # fmt: skip
+        specs = runs_program(chosen)
         mlp_only = [s for s in chosen if s.artifact != art.ONNX and TORCH_PROGRAM not in s.roles]
         others = [replace(s, available=partial(left_out.reason, s)) for s in mlp_only]
     if not specs:
         what = "runs a torch.export program or loads ONNX" if flag == "--torch" else "loads ONNX"
         raise UsageError(f"{flag}: none of the chosen drivers {what}")
     return specs, others
+
+
+def runs_program(chosen: Sequence[DriverSpec]) -> list[DriverSpec]:
+    """The drivers of ``chosen`` that run a user's torch.export program, each loading the
+    program itself in place of our state_dict (or the artifact made from it under our
+    artifact's name), then those that load ONNX (its export)."""
+    return [*(replace(s, artifact=user_torch.PROGRAM) if s.artifact == art.STATE_DICT
+              else s for s in chosen if TORCH_PROGRAM in s.roles),
+            *(s for s in chosen if s.artifact == art.ONNX)]  # fmt: skip
 
 
 def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: bool) -> int:
@@ -115,11 +121,13 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
 def user_sweeps(
     specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path
 ) -> None:
-    """The batch and thread sweeps of a user's model: each runtime's fastest row, as far as
-    its own call allows (sweep_plan), each skipped point said once."""
+    """The batch and thread sweeps of a user's model: each runtime's fastest CPU row, as far
+    as its own call allows (sweep_plan), each skipped point said once; where a GPU row ran,
+    first the GPU batch sweep (gpu_sweep.of_program)."""
     expected = check_models(options.models)
     by_id = {s.id: s for s in specs}
-    for row in sweep_plan.sweepers(done):
+    gpu_sweep.of_program(specs, done, options, run_dir)
+    for row in sweep_plan.sweepers([r for r in done if GPU not in by_id[r.id].roles]):
         planned = sweep_plan.plan([row], expected.samples, expected.signature.fixed_batch)
         for reason in planned.skipped:
             console.say(f"{row.id}: sweep point skipped: {reason}")

@@ -6,6 +6,10 @@ records like the others. The GPU rows also join the width sweep (``--widths``, a
 and at each wider width the same batch sweep runs again (the grid: its records name the
 width), so the map says from which batch the GPU wins at every width. Where no GPU row can
 run (no device), there is no such sweep, and the default bench takes no longer.
+
+A user's model (``--torch``) has its own: each row goes only as far as the samples its
+inputs hold and its own call affords (``sweep_plan``), since a large model's CPU call at
+batch 4,096 could take minutes.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from callbench.harness import console, sweep_plan
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models, run_sweep
 from callbench.languages.spec import DriverSpec
@@ -84,4 +89,30 @@ def run_grid(
         batches = [b for b in BATCHES if b <= held]
         point = replace(options, models=width.models)
         done += run_sweep("batch", rows, point, run_dir, batches, width=width.hidden)
+    return done
+
+
+def of_program(
+    specs: Sequence[DriverSpec], records: Sequence[Record], options: RunOptions, run_dir: Path
+) -> list[Record]:
+    """The GPU batch sweep of a user's model: the GPU rows that ran verified and each
+    language's fastest verified CPU row, each at the batches of ``BATCHES`` its inputs hold
+    and its own call affords (``sweep_plan.plan`` from its batch-1 record); the rows that
+    afford a batch run together at that point. Each point left out is said once."""
+    ran = {r.id: r for r in records if r.sweep is None and r.ok}
+    rows = [s for s in drivers(specs, records) if s.id in ran]
+    if not any(GPU in s.roles for s in rows):
+        return []
+    expected = check_models(options.models)
+    at: dict[int, list[DriverSpec]] = {}
+    for spec in rows:
+        planned = sweep_plan.plan([ran[spec.id]], expected.samples,
+                                  expected.signature.fixed_batch, BATCHES)  # fmt: skip
+        for reason in planned.skipped:
+            console.say(f"{spec.id}: GPU sweep point skipped: {reason}")
+        for batch in planned.batches:
+            at.setdefault(batch, []).append(spec)
+    done: list[Record] = []
+    for batch in sorted(at):
+        done += run_sweep("batch", at[batch], options, run_dir, [batch])
     return done

@@ -46,15 +46,19 @@ def sweepers(records: Sequence[Record]) -> list[Record]:
     return sorted(fastest.values(), key=lambda r: r.median_ns)
 
 
-def plan(rows: Sequence[Record], samples: int, fixed_batch: int | None = None) -> SweepPlan:
-    """The batch points, the thread sweep's batch and what was left out, from ``rows`` (the
-    sweeping drivers' verified batch-1 records) and the samples the inputs hold."""
+def plan(
+    rows: Sequence[Record], samples: int, fixed_batch: int | None = None,
+    points: Sequence[int] = BATCHES,
+) -> SweepPlan:  # fmt: skip
+    """The batch points (of ``points``), the thread sweep's batch and what was left out, from
+    ``rows`` (the sweeping drivers' verified batch-1 records) and the samples the inputs
+    hold."""
     if fixed_batch is not None:
         return SweepPlan([], fixed_batch, [f"batch: the model takes batches of {fixed_batch} only"])
     call_s = max(r.median_ns for r in rows) / 1e9 if rows else 0.0
     fits = int(CALL_BUDGET_S / call_s) if call_s > 0 else samples
     batches, skipped = [], []
-    for b in BATCHES:
+    for b in points:
         if b > samples:
             skipped.append(f"batch {b:,}: needs {b:,} samples a call; the inputs hold {samples:,}")
         elif b > max(1, fits):
