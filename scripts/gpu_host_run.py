@@ -47,11 +47,11 @@ from callbench.harness import console, gpu_sweep
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
-from callbench.model import user_onnx, user_torch
+from callbench.model import cuda_package, user_onnx, user_torch
 from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
-from callbench.registry import DRIVERS, SWEEP_DRIVERS, language_key
+from callbench.registry import DRIVERS, SWEEP_DRIVERS, language_key, lookup
 from callbench.roles import GPU
 
 # The Python CPU rows a Python with torch, NumPy, ONNX Runtime and numba runs, and the floor.
@@ -150,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"gpu_host_run: {exc}", file=sys.stderr)
             return 2
     specs = [s for s in DRIVERS if GPU in s.roles or s.id in CPU_ROWS]
+    aoti_cuda = lookup("python-aoti-cuda")
+    if aoti_cuda.available() is None and not (args.models / aoti_cuda.artifact).is_file():
+        cuda_package.add_to(args.models)  # models/ carried from a CPU host has none
     sizes = common.widths(argparse.Namespace(widths=args.widths), args.models)
     run_dir = new_run_dir()
     done: list[Record] = run_group(specs, options, run_dir)

@@ -107,3 +107,65 @@ def test_the_grid_gives_a_wider_width_its_own_crossing() -> None:
     found = {c.width: c for c in cpu_or_gpu.decision_map(records)}
     assert found[512].batch == 16 and found[512].batches == BATCHES
     assert found[8].batch == 4096  # the reference width's crossing is its own
+
+
+PROGRAM_ENV = {**ENV, "host": "gpu-host", "cpu": "A GPU host's CPU",
+               "user_model": {"kind": "torch.export program", "file": "policy_value.pt2",
+                              "sha256": "ab" * 32, "inputs": [], "outputs": []}}  # fmt: skip
+
+
+def program_records(gpu_per_call: float = 65_000.0) -> list[Record]:
+    """A policy-value net: the CUDA graph's call barely grows with the batch, the CPU's
+    grows with every sample (111 µs a sample)."""
+    records = []
+    for b in (1, 16, 256):
+        records.append(swept("python-cuda-graph", (gpu_per_call + 200 * b) / b, b))
+        records.append(swept("python-eager-cuda", (290_000 + 500 * b) / b, b))
+        records.append(swept("python-eager", 111_000.0, b))
+    for r in records[:3]:  # batch 1: the run's main group, not a sweep point
+        r.sweep = None
+    return records
+
+
+def test_a_programs_map_gives_each_batch_and_a_gpu_win_at_batch_one() -> None:
+    points = cpu_or_gpu.by_batch(program_records())
+    assert [(p.batch, p.gpu.id, p.cpu.id, p.gpu_wins) for p in points] == [
+        (1, "python-cuda-graph", "python-eager", True),
+        (16, "python-cuda-graph", "python-eager", True),
+        (256, "python-cuda-graph", "python-eager", True),
+    ]
+    text = cpu_or_gpu.program_section(program_records())
+    assert "The GPU wins from batch 1: `python-cuda-graph` takes 65.20 (" in text
+    row = next(line for line in text.splitlines() if line.startswith("| 1 |"))
+    assert row.startswith("| 1 | `python-cuda-graph` | 65.20 (") and row.endswith("| yes |")
+    # A GPU call slower than the CPU's at batch 1 wins from a later batch; none: said so.
+    later = cpu_or_gpu.program_section(program_records(gpu_per_call=300_000.0))
+    assert "The GPU wins from batch 16:" in later
+    assert "| 1 | `python-eager-cuda` | 290 (" in later  # the best GPU row at batch 1
+    assert "| `python-eager` | 28,416 (27,848–28,984) | 80.9 | yes |" in later
+    never = [r for r in program_records() if r.batch == 1 and r.id != "python-cuda-graph"]
+    assert "The GPU wins at no batch measured (1)." in cpu_or_gpu.program_section(never)
+
+
+def test_a_programs_report_has_its_map_and_another_hosts_faster_cpu_rows(
+    tmp_path: Path,
+) -> None:
+    """The GPU host's run of a user's program, beside a CPU host's run of the same program:
+    the map is the GPU host's, and the CPU host's rows that beat its CPU are told apart."""
+    gpu_host = make_run(tmp_path / "gpu-host", program_records(), env=PROGRAM_ENV)
+    cpu_env = {**PROGRAM_ENV, "host": "cpu-host", "cpu": "A faster CPU"}
+    faster = [driver("cpp-executorch-method", [40_000.0 * (1 + 0.01 * k) for k in range(5)],
+                     language="C++"),
+              driver("python-eager", [120_000.0] * 5)]  # fmt: skip
+    cpu_host = make_run(tmp_path / "cpu-host", faster, env=cpu_env)
+    text = report(tmp_path, gpu_host, cpu_host)
+    assert text.count(f"## {cpu_or_gpu.TITLE}") == 1
+    section = text.split(f"## {cpu_or_gpu.TITLE}")[1].split("\n## ")[0]
+    assert "faster CPU rows on `cpu-host` (another machine)" in section
+    row = next(line for line in section.splitlines() if line.startswith("| 1 |"))
+    assert row.endswith("| yes | `cpp-executorch-method` 40.80 (beats the GPU) |"), row
+    assert next(line for line in section.splitlines()
+                if line.startswith("| 16 |")).endswith("| none on `cpu-host` |")  # fmt: skip
+    # Alone, the same run's map has no other machine's column.
+    alone = report(tmp_path, gpu_host).split(f"## {cpu_or_gpu.TITLE}")[1]
+    assert "another machine" not in alone and "The GPU wins from batch 1:" in alone

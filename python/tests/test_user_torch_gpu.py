@@ -188,3 +188,33 @@ def test_the_gpu_host_runs_a_program_on_the_gpu_rows_and_the_python_rows_it_can(
                         lambda name: None if name == "onnxruntime" else real(name))  # fmt: skip
     without = {s.id for s in gpu_host_run.program_rows()}
     assert "python-onnxruntime" not in without and "python-eager-cuda" in without
+
+
+def test_a_models_folder_from_a_cpu_host_gets_the_cuda_package_entered(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a GPU host (the compile faked: no device here), the package is written and entered
+    in the manifest, so the folder verifies with it; the state_dict is what it compiles."""
+    import json
+    import shutil
+
+    from callbench.model import artifacts as art
+    from callbench.model import cuda_package
+    from callbench.model import exported_programs as deploy
+
+    models = tmp_path / "models"
+    shutil.copytree(small_models, models)
+    compiled: list[int] = []
+
+    def fake_package(model: torch.nn.Module) -> deploy.Artifact:
+        compiled.append(sum(p.numel() for p in model.parameters()))
+        return deploy.Artifact(b"a package", {"format": "AOTInductor package (CUDA)"}, 1.5)
+
+    monkeypatch.setattr(deploy, "aoti_cuda_package", fake_package)
+    cuda_package.add_to(models)
+    assert compiled == [2 * 8 + 8 + 8 * 8 + 8 + 8 + 1]  # our 2-8-8-1 MLP
+    art.verify(models, [deploy.AOTI_CUDA_PACKAGE])
+    entry = art.read_manifest(models)["files"][deploy.AOTI_CUDA_PACKAGE]
+    assert (entry["bytes"], entry["format"]) == (9, "AOTInductor package (CUDA)")
+    seconds = json.loads((models / art.EXPORT_SECONDS).read_text())
+    assert seconds[deploy.AOTI_CUDA_PACKAGE] == 1.5

@@ -35,6 +35,14 @@ from callbench.model.portable import (
 from callbench.model.training import TrainConfig, train
 
 
+def written(out: Path, name: str, artifact: deploy.Artifact) -> dict[str, Any]:
+    """``artifact`` written to ``out/name``; its manifest entry."""
+    art.write_atomic(out / name, artifact.data)
+    print(f"{name}: {len(artifact.data):,} bytes in {artifact.seconds:.1f} s", flush=True)
+    return {"bytes": len(artifact.data), "sha256": art.sha256_of(out / name), "shape": [],
+            **artifact.fields}  # fmt: skip
+
+
 def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     """The reference model (2-8-8-1) in every format, AOTInductor, ExecuTorch,
     LiteRT and IREE included."""
@@ -54,15 +62,8 @@ def export(out: Path, samples: int, config: TrainConfig) -> dict[str, Any]:
     # IREE's module, compiled from the ONNX file written above.
     compiled[iree_model.VMFB] = iree_model.vmfb(out / art.ONNX)
     for name, artifact in compiled.items():
-        art.write_atomic(out / name, artifact.data)
-        files[name] = {
-            "bytes": len(artifact.data),
-            "sha256": art.sha256_of(out / name),
-            "shape": [],
-            **artifact.fields,
-        }
+        files[name] = written(out, name, artifact)
         seconds[name] = artifact.seconds
-        print(f"{name}: {len(artifact.data):,} bytes in {artifact.seconds:.1f} s", flush=True)
     manifest = {**describe(model, samples, config, fit_rmse), "files": files}
     art.write_atomic(out / art.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
     art.write_atomic(out / art.EXPORT_SECONDS, (json.dumps(seconds, indent=2) + "\n").encode())

@@ -127,7 +127,17 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
+def same_model(run: Run, runs: Sequence[Run]) -> list[Run]:
+    """The other runs of ``runs`` on the user's model of ``run`` (the same sha256)."""
+    model = user_model.brought(run)
+    if model is None:
+        return []
+    return [o for o in runs if o is not run
+            and (user_model.brought(o) or {}).get("sha256") == model.get("sha256")]  # fmt: skip
+
+
+def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] = ()) -> list[str]:
+    """``others``: the other runs of the same user's model (another host's CPU rows)."""
     parts = _driver_sections(run, title, chart_dir)
     counts = count_section(run.drivers)
     if counts:
@@ -148,7 +158,12 @@ def _run_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         if path is not None:
             parts += [f"![{what}]({CHARTS}/{path.name})", ""]
         parts.append(sweeps.sweep_table(points, kind))
-    decision = cpu_or_gpu.section(run.records)
+    if user_model.brought(run) is not None:
+        decision = cpu_or_gpu.section(run.records) and cpu_or_gpu.program_section(
+            run.records, [(o.host, o.records) for o in others]
+        )
+    else:
+        decision = cpu_or_gpu.section(run.records)
     if decision:
         parts += ["", f"## {cpu_or_gpu.TITLE}{title}", "", decision]
     widths = run.sweeps.get("width")
@@ -203,7 +218,7 @@ def render(runs: Sequence[Run], out: Path) -> str:
                   tables.hosts_table(main)]  # fmt: skip
     for run in main:
         title = f" — {run.host}, run `{run.name}`" if len(main) > 1 else ""
-        parts += _run_sections(run, title, chart_dir)
+        parts += _run_sections(run, title, chart_dir, same_model(run, main))
     if second_hosts:
         listed = "; ".join(second_host(r.name, r.env) for r in second_hosts)
         parts.insert(3, f"\nThe appendix merges kernels-only runs from a second host: {listed}.")

@@ -60,7 +60,7 @@ def artifacts_table(model: dict[str, Any]) -> str:
     rows = []
     for name, made in (model.get("artifacts") or {}).items():
         ok = made.get("status") == "ok"
-        status = "made" if ok else f"failed: {one_line(made.get('error'))}"
+        status = "made" if ok else f"{made.get('status')}: {one_line(made.get('error'))}"
         size = f"{made['bytes']:,}" if ok else "–"
         rows.append([f"`{name}`", status, f"{made.get('seconds', '?')}", size])
     return table(["artifact", "status", "export s", "bytes"], rows)
