@@ -56,6 +56,8 @@ if TYPE_CHECKING:  # torch is imported where it is used: the registry reads the 
 
 AOTI_PACKAGE = "mlp.pt2"
 AOTI_CUDA_PACKAGE = "mlp_cuda.pt2"
+# Made only on a host with a CUDA device (elsewhere no export holds them).
+CUDA_ONLY = frozenset({AOTI_CUDA_PACKAGE})
 EXECUTORCH_XNNPACK = "mlp.pte"
 EXECUTORCH_PORTABLE = "mlp_portable.pte"
 MAX_BATCH = 1_000_000

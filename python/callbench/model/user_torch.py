@@ -42,6 +42,7 @@ from callbench.model import user_inputs
 from callbench.model.exported_programs import (
     AOTI_CUDA_PACKAGE,
     AOTI_PACKAGE,
+    CUDA_ONLY,
     EXECUTORCH_PORTABLE,
     EXECUTORCH_XNNPACK,
 )
@@ -178,14 +179,10 @@ def reference_outputs(
     return found
 
 
-# Artifacts made on a device only: each is skipped, saying why, where it cannot run.
-ON_DEVICE = {AOTI_CUDA_PACKAGE}
-
-
 def timed(make: Callable[[], bytes], name: str = "") -> dict[str, Any]:
     """An artifact made, with its seconds and bytes, or the exporter's first line (or, for
-    one made on a CUDA device where there is none, the reason it was not tried)."""
-    if name in ON_DEVICE:
+    one made on a CUDA device only, where there is none, the reason it was not tried)."""
+    if name in CUDA_ONLY:
         from callbench.cuda_probe import torch_reason
 
         if (reason := torch_reason()) is not None:
