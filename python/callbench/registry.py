@@ -58,8 +58,10 @@ def program(spec: DriverSpec) -> DriverSpec:
 
 def gpu(spec: DriverSpec, needs: Callable[[], str | None] = torch_unavailable) -> DriverSpec:
     """The driver calls the model on a CUDA device (``GPU``): it runs only where ``needs``
-    finds what it needs, and is recorded as skipped with its line elsewhere."""
-    return replace(spec, roles=spec.roles | {GPU}, available=needs)
+    finds what it needs (and its own check, such as a C++ binary built, passes), and is
+    recorded as skipped with the first line that fails elsewhere."""
+    built = spec.available
+    return replace(spec, roles=spec.roles | {GPU}, available=lambda: needs() or built())
 
 
 def batch_one(spec: DriverSpec) -> DriverSpec:
@@ -147,6 +149,9 @@ DRIVERS: tuple[DriverSpec, ...] = (
     cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
     swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
     floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
+    # On a CUDA device: the CUDA driver API, the kernel python-cupy-kernel compiles (NVRTC).
+    gpu(cpp.driver("cpp-cuda-kernel", "cuda", WEIGHTS)),
+    gpu(cpp.driver("cpp-cuda-graph", "cuda", WEIGHTS)),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
     swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),

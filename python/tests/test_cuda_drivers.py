@@ -57,9 +57,43 @@ void forward_wide_all(const float* x, const float* w, float* y, int n, int h, in
 """
 
 
-def test_the_five_gpu_rows_are_registered() -> None:
+def test_the_seven_gpu_rows_are_registered() -> None:
     assert GPU_ROWS == ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
-                        "python-aoti-cuda", "python-cupy-kernel"]  # fmt: skip
+                        "python-aoti-cuda", "python-cupy-kernel", "cpp-cuda-kernel",
+                        "cpp-cuda-graph"]  # fmt: skip
+
+
+@no_device
+@pytest.mark.parametrize("driver_id", ["cpp-cuda-kernel", "cpp-cuda-graph"])
+def test_a_cpp_gpu_row_started_by_hand_without_a_device_says_why_in_one_line(
+    driver_id: str, small_models: Path
+) -> None:
+    """Built here from the torch wheel's cuda.h and NVRTC; libcuda.so.1 is loaded at run
+    time, so without an NVIDIA driver the binary says so: exit 2, one line."""
+    from callbench.languages.cpp import BIN_DIR
+
+    binary = BIN_DIR / driver_id
+    if not binary.is_file():
+        pytest.skip(f"{binary} not built (callbench build cpp)")
+    done = subprocess.run([str(binary), "--models", str(small_models), "--calls", "4"],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    (line,) = [ln for ln in done.stderr.splitlines() if not ln.startswith("progress:")]
+    assert line.startswith(f"{driver_id}: usage: no CUDA device ("), line
+
+
+def test_a_gpu_rows_skip_says_no_device_before_its_build() -> None:
+    """A C++ GPU row not built on a machine without a device is skipped for the device; on a
+    GPU host not built, for the build."""
+    from dataclasses import replace
+
+    from callbench.registry import gpu, lookup
+
+    plain = replace(lookup("cpp-cuda-kernel"), available=lambda: "bin/cpp-cuda-kernel missing")
+    assert gpu(plain, needs=lambda: "no CUDA device").available() == "no CUDA device"
+    assert gpu(plain, needs=lambda: None).available() == "bin/cpp-cuda-kernel missing"
+    built = replace(plain, available=lambda: None)
+    assert gpu(built, needs=lambda: None).available() is None
 
 
 @no_device
@@ -239,7 +273,8 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
     ]
     chosen = [s.id for s in gpu_sweep.drivers(can_run, records)]
     assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-aoti-cuda",
-                      "python-cupy-kernel", "python-cython-loop", "cpp-handwritten"]  # fmt: skip
+                      "python-cupy-kernel", "cpp-cuda-kernel", "cpp-cuda-graph",
+                      "python-cython-loop", "cpp-handwritten"]  # fmt: skip
     if not torch.cuda.is_available():
         assert gpu_sweep.drivers(DRIVERS, records) == []
 

@@ -48,6 +48,7 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
 # driver links: by a pattern on its id, per runtime family. A runtime without a rule
 # here has no build rule there, and its driver would link only the kit.
 CMAKE_FAMILIES: dict[str, str] = {  # in the order CMake tries them
+    "cuda": r"^cpp-cuda",
     "aotinductor": r"^cpp-aoti",
     "executorch": r"^cpp-executorch",
     "libtorch": r"torchscript|libtorch",
