@@ -344,3 +344,43 @@ def test_a_grid_point_has_its_own_folder_and_stays_out_of_the_reference_sweeps(
     run = load_run(make_run(tmp_path, [plain, grid]))
     assert [r.median_ns for r in run.sweeps["batch"][256]] == [900.0]
     assert sorted(cpu_or_gpu.width_of(r) for r in run.records) == [8, 512]
+
+
+def nvrtc_library() -> ctypes.CDLL:
+    """The torch wheel's NVRTC (CUDA 13's or 12's layout), which runs without a GPU."""
+    site = Path(torch.__file__).parents[1] / "nvidia"
+    for path in (site / "cu13" / "lib" / "libnvrtc.so.13",
+                 site / "cuda_nvrtc" / "lib" / "libnvrtc.so.12"):  # fmt: skip
+        if path.is_file():
+            return ctypes.CDLL(str(path))
+    pytest.skip("no NVRTC in this torch wheel (a CPU-only torch)")
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_the_kernel_source_compiles_for_a_gpu_with_nvrtc(arch: str) -> None:
+    """What cpp-cuda-kernel and CuPy do at load, here without a device: NVRTC compiles
+    mlp_forward.cu to a CUBIN holding both kernels under their C names."""
+    nvrtc = nvrtc_library()
+    program = ctypes.c_void_p()
+    source = SOURCE.read_bytes()
+    assert nvrtc.nvrtcCreateProgram(ctypes.byref(program), source, b"mlp_forward.cu", 0,
+                                    None, None) == 0  # fmt: skip
+    flags = (ctypes.c_char_p * 1)(f"--gpu-architecture={arch}".encode())
+    status = nvrtc.nvrtcCompileProgram(program, 1, flags)
+    size = ctypes.c_size_t()
+    nvrtc.nvrtcGetProgramLogSize(program, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    nvrtc.nvrtcGetProgramLog(program, log)
+    assert status == 0, log.value.decode()
+    nvrtc.nvrtcGetCUBINSize(program, ctypes.byref(size))
+    cubin = ctypes.create_string_buffer(size.value)
+    assert nvrtc.nvrtcGetCUBIN(program, cubin) == 0
+    nvrtc.nvrtcDestroyProgram(ctypes.byref(program))
+    assert cubin.raw[:4] == b"\x7fELF"
+    assert b"mlp_forward\x00" in cubin.raw and b"mlp_forward_wide\x00" in cubin.raw
+    # The check has teeth: a source with a syntax error does not compile.
+    broken = ctypes.c_void_p()
+    nvrtc.nvrtcCreateProgram(ctypes.byref(broken), source.replace(b"float out", b"float out +"),
+                             b"mlp_forward.cu", 0, None, None)  # fmt: skip
+    assert nvrtc.nvrtcCompileProgram(broken, 1, flags) != 0
+    nvrtc.nvrtcDestroyProgram(ctypes.byref(broken))
