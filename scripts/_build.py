@@ -66,12 +66,16 @@ def main(
     *,
     test_help: str = "run the language's tests too",
     lint_help: str = "run the language's linters too",
+    more_options: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> int:
-    """Parse --test/--lint/--jobs, build; one line on stderr and exit 1 when it cannot."""
+    """Parse --test/--lint/--jobs (and a language's ``more_options``), build; one line on
+    stderr and exit 1 when it cannot."""
     parser = argparse.ArgumentParser(prog=name, description=(doc or name).splitlines()[0])
     parser.add_argument("--test", action="store_true", help=test_help)
     parser.add_argument("--lint", action="store_true", help=lint_help)
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
+    if more_options is not None:
+        more_options(parser)
     args = parser.parse_args(argv)
     try:
         done = build(args)

@@ -91,13 +91,16 @@ def lay_out_deps() -> bool:
 def build(args: argparse.Namespace) -> str:
     _build.require(TOOLS)
     cxx11_abi = lay_out_deps()
+    # Some targets alone (a GPU host's CUDA rows): no unit tests, which need GoogleTest.
+    targets = [a for t in args.target for a in ("--target", t)]
     run(
         "cmake", "-S", SOURCE, "-B", BUILD, "-G", "Ninja",
         "-DCMAKE_BUILD_TYPE=Release",
         f"-DCALLBENCH_DEPS={DEPS}",
         f"-DCALLBENCH_TORCH_CXX11_ABI={int(cxx11_abi)}",
+        f"-DCALLBENCH_TESTS={'OFF' if targets else 'ON'}",
     )  # fmt: skip
-    run("cmake", "--build", BUILD, "--parallel", str(args.jobs))
+    run("cmake", "--build", BUILD, "--parallel", str(args.jobs), *targets)
     if args.test:
         run("ctest", "--test-dir", BUILD, "--output-on-failure")
     return f"drivers in {BUILD / 'bin'}"
@@ -113,5 +116,11 @@ if __name__ == "__main__":
             build,
             test_help="run the C++ unit tests (ctest) too",
             lint_help="the build itself",
+            more_options=lambda parser: parser.add_argument(
+                "--target",
+                action="append",
+                default=[],
+                help="build only this driver (repeatable), without the unit tests",
+            ),
         )
     )

@@ -10,8 +10,9 @@ the versions it ran with:
 Three stages fill one run folder, each packed into --pack when it ends, so a run cut off
 keeps what it finished:
 
-1. the main group: the GPU rows, the Python CPU rows that such a Python can run, and the
-   C++ floor when its binary was carried (it needs no library but libstdc++);
+1. the main group: the GPU rows (the C++ ones built here first, with the floor:
+   ``build_cpp.py --target``, its log kept as ``build-cpp.log``; ``--no-build`` runs what was
+   carried), the Python CPU rows that such a Python can run, and the C++ floor;
 2. the GPU batch sweep (``gpu_sweep.BATCHES``): the GPU rows and each language's fastest
    verified CPU row of stage 1, as ``bench`` runs it;
 3. per width of the family: the width sweep (at batch 1) of the GPU rows and the swept CPU
@@ -35,6 +36,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import shutil
+import subprocess
 import sys
 import tarfile
 from dataclasses import replace
@@ -94,6 +96,23 @@ def carried(specs: list[DriverSpec], width: Width) -> list[DriverSpec]:
     return here
 
 
+# The C++ rows built on the GPU host (its own toolchain and torch wheel): the CUDA rows and
+# the floor; only these targets, so a host without ONNX Runtime's headers builds them too.
+CPP_TARGETS = ("cpp-cuda-kernel", "cpp-cuda-graph", "cpp-handwritten")
+
+
+def build_cpp_rows(run_dir: Path) -> None:
+    """``scripts/build_cpp.py --target ...`` for CPP_TARGETS, its log kept with the run; a row
+    that does not build is then recorded as skipped, saying its binary is missing."""
+    script = Path(__file__).with_name("build_cpp.py")
+    targets = [a for t in CPP_TARGETS for a in ("--target", t)]
+    done = subprocess.run([sys.executable, str(script), *targets], capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    (run_dir / "build-cpp.log").write_text(done.stdout + done.stderr)
+    state = "built" if done.returncode == 0 else f"not built (exit {done.returncode})"
+    print(f"C++ rows {', '.join(CPP_TARGETS)}: {state}; log in {run_dir / 'build-cpp.log'}")
+
+
 def has_runtime(spec: DriverSpec) -> bool:
     return importlib.util.find_spec(RUNTIME_MODULES.get(spec.runtime, "torch")) is not None
 
@@ -136,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="bench --quick's protocol")
     parser.add_argument("--torch", type=Path, help="a user's torch.export program (.pt2)")
     parser.add_argument("--inputs", type=Path, help="its samples (.npz), as run --inputs")
+    parser.add_argument("--no-build", action="store_true", help="run the C++ rows as built")
     args = parser.parse_args(argv)
 
     options = RunOptions(models=args.models)
@@ -155,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         cuda_package.add_to(args.models)  # models/ carried from a CPU host has none
     sizes = common.widths(argparse.Namespace(widths=args.widths), args.models)
     run_dir = new_run_dir()
+    if not args.no_build:
+        build_cpp_rows(run_dir)
     done: list[Record] = run_group(specs, options, run_dir)
     pack(run_dir, args.pack)
 

@@ -7,16 +7,20 @@
 # from python/callbench/drivers/mlp_forward.cu, the file python-cupy-kernel compiles. So no
 # CUDA toolkit is needed to build them; running them needs a GPU and its driver. (The
 # wheel's runtime API header does not stand alone: it wants the toolkit's crt/ folder.)
-# Layouts: nvidia/cu13 (CUDA 13's one package) or nvidia/cuda_nvrtc (CUDA 12's). Sets
+# Layouts: nvidia/cu13 (CUDA 13's one package) or nvidia/cuda_nvrtc (CUDA 12's), else a
+# CUDA toolkit's (CUDA_HOME, /usr/local/cuda) on a GPU host whose wheel lacks them. Sets
 # CALLBENCH_HAVE_CUDA, CALLBENCH_CUDA_LIBDIR, and CALLBENCH_CUDA_MISSING (why not).
 
 set(_nv "${CALLBENCH_DEPS}/site-packages/nvidia")
+set(_toolkit "$ENV{CUDA_HOME}" "/usr/local/cuda")
+list(TRANSFORM _toolkit APPEND "/include" OUTPUT_VARIABLE _toolkit_include)
+list(TRANSFORM _toolkit APPEND "/lib64" OUTPUT_VARIABLE _toolkit_lib)
 find_path(CALLBENCH_CUDA_INCLUDE cuda.h NO_DEFAULT_PATH
-  PATHS "${_nv}/cu13/include" "${_nv}/cuda_runtime/include")
+  PATHS "${_nv}/cu13/include" "${_nv}/cuda_runtime/include" ${_toolkit_include})
 find_path(CALLBENCH_NVRTC_INCLUDE nvrtc.h NO_DEFAULT_PATH
-  PATHS "${_nv}/cu13/include" "${_nv}/cuda_nvrtc/include")
-find_library(CALLBENCH_NVRTC NAMES libnvrtc.so.13 libnvrtc.so.12 NO_DEFAULT_PATH
-  PATHS "${_nv}/cu13/lib" "${_nv}/cuda_nvrtc/lib")
+  PATHS "${_nv}/cu13/include" "${_nv}/cuda_nvrtc/include" ${_toolkit_include})
+find_library(CALLBENCH_NVRTC NAMES libnvrtc.so.13 libnvrtc.so.12 nvrtc NO_DEFAULT_PATH
+  PATHS "${_nv}/cu13/lib" "${_nv}/cuda_nvrtc/lib" ${_toolkit_lib})
 
 set(CALLBENCH_HAVE_CUDA OFF)
 if(CALLBENCH_CUDA_INCLUDE AND CALLBENCH_NVRTC_INCLUDE AND CALLBENCH_NVRTC)

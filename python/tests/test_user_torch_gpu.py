@@ -218,3 +218,36 @@ def test_a_models_folder_from_a_cpu_host_gets_the_cuda_package_entered(
     assert (entry["bytes"], entry["format"]) == (9, "AOTInductor package (CUDA)")
     seconds = json.loads((models / art.EXPORT_SECONDS).read_text())
     assert seconds[deploy.AOTI_CUDA_PACKAGE] == 1.5
+
+
+def test_the_gpu_host_builds_its_cpp_rows_and_keeps_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The C++ GPU rows and the floor, by build_cpp.py's --target (no unit tests, no other
+    driver), the log beside the records (the build itself faked: it is ctest's)."""
+    import subprocess
+    import sys
+
+    from callbench.paths import REPO_ROOT
+
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "scripts"))
+    sys.modules.pop("gpu_host_run", None)
+    import gpu_host_run
+
+    asked: list[list[str]] = []
+
+    def fake_run(argv: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        asked.append(argv)
+        return subprocess.CompletedProcess(argv, 1, "cmake output\n", "ninja: error\n")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    gpu_host_run.build_cpp_rows(tmp_path)
+    ((interpreter, script, *targets),) = asked
+    assert interpreter == sys.executable
+    assert Path(script).name == "build_cpp.py"
+    assert targets == ["--target", "cpp-cuda-kernel", "--target", "cpp-cuda-graph",
+                       "--target", "cpp-handwritten"]  # fmt: skip
+    assert (tmp_path / "build-cpp.log").read_text() == "cmake output\nninja: error\n"
+    from callbench.registry import lookup
+
+    assert all(lookup(t) for t in gpu_host_run.CPP_TARGETS)
