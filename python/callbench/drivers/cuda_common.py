@@ -26,8 +26,7 @@ from callbench.errors import UsageError
 if TYPE_CHECKING:  # torch is imported by the drivers, not by the registry that imports this
     import torch
 
-Arrays = tuple[np.ndarray, ...]
-Loop = Callable[[int, int], None]
+    from callbench.driverkit.model import Arrays, Loop
 # What the notes say of the numerics (the float32 reference is the CPU's).
 TF32_OFF = "TF32 off for matmul and cuDNN (torch.backends.*.allow_tf32 = False)"
 
