@@ -98,7 +98,7 @@ def carried(specs: list[DriverSpec], width: Width) -> list[DriverSpec]:
 
 # The C++ rows built on the GPU host (its own toolchain and torch wheel): the CUDA rows and
 # the floor; only these targets, so a host without ONNX Runtime's headers builds them too.
-CPP_TARGETS = ("cpp-cuda-kernel", "cpp-cuda-graph", "cpp-handwritten")
+CPP_TARGETS = ("cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph", "cpp-handwritten")
 
 
 def build_cpp_rows(run_dir: Path) -> None:

@@ -29,6 +29,7 @@ from callbench.roles import (
     CPP_API,
     FLOOR,
     GPU,
+    GPU_FLOOR,
     PYTHON_MODULE,
     SWEEP,
     TORCH_PROGRAM,
@@ -62,6 +63,11 @@ def gpu(spec: DriverSpec, needs: Callable[[], str | None] = torch_unavailable) -
     recorded as skipped with the first line that fails elsewhere."""
     built = spec.available
     return replace(spec, roles=spec.roles | {GPU}, available=lambda: needs() or built())
+
+
+def gpu_floor(spec: DriverSpec) -> DriverSpec:
+    """The GPU's per-call floor (``GPU_FLOOR``): computes nothing, checked by its echo."""
+    return replace(spec, roles=spec.roles | {GPU_FLOOR})
 
 
 def batch_one(spec: DriverSpec) -> DriverSpec:
@@ -150,6 +156,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
     floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
     # On a CUDA device: the CUDA driver API, the kernel python-cupy-kernel compiles (NVRTC).
+    gpu_floor(gpu(cpp.driver("cpp-cuda-floor", "cuda", WEIGHTS))),
     gpu(cpp.driver("cpp-cuda-kernel", "cuda", WEIGHTS)),
     gpu(cpp.driver("cpp-cuda-graph", "cuda", WEIGHTS)),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.

@@ -17,6 +17,11 @@ FLOOR = "floor"  # the hand-written loop the main table's ratios are taken again
 TORCH_PROGRAM = "torch_program"
 # Calls the model on a CUDA device; skipped, saying why, where there is none.
 GPU = "gpu"
+# The platform's per-call floor on the GPU (cpp-cuda-floor): each call's copies, launch and
+# synchronize around an empty kernel. It computes nothing, so its outputs are checked by
+# their echo (each call's outputs are its inputs' leading bytes), it is no way to call the
+# model (no CPU-or-GPU choice takes it), and the report sets every GPU row beside it.
+GPU_FLOOR = "gpu_floor"
 # Takes one sample a call only (e.g. torch.compile on the GPU, which compiles per shape).
 BATCH_ONE = "batch_one"
 

@@ -55,6 +55,11 @@ def main() -> None:
     out = reference[: last * batch].copy()
     if mode == "wrong-outputs":
         out[:] = 0
+    if mode.startswith("echo"):  # a floor's: each call's outputs are its inputs' first bytes
+        inputs = np.fromfile(models / "inputs.f32", dtype="<f4")[: last * batch * 2]
+        out = inputs.reshape(last, 2 * batch)[:, :batch].reshape(-1).copy()
+        if mode == "echo-one-bit-off":
+            out.view("<i4")[-1] ^= 1
     out.tofile(outputs)
     if mode == "garbage":
         print("hello, no JSON here")

@@ -57,14 +57,18 @@ void forward_wide_all(const float* x, const float* w, float* y, int n, int h, in
 """
 
 
-def test_the_seven_gpu_rows_are_registered() -> None:
+def test_the_eight_gpu_rows_are_registered_and_one_is_the_floor() -> None:
+    from callbench.registry import with_role
+    from callbench.roles import GPU_FLOOR
+
     assert GPU_ROWS == ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
-                        "python-aoti-cuda", "python-cupy-kernel", "cpp-cuda-kernel",
-                        "cpp-cuda-graph"]  # fmt: skip
+                        "python-aoti-cuda", "python-cupy-kernel", "cpp-cuda-floor",
+                        "cpp-cuda-kernel", "cpp-cuda-graph"]  # fmt: skip
+    assert [d.id for d in with_role(GPU_FLOOR)] == ["cpp-cuda-floor"]
 
 
 @no_device
-@pytest.mark.parametrize("driver_id", ["cpp-cuda-kernel", "cpp-cuda-graph"])
+@pytest.mark.parametrize("driver_id", ["cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph"])
 def test_a_cpp_gpu_row_started_by_hand_without_a_device_says_why_in_one_line(
     driver_id: str, small_models: Path
 ) -> None:
@@ -273,8 +277,8 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
     ]
     chosen = [s.id for s in gpu_sweep.drivers(can_run, records)]
     assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-aoti-cuda",
-                      "python-cupy-kernel", "cpp-cuda-kernel", "cpp-cuda-graph",
-                      "python-cython-loop", "cpp-handwritten"]  # fmt: skip
+                      "python-cupy-kernel", "cpp-cuda-floor", "cpp-cuda-kernel",
+                      "cpp-cuda-graph", "python-cython-loop", "cpp-handwritten"]  # fmt: skip
     if not torch.cuda.is_available():
         assert gpu_sweep.drivers(DRIVERS, records) == []
 
@@ -377,7 +381,8 @@ def test_the_kernel_source_compiles_for_a_gpu_with_nvrtc(arch: str) -> None:
     assert nvrtc.nvrtcGetCUBIN(program, cubin) == 0
     nvrtc.nvrtcDestroyProgram(ctypes.byref(program))
     assert cubin.raw[:4] == b"\x7fELF"
-    assert b"mlp_forward\x00" in cubin.raw and b"mlp_forward_wide\x00" in cubin.raw
+    for kernel in (b"mlp_forward", b"mlp_forward_wide", b"mlp_floor"):
+        assert kernel + b"\x00" in cubin.raw
     # The check has teeth: a source with a syntax error does not compile.
     broken = ctypes.c_void_p()
     nvrtc.nvrtcCreateProgram(ctypes.byref(broken), source.replace(b"float out", b"float out +"),

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records.record import Record
+from callbench.roles import GPU_FLOOR
 
 FAKE = Path(__file__).with_name("fake_driver.py")
 
@@ -112,6 +114,28 @@ def test_a_misbehaving_driver_never_counts(
     record = run(small_models, tmp_path, fake(mode))["python-fake"]
     assert record.status == "failed"
     assert says in str(record.error)
+
+
+def floor_fake(mode: str, driver_id: str) -> DriverSpec:
+    """A fake with the GPU floor's role: checked by the echo of its inputs."""
+    return replace(fake(mode, driver_id), roles=frozenset({GPU_FLOOR}))
+
+
+def test_the_gpu_floor_is_checked_by_the_exact_echo_of_its_inputs(
+    small_models: Path, tmp_path: Path
+) -> None:
+    records = run(small_models, tmp_path, floor_fake("echo", "floor"),
+                  floor_fake("echo-one-bit-off", "floor-one-bit-off"),
+                  floor_fake("ok", "floor-with-the-models-answer"),
+                  fake("echo", "model-with-an-echo"), batch=3)  # fmt: skip
+    floor = records["floor"]
+    assert floor.status == "ok", floor.error
+    assert (floor.max_abs_error, floor.tolerance) == (0.0, 0.0)
+    off = str(records["floor-one-bit-off"].error)
+    assert "outputs differ from inputs.f32" in off and "tolerance 0)" in off
+    assert "outputs differ from inputs.f32" in str(records["floor-with-the-models-answer"].error)
+    # The echo is no answer of the model's.
+    assert "outputs differ from reference.f32" in str(records["model-with-an-echo"].error)
 
 
 def test_a_hung_driver_is_killed_and_the_others_go_on(

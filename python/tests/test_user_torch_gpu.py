@@ -245,8 +245,8 @@ def test_the_gpu_host_builds_its_cpp_rows_and_keeps_the_log(
     ((interpreter, script, *targets),) = asked
     assert interpreter == sys.executable
     assert Path(script).name == "build_cpp.py"
-    assert targets == ["--target", "cpp-cuda-kernel", "--target", "cpp-cuda-graph",
-                       "--target", "cpp-handwritten"]  # fmt: skip
+    assert targets == ["--target", "cpp-cuda-floor", "--target", "cpp-cuda-kernel",
+                       "--target", "cpp-cuda-graph", "--target", "cpp-handwritten"]  # fmt: skip
     assert (tmp_path / "build-cpp.log").read_text() == "cmake output\nninja: error\n"
     from callbench.registry import lookup
 

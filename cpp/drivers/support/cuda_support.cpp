@@ -149,13 +149,13 @@ std::string runtime_version() {
          std::to_string(minor);
 }
 
-MlpOnDevice::MlpOnDevice(const Options& options) : cu_(driver()) {
+MlpOnDevice::MlpOnDevice(const Options& options, Work work) : cu_(driver()), work_(work) {
   const MlpWeights weights = read_weights(options.models / "mlp_weights.f32");
   hidden_ = weights.hidden;
   batch_ = static_cast<int>(options.batch);
   in_bytes_ = sizeof(float) * 2 * static_cast<std::size_t>(batch_);
   out_bytes_ = sizeof(float) * static_cast<std::size_t>(batch_);
-  wide_ = hidden_ >= kWideFrom;
+  wide_ = work_ == Work::forward && hidden_ >= kWideFrom;
   try {
     CUdevice device = 0;
     CUcontext context = nullptr;
@@ -167,8 +167,7 @@ MlpOnDevice::MlpOnDevice(const Options& options) : cu_(driver()) {
     check(cu_.set_context(context), "cuCtxSetCurrent");
     const std::vector<char> cubin = compile_for(cu_, device);
     check(cu_.load_module(&module_, cubin.data()), "cuModuleLoadData");
-    check(cu_.function(&kernel_, module_, wide_ ? "mlp_forward_wide" : "mlp_forward"),
-          "cuModuleGetFunction");
+    check(cu_.function(&kernel_, module_, kernel_name()), "cuModuleGetFunction");
     check(cu_.create_stream(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
     const std::vector<float> w = flat(weights);
     check(cu_.alloc(&weights_, sizeof(float) * w.size()), "cuMemAlloc");
@@ -209,12 +208,18 @@ void MlpOnDevice::enqueue_call() {
   check(cu_.copy_to_device_async(device_in_, host_in_, in_bytes_, stream_), "cuMemcpyHtoDAsync");
   check(cu_.launch(kernel_, blocks, 1, 1, kThreads, 1, 1, shared, stream_, args, nullptr),
         "cuLaunchKernel");
-  check(cu_.copy_to_host_async(host_out_, device_out_, out_bytes_, stream_), "cuMemcpyDtoHAsync");
+  const CUdeviceptr result = work_ == Work::floor ? device_in_ : device_out_;
+  check(cu_.copy_to_host_async(host_out_, result, out_bytes_, stream_), "cuMemcpyDtoHAsync");
+}
+
+const char* MlpOnDevice::kernel_name() const {
+  if (work_ == Work::floor) return "mlp_floor";
+  return wide_ ? "mlp_forward_wide" : "mlp_forward";
 }
 
 Notes MlpOnDevice::notes() const {
   return {{"device", device_},
-          {"kernel", std::string(wide_ ? "mlp_forward_wide" : "mlp_forward")},
+          {"kernel", std::string(kernel_name())},
           {"kernel_source", std::string("python/callbench/drivers/mlp_forward.cu, by NVRTC")},
           {"threads_per_block", static_cast<std::int64_t>(kThreads)},
           {"hidden", static_cast<std::int64_t>(hidden_)}};

@@ -67,11 +67,16 @@ inline constexpr unsigned kThreads = 128;
 // From this hidden width a sample's forward is split across a block (mlp_forward_wide).
 inline constexpr std::size_t kWideFrom = 32;
 
+// What each call's kernel does: our MLP's forward (mlp_forward, or mlp_forward_wide from
+// kWideFrom), or nothing (mlp_floor, with mlp_forward's arguments and grid) while the copy
+// out reads the input's leading bytes back: the floor, checked by its echo.
+enum class Work { forward, floor };
+
 // Our MLP on the device for calls of `batch` samples: the weights copied there once, the
 // kernel compiled for this device, and the buffers one call goes through.
 class MlpOnDevice {
  public:
-  explicit MlpOnDevice(const Options& options);
+  explicit MlpOnDevice(const Options& options, Work work = Work::forward);
   ~MlpOnDevice();
   MlpOnDevice(const MlpOnDevice&) = delete;
   MlpOnDevice& operator=(const MlpOnDevice&) = delete;
@@ -79,7 +84,8 @@ class MlpOnDevice {
   MlpOnDevice& operator=(MlpOnDevice&&) = delete;
 
   // Each call's three steps, enqueued on the stream: the pinned input to the device, the
-  // kernel, the result to the pinned output (a CUDA graph captures exactly these).
+  // kernel, the result to the pinned output (a CUDA graph captures exactly these). For
+  // Work::floor the result is the device input's first out_bytes().
   void enqueue_call();
   float* host_in() const { return host_in_; }
   const float* host_out() const { return host_out_; }
@@ -90,6 +96,7 @@ class MlpOnDevice {
 
  private:
   void release() noexcept;
+  const char* kernel_name() const;
 
   const Driver& cu_;
   std::string device_;
@@ -97,6 +104,7 @@ class MlpOnDevice {
   int batch_ = 0;
   std::size_t in_bytes_ = 0;
   std::size_t out_bytes_ = 0;
+  Work work_ = Work::forward;
   bool wide_ = false;
   CUmodule module_ = nullptr;
   CUfunction kernel_ = nullptr;

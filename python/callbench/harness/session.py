@@ -16,7 +16,7 @@ from typing import Any
 
 from callbench.errors import ArtifactError
 from callbench.harness import console, planning
-from callbench.harness.expected import Expected
+from callbench.harness.expected import Expected, echo_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
@@ -27,6 +27,7 @@ from callbench.model import artifacts as art
 from callbench.model import user_onnx
 from callbench.records.record import Record
 from callbench.records.store import write_record
+from callbench.roles import GPU_FLOOR
 
 
 class Session:
@@ -154,11 +155,21 @@ class Session:
         live.process = None
         asked = {"driver": live.spec.id, "calls": self.max_calls,
                  "batch": self.options.batch, "threads": self.options.threads}  # fmt: skip
-        want = self.expected.first(live.calls * self.options.batch)
+        try:
+            want = self._expected_of(live.spec).first(live.calls * self.options.batch)
+        except ArtifactError as exc:
+            return self._fail(live, str(exc))
         outputs = live.workdir / "outputs.f32"
         problem = settle(live.record, result, asked, live.sent_rounds, outputs, want)
         live.record.status, live.record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
+
+    def _expected_of(self, spec: DriverSpec) -> Expected:
+        """The reference outputs, or for a row that computes nothing (the GPU's floor) the
+        echo of its inputs."""
+        if GPU_FLOOR in spec.roles:
+            return echo_of(self.options.models, self.expected.signature, self.options.batch)
+        return self.expected
 
     def _fail(self, live: Live, error: str) -> None:
         if live.process is not None:

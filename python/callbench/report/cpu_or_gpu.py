@@ -43,6 +43,20 @@ def on_gpu(record: Record) -> bool:
     return any(spec.id == record.id for spec in with_role(GPU))
 
 
+def is_gpu_floor(record: Record) -> bool:
+    """The record is the GPU's per-call floor's (registry role ``gpu_floor``)."""
+    from callbench.registry import with_role
+    from callbench.roles import GPU_FLOOR
+
+    return any(spec.id == record.id for spec in with_role(GPU_FLOOR))
+
+
+def calls_the_model(record: Record) -> bool:
+    """A verified driver record of a way to call the model: not the GPU's floor, which
+    computes nothing and so is on neither side of the choice."""
+    return record.kind == "driver" and record.ok and not is_gpu_floor(record)
+
+
 def per_sample(record: Record) -> tuple[float, float, float]:
     """Median and 95% interval per sample, in ns."""
     low, high = record.interval_ns
@@ -69,7 +83,7 @@ def decision_map(records: Sequence[Record]) -> list[Crossing]:
     """One crossing per width at which both a GPU row and a CPU row ran verified."""
     points: dict[tuple[int, int], tuple[list[Record], list[Record]]] = {}
     for r in records:
-        if r.kind == "driver" and r.ok:
+        if calls_the_model(r):
             gpu, cpu = points.setdefault((width_of(r), r.batch), ([], []))
             (gpu if on_gpu(r) else cpu).append(r)
     found = []
@@ -106,7 +120,7 @@ def _where(crossing: Crossing) -> str:
 
 def section(records: Sequence[Record]) -> str:
     """The section's text, or "" when the run holds no verified GPU row."""
-    if not any(r.kind == "driver" and r.ok and on_gpu(r) for r in records):
+    if not any(calls_the_model(r) and on_gpu(r) for r in records):
         return ""
     rows = []
     for c in decision_map(records):
@@ -144,7 +158,7 @@ def by_batch(records: Sequence[Record]) -> list[Point]:
     (least median per call; the main group's and the sweep's records alike)."""
     sides: dict[int, tuple[list[Record], list[Record]]] = {}
     for r in records:
-        if r.kind == "driver" and r.ok:
+        if calls_the_model(r):
             gpu, cpu = sides.setdefault(r.batch, ([], []))
             (gpu if on_gpu(r) else cpu).append(r)
     return [Point(b, min(g, key=lambda r: r.median_ns), min(c, key=lambda r: r.median_ns))
@@ -164,7 +178,7 @@ def _per_call(record: Record) -> str:
 def _beaten_elsewhere(point: Point, host: str, records: Sequence[Record]) -> str:
     """The other machine's CPU rows at the point's batch whose interval lies wholly below
     this host's best CPU row's, fastest first; those that beat its GPU row too say so."""
-    faster = sorted((r for r in records if r.kind == "driver" and r.ok and not on_gpu(r)
+    faster = sorted((r for r in records if calls_the_model(r) and not on_gpu(r)
                      and r.batch == point.batch
                      and r.interval_ns[1] < point.cpu.interval_ns[0]),
                     key=lambda r: r.median_ns)  # fmt: skip

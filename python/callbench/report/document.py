@@ -11,6 +11,7 @@ from callbench.report import (
     charts,
     coverage,
     cpu_or_gpu,
+    gpu_floor,
     model_size,
     peers,
     puzzles,
@@ -166,6 +167,9 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
         decision = cpu_or_gpu.section(run.records)
     if decision:
         parts += ["", f"## {cpu_or_gpu.TITLE}{title}", "", decision]
+    beside_floor = gpu_floor.section(run.records)
+    if beside_floor:
+        parts += ["", f"## {gpu_floor.TITLE}{title}", "", beside_floor]
     widths = run.sweeps.get("width")
     if widths:
         drawn = charts.sweep(widths, "width", run.name, chart_dir / f"{run.name}-width-sweep.png")
