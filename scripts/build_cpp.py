@@ -28,8 +28,9 @@ TOOLS = {
 }
 
 
-def torch_site() -> tuple[Path, bool]:
-    """The site-packages holding torch, and torch.compiled_with_cxx11_abi()."""
+def torch_site() -> tuple[Path, bool, bool]:
+    """The site-packages holding torch, torch.compiled_with_cxx11_abi(), and whether torch
+    sees a CUDA device."""
     try:
         import torch
     except ImportError:
@@ -37,7 +38,7 @@ def torch_site() -> tuple[Path, bool]:
     root = Path(torch.__file__).resolve().parent
     if not (root / "lib" / "libtorch_cpu.so").is_file():
         raise BuildError(f"{root}/lib has no libtorch_cpu.so: not a LibTorch-bearing torch wheel")
-    return root.parent, bool(torch.compiled_with_cxx11_abi())
+    return root.parent, bool(torch.compiled_with_cxx11_abi()), bool(torch.cuda.is_available())
 
 
 def onnxruntime_library(site: Path) -> Path | None:
@@ -69,9 +70,10 @@ def onnxruntime_headers() -> Path | None:
         return None
 
 
-def lay_out_deps() -> bool:
-    """Point build/cpp/deps at this Python's wheels; returns the CXX11 ABI flag."""
-    site, cxx11_abi = torch_site()
+def lay_out_deps() -> tuple[bool, bool]:
+    """Point build/cpp/deps at this Python's wheels; returns the CXX11 ABI flag and whether
+    torch sees a CUDA device."""
+    site, cxx11_abi, device = torch_site()
     point(DEPS / "site-packages", site)
     ort_dir = DEPS / "onnxruntime"
     library = onnxruntime_library(site)
@@ -85,12 +87,20 @@ def lay_out_deps() -> bool:
             point(ort_dir / name, target)
         else:
             (ort_dir / name).unlink(missing_ok=True)
-    return cxx11_abi
+    return cxx11_abi, device
+
+
+def builds_cuda(asked: str, lint: bool, device: bool) -> bool:
+    """CALLBENCH_CUDA: ``--cuda on``/``off`` as asked; ``auto``, where a CUDA device is (the
+    rows could only say "no CUDA device" elsewhere) or for ``--lint`` (their code is
+    compiled with -Wall -Wextra like the rest)."""
+    return asked == "on" or (asked == "auto" and (device or lint))
 
 
 def build(args: argparse.Namespace) -> str:
     _build.require(TOOLS)
-    cxx11_abi = lay_out_deps()
+    cxx11_abi, device = lay_out_deps()
+    cuda = builds_cuda(args.cuda, args.lint, device)
     # Some targets alone (a GPU host's CUDA rows): no unit tests, which need GoogleTest.
     targets = [a for t in args.target for a in ("--target", t)]
     run(
@@ -99,11 +109,20 @@ def build(args: argparse.Namespace) -> str:
         f"-DCALLBENCH_DEPS={DEPS}",
         f"-DCALLBENCH_TORCH_CXX11_ABI={int(cxx11_abi)}",
         f"-DCALLBENCH_TESTS={'OFF' if targets else 'ON'}",
+        f"-DCALLBENCH_CUDA={'ON' if cuda else 'OFF'}",
     )  # fmt: skip
     run("cmake", "--build", BUILD, "--parallel", str(args.jobs), *targets)
     if args.test:
         run("ctest", "--test-dir", BUILD, "--output-on-failure")
     return f"drivers in {BUILD / 'bin'}"
+
+
+def options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", action="append", default=[],
+                        help="build only this driver (repeatable), no unit tests")  # fmt: skip
+    parser.add_argument("--cuda", choices=("auto", "on", "off"), default="auto",
+                        help="build the CUDA rows (default: where torch sees a CUDA device, "
+                             "and for --lint)")  # fmt: skip
 
 
 if __name__ == "__main__":
@@ -116,11 +135,6 @@ if __name__ == "__main__":
             build,
             test_help="run the C++ unit tests (ctest) too",
             lint_help="the build itself",
-            more_options=lambda parser: parser.add_argument(
-                "--target",
-                action="append",
-                default=[],
-                help="build only this driver (repeatable), without the unit tests",
-            ),
+            more_options=options,
         )
     )

@@ -25,9 +25,10 @@ against. ``callbench report RUN`` then writes the report, here or on the GPU hos
 
 With ``--torch model.pt2 [--inputs FILE.npz]`` it runs the user's program instead, in two
 stages: the program's artifacts made (each timed; the AOTInductor package for CUDA among
-them), then (1) the GPU rows and every Python CPU row that runs the program and whose
-runtime this Python has (eager, TorchScript, AOTInductor and ExecuTorch on the CPU, ONNX
-Runtime and OpenVINO on its ONNX export), and (2) the GPU batch sweep at the batches the
+them), then (1) the GPU rows (``cpp-aoti-cuda`` built here first, as above) and every
+Python CPU row that runs the program and whose runtime this Python has (eager,
+TorchScript, AOTInductor and ExecuTorch on the CPU, ONNX Runtime and OpenVINO on its ONNX
+export), and (2) the GPU batch sweep at the batches the
 model's inputs and each row's call allow (``gpu_sweep.of_program``).
 """
 
@@ -98,7 +99,8 @@ def carried(specs: list[DriverSpec], width: Width) -> list[DriverSpec]:
 
 # The C++ rows built on the GPU host (its own toolchain and torch wheel): the CUDA rows and
 # the floor; only these targets, so a host without ONNX Runtime's headers builds them too.
-CPP_TARGETS = ("cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph", "cpp-handwritten")
+CPP_TARGETS = ("cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph", "cpp-aoti-cuda",
+               "cpp-handwritten")  # fmt: skip
 
 
 def build_cpp_rows(run_dir: Path) -> None:
@@ -106,8 +108,8 @@ def build_cpp_rows(run_dir: Path) -> None:
     that does not build is then recorded as skipped, saying its binary is missing."""
     script = Path(__file__).with_name("build_cpp.py")
     targets = [a for t in CPP_TARGETS for a in ("--target", t)]
-    done = subprocess.run([sys.executable, str(script), *targets], capture_output=True,
-                          text=True, check=False)  # fmt: skip
+    done = subprocess.run([sys.executable, str(script), "--cuda", "on", *targets],
+                          capture_output=True, text=True, check=False)  # fmt: skip
     (run_dir / "build-cpp.log").write_text(done.stdout + done.stderr)
     state = "built" if done.returncode == 0 else f"not built (exit {done.returncode})"
     print(f"C++ rows {', '.join(CPP_TARGETS)}: {state}; log in {run_dir / 'build-cpp.log'}")
@@ -118,13 +120,16 @@ def has_runtime(spec: DriverSpec) -> bool:
 
 
 def program_rows() -> list[DriverSpec]:
-    """The rows of a user's program on this host: the GPU rows, and each Python CPU row that
-    runs the program and whose runtime this Python has (the others are said, not run)."""
-    python = [s for s in runs_program(DRIVERS) if language_key(s) == "python"]
+    """The rows of a user's program on this host: the GPU rows (C++'s built here), and each
+    Python CPU row that runs the program and whose runtime this Python has (the others are
+    said, not run)."""
+    rows = runs_program(DRIVERS)
+    python = [s for s in rows if language_key(s) == "python"]
     for s in python:
         if not has_runtime(s):
             print(f"{s.id} not run: no {RUNTIME_MODULES.get(s.runtime, 'torch')} here")
-    return [s for s in python if has_runtime(s)]
+    cpp_gpu = [s for s in rows if language_key(s) == "cpp" and GPU in s.roles]
+    return [*(s for s in python if has_runtime(s)), *cpp_gpu]
 
 
 def program_run(args: argparse.Namespace, options: RunOptions) -> int:
@@ -136,6 +141,8 @@ def program_run(args: argparse.Namespace, options: RunOptions) -> int:
         options = replace(options, models=user_onnx.place(folder, run_dir))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    if not args.no_build:
+        build_cpp_rows(run_dir)
     done = run_group(specs, options, run_dir)
     pack(run_dir, args.pack)
     if not gpu_sweep.of_program(specs, done, options, run_dir):

@@ -2,6 +2,7 @@
 # ExecuTorch (cpp_executorch*.cpp). drivers/CMakeLists.txt hands each such
 # source to callbench_add_deploy_driver instead of its generic loop.
 #
+#   cpp-aoti-cuda    -> as cpp-aoti*, with CALLBENCH_CUDA only (mlp_cuda.pt2 needs a device)
 #   cpp-aoti*        -> callbench::aoti (LibTorch + libtorch.so for the model's
 #                       .so), support/aoti_support and torch_support; RPATH the
 #                       torch lib folder
@@ -14,6 +15,11 @@
 # callbench_add_deploy_driver(<id> <source> <support-dir>)
 function(callbench_add_deploy_driver id source support_dir)
   set(skipped "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${id}.skipped")
+  if(id STREQUAL "cpp-aoti-cuda" AND NOT CALLBENCH_CUDA)
+    file(REMOVE "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${id}")
+    file(WRITE "${skipped}" "${CALLBENCH_CUDA_OFF}\n")
+    return()
+  endif()
   if(id MATCHES "^cpp-aoti")
     if(NOT CALLBENCH_HAVE_AOTI)
       file(REMOVE "${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/${id}")

@@ -159,6 +159,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     gpu_floor(gpu(cpp.driver("cpp-cuda-floor", "cuda", WEIGHTS))),
     gpu(cpp.driver("cpp-cuda-kernel", "cuda", WEIGHTS)),
     gpu(cpp.driver("cpp-cuda-graph", "cuda", WEIGHTS)),
+    # python-aoti-cuda's package (AOTInductor for the device), from C++.
+    program(gpu(cpp.driver("cpp-aoti-cuda", "aotinductor-cuda", AOTI_CUDA_PACKAGE))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
     swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),

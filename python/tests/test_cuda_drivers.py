@@ -57,33 +57,70 @@ void forward_wide_all(const float* x, const float* w, float* y, int n, int h, in
 """
 
 
-def test_the_eight_gpu_rows_are_registered_and_one_is_the_floor() -> None:
+def test_the_nine_gpu_rows_are_registered_and_one_is_the_floor() -> None:
     from callbench.registry import with_role
     from callbench.roles import GPU_FLOOR
 
     assert GPU_ROWS == ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
                         "python-aoti-cuda", "python-cupy-kernel", "cpp-cuda-floor",
-                        "cpp-cuda-kernel", "cpp-cuda-graph"]  # fmt: skip
+                        "cpp-cuda-kernel", "cpp-cuda-graph", "cpp-aoti-cuda"]  # fmt: skip
     assert [d.id for d in with_role(GPU_FLOOR)] == ["cpp-cuda-floor"]
 
 
 @no_device
-@pytest.mark.parametrize("driver_id", ["cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph"])
+@pytest.mark.parametrize(
+    "driver_id", ["cpp-cuda-floor", "cpp-cuda-kernel", "cpp-cuda-graph", "cpp-aoti-cuda"]
+)
 def test_a_cpp_gpu_row_started_by_hand_without_a_device_says_why_in_one_line(
     driver_id: str, small_models: Path
 ) -> None:
-    """Built here from the torch wheel's cuda.h and NVRTC; libcuda.so.1 is loaded at run
-    time, so without an NVIDIA driver the binary says so: exit 2, one line."""
+    """Built here from the torch wheel's cuda.h and NVRTC (the AOTInductor row from its
+    LibTorch); libcuda.so.1 is loaded at run time, so without an NVIDIA driver the binary
+    says so: exit 2, one line."""
     from callbench.languages.cpp import BIN_DIR
 
     binary = BIN_DIR / driver_id
     if not binary.is_file():
-        pytest.skip(f"{binary} not built (callbench build cpp)")
+        pytest.skip(f"{binary} not built (scripts/build_cpp.py --cuda on builds it)")
     done = subprocess.run([str(binary), "--models", str(small_models), "--calls", "4"],
                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 2, done.stderr
     (line,) = [ln for ln in done.stderr.splitlines() if not ln.startswith("progress:")]
     assert line.startswith(f"{driver_id}: usage: no CUDA device ("), line
+
+
+def test_the_cuda_rows_are_built_where_a_device_is_asked_or_for_lint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from callbench.paths import REPO_ROOT
+
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "scripts"))
+    from build_cpp import builds_cuda
+
+    assert not builds_cuda("auto", lint=False, device=False)  # this machine, CI: as before
+    assert builds_cuda("auto", lint=False, device=True)  # a GPU host
+    assert builds_cuda("auto", lint=True, device=False)  # -Wall -Wextra on their code too
+    assert builds_cuda("on", lint=False, device=False)
+    assert not builds_cuda("off", lint=True, device=True)
+
+
+def test_the_cpp_build_without_cuda_leaves_the_cuda_rows_out_saying_why() -> None:
+    """CALLBENCH_CUDA off: no CUDA row's binary, each skip file naming the option, and every
+    other C++ row built as before (those skipped for their own runtime aside)."""
+    from callbench.languages.cpp import BIN_DIR
+
+    cache = BIN_DIR.parent / "CMakeCache.txt"
+    if not cache.is_file() or "CALLBENCH_CUDA:BOOL=OFF" not in cache.read_text():
+        pytest.skip("the C++ build here is not one with CALLBENCH_CUDA off")
+    cpp = [d for d in DRIVERS if d.language == "C++"]
+    for spec in cpp:
+        binary, skipped = BIN_DIR / spec.id, BIN_DIR / f"{spec.id}.skipped"
+        if GPU in spec.roles:
+            assert not binary.exists(), spec.id
+            assert skipped.read_text().startswith("CALLBENCH_CUDA is off: "), spec.id
+        else:
+            assert binary.is_file() or skipped.is_file(), spec.id
+            assert "CALLBENCH_CUDA" not in (skipped.read_text() if skipped.is_file() else "")
 
 
 def test_a_gpu_rows_skip_says_no_device_before_its_build() -> None:
@@ -278,7 +315,8 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
     chosen = [s.id for s in gpu_sweep.drivers(can_run, records)]
     assert chosen == ["python-eager-cuda", "python-cuda-graph", "python-aoti-cuda",
                       "python-cupy-kernel", "cpp-cuda-floor", "cpp-cuda-kernel",
-                      "cpp-cuda-graph", "python-cython-loop", "cpp-handwritten"]  # fmt: skip
+                      "cpp-cuda-graph", "cpp-aoti-cuda", "python-cython-loop",
+                      "cpp-handwritten"]  # fmt: skip
     if not torch.cuda.is_available():
         assert gpu_sweep.drivers(DRIVERS, records) == []
 

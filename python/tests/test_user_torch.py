@@ -31,7 +31,7 @@ CPP_TORCH_ROWS = ["cpp-aoti", "cpp-aoti-reuse", "cpp-executorch", "cpp-executorc
                   "cpp-torchscript-reuse"]  # fmt: skip
 # On a CUDA device (skipped, saying why, without one: tests/test_user_torch_gpu.py).
 GPU_TORCH_ROWS = ["python-eager-cuda", "python-cuda-graph", "python-torch-compile-cuda",
-                  "python-aoti-cuda"]  # fmt: skip
+                  "python-aoti-cuda", "cpp-aoti-cuda"]  # fmt: skip
 # The traced TorchScript's rows in Java and Rust: the signature is the file's extra file.
 JAVA_RUST_TORCH_ROWS = ["java-djl", "java-djl-reuse", "java-pytorch", "java-pytorch-reuse",
                         "rust-tch-torchscript"]  # fmt: skip

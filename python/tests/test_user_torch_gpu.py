@@ -182,7 +182,10 @@ def test_the_gpu_host_runs_a_program_on_the_gpu_rows_and_the_python_rows_it_can(
     assert rows["python-eager-cuda"].artifact == rows["python-eager"].artifact == "program.pt2"
     assert rows["python-aoti-cuda"].artifact == "mlp_cuda.pt2"
     assert {"python-aoti", "python-onnxruntime", "python-torchscript"} <= set(rows)
-    assert not [i for i in rows if not i.startswith(("python-", "independent-python-"))]
+    # C++'s GPU row of the program is built there; its CPU rows are not.
+    assert [i for i in rows if not i.startswith(("python-", "independent-python-"))] == [
+        "cpp-aoti-cuda"
+    ]
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name: None if name == "onnxruntime" else real(name))  # fmt: skip
@@ -242,11 +245,12 @@ def test_the_gpu_host_builds_its_cpp_rows_and_keeps_the_log(
 
     monkeypatch.setattr(subprocess, "run", fake_run)
     gpu_host_run.build_cpp_rows(tmp_path)
-    ((interpreter, script, *targets),) = asked
+    ((interpreter, script, cuda, on, *targets),) = asked
     assert interpreter == sys.executable
-    assert Path(script).name == "build_cpp.py"
+    assert Path(script).name == "build_cpp.py" and (cuda, on) == ("--cuda", "on")
     assert targets == ["--target", "cpp-cuda-floor", "--target", "cpp-cuda-kernel",
-                       "--target", "cpp-cuda-graph", "--target", "cpp-handwritten"]  # fmt: skip
+                       "--target", "cpp-cuda-graph", "--target", "cpp-aoti-cuda",
+                       "--target", "cpp-handwritten"]  # fmt: skip
     assert (tmp_path / "build-cpp.log").read_text() == "cmake output\nninja: error\n"
     from callbench.registry import lookup
 

@@ -49,6 +49,7 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
 # here has no build rule there, and its driver would link only the kit.
 CMAKE_FAMILIES: dict[str, str] = {  # in the order CMake tries them
     "cuda": r"^cpp-cuda",
+    "aotinductor-cuda": r"^cpp-aoti-cuda$",  # an AOTInductor driver built with CALLBENCH_CUDA
     "aotinductor": r"^cpp-aoti",
     "executorch": r"^cpp-executorch",
     "libtorch": r"torchscript|libtorch",
