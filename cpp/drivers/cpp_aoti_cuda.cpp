@@ -46,7 +46,7 @@ class AotiCudaModel {
     callbench::Notes found = callbench::torch_notes(
         "from_blob(...).to(cuda) per input, AOTIModelPackageLoader::run, to(CPU) per output, "
         "run_single_threaded");
-    found.emplace_back("device", std::string("cuda:0"));
+    found.emplace_back("torch_device", std::string("cuda:0"));
     return found;
   }
 
