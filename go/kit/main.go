@@ -32,25 +32,29 @@ func DriverMainTensors(id string, load TensorLoader) {
 
 // Run is DriverMain without the exit: it returns the exit status.
 func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr io.Writer) int {
-	return guarded(id, args, stderr, func(o Options) error { return drive(id, o, load, stdin, stdout, stderr) })
+	return guarded(id, args, stdout, stderr, func(o Options) error { return drive(id, o, load, stdin, stdout, stderr) })
 }
 
 // RunTensors is DriverMainTensors without the exit: it returns the exit status.
 func RunTensors(id string, args []string, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) int {
-	return guarded(id, args, stderr, func(o Options) error {
+	return guarded(id, args, stdout, stderr, func(o Options) error {
 		return driveTensors(id, o, load, stdin, stdout, stderr)
 	})
 }
 
 // guarded parses the options and runs body, its errors and panics turned
 // into the contract's one line and exit status.
-func guarded(id string, args []string, stderr io.Writer, body func(Options) error) (status int) {
+func guarded(id string, args []string, stdout, stderr io.Writer, body func(Options) error) (status int) {
 	// Every call, clock read and CPU-clock read happens on this one thread.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	o, err := ParseOptions(args)
 	if err != nil {
 		return Report(stderr, id, err, false)
+	}
+	if o.Help {
+		fmt.Fprintln(stdout, HelpLine(id))
+		return 0
 	}
 	defer func() {
 		if p := recover(); p != nil {

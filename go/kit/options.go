@@ -24,6 +24,7 @@ type Options struct {
 	Latencies  string  // "" when not given
 	Serve      bool    // take commands from stdin instead of running --repeats rounds
 	Debug      bool    // full error text on stderr
+	Help       bool    // --help: the entry prints HelpLine and exits 0, loading nothing
 }
 
 // DefaultOptions are the contract's defaults.
@@ -79,18 +80,19 @@ func ParseOptions(args []string) (Options, error) {
 	path("latencies", "a path", &o.Latencies)
 	flags.BoolVar(&o.Serve, "serve", false, "")
 	flags.BoolVar(&o.Debug, "debug", false, "")
+	flags.BoolVar(&o.Help, "help", false, "")
 
 	if err := flags.Parse(args); err != nil {
 		if firstProblem != nil {
 			return o, firstProblem
 		}
-		if err == flag.ErrHelp {
-			return o, Usagef("options: %s", optionList)
+		if err == flag.ErrHelp { // -h: only --help is ours
+			return o, Usagef("unknown option '-h'")
 		}
-		return o, Usagef("%s", dashDash(err.Error()))
+		return o, Usagef("%s", contractWords(err.Error()))
 	}
 	if rest := flags.Args(); len(rest) > 0 {
-		return o, Usagef("unexpected argument '%s' (options: %s)", rest[0], optionList)
+		return o, Usagef("unknown option '%s'", rest[0])
 	}
 	// calls * batch * 2 floats must be addressable; the inputs bound it further.
 	if o.Calls > math.MaxInt/2/o.Batch {
@@ -99,8 +101,11 @@ func ParseOptions(args []string) (Options, error) {
 	return o, nil
 }
 
-const optionList = "--models DIR --calls N --warmup W --warmup-time S --repeats R --batch B --threads T " +
-	"--outputs PATH --latencies PATH --serve --debug"
+// HelpLine is what --help prints, the same in every kit (docs/contract.md, "The contract's words").
+func HelpLine(id string) string {
+	return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] " +
+		"[--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
+}
 
 func parseCount(name, text string, minimum int) (int, error) {
 	value, err := strconv.Atoi(text)
@@ -125,8 +130,14 @@ func parseSeconds(name, text string) (float64, error) {
 	return value, nil
 }
 
-// dashDash turns the flag package's "-name" into the "--name" users type.
-func dashDash(message string) string {
-	return strings.NewReplacer(": -", ": --", "flag provided but not defined", "unknown option").
-		Replace(message)
+// contractWords words the flag package's errors as the contract does, with the "--name"
+// users type for its "-name".
+func contractWords(message string) string {
+	if name, ok := strings.CutPrefix(message, "flag provided but not defined: -"); ok {
+		return "unknown option '--" + strings.TrimPrefix(name, "-") + "'"
+	}
+	if name, ok := strings.CutPrefix(message, "flag needs an argument: -"); ok {
+		return "--" + strings.TrimPrefix(name, "-") + " needs a value"
+	}
+	return strings.ReplaceAll(message, ": -", ": --")
 }

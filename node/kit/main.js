@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { missingArtifact, report } from './errors.js';
 import { INPUT_WIDTH, readInputs, requireSamples } from './inputs.js';
 import { checkModel } from './model.js';
-import { parseOptions } from './options.js';
+import { helpLine, parseOptions } from './options.js';
 import { writeOutputs } from './outputs.js';
 import { peakRssBytes, resultJson } from './result.js';
 import { Rounds } from './rounds.js';
@@ -51,6 +51,10 @@ export async function runDriver(id, args, load, io, { tensors = false } = {}) {
     options = parseOptions(args);
   } catch (error) {
     return report(io.writeErr, id, error, false);
+  }
+  if (options.help) {
+    io.write(`${helpLine(id)}\n`);
+    return 0;
   }
   try {
     await drive(id, options, load, io, tensors);

@@ -18,6 +18,7 @@ export const DEFAULTS = Object.freeze({
   latencies: null,
   serve: false,
   debug: false,
+  help: false, // --help: the entry prints helpLine and exits 0, loading nothing
 });
 
 const COUNTS = { calls: 1, warmup: 0, repeats: 1, batch: 1, threads: 1 }; // name -> minimum
@@ -29,7 +30,31 @@ const DECLARED = {
   ...Object.fromEntries(SECONDS.map((name) => [flag(name), { type: 'string' }])),
   serve: { type: 'boolean' },
   debug: { type: 'boolean' },
+  help: { type: 'boolean' },
 };
+
+/** What --help prints, the same in every kit (docs/contract.md, "The contract's words"). */
+export function helpLine(id) {
+  return (
+    `usage: ${id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] ` +
+    '[--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]'
+  );
+}
+
+/** parseArgs's errors in the contract's words (the quoted name is the option, or a stray word). */
+function contractWords(error) {
+  const first = error.message.split('\n')[0];
+  const named = /'([^' ]*)/.exec(first)?.[1] ?? first;
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unknown option '${named}'`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return first.includes('argument missing') ? `${named} needs a value` : `${named} takes no value`;
+    default:
+      return first;
+  }
+}
 
 /** Parses the arguments after the script's path; every problem is a UsageError naming the option. */
 export function parseOptions(args) {
@@ -37,7 +62,7 @@ export function parseOptions(args) {
   try {
     ({ values } = parseArgs({ args, options: DECLARED, strict: true, allowPositionals: false }));
   } catch (error) {
-    if (String(error?.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(error.message.split('\n')[0]);
+    if (String(error?.code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(contractWords(error));
     throw error;
   }
   const options = { ...DEFAULTS };
@@ -54,6 +79,7 @@ export function parseOptions(args) {
   }
   options.serve = values.serve ?? false;
   options.debug = values.debug ?? false;
+  options.help = values.help ?? false;
   // calls * batch * 2 floats must be addressable; the inputs bound it further.
   if (!Number.isSafeInteger(options.calls * options.batch * 2)) {
     throw new UsageError('--calls x --batch is too large');

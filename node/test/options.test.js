@@ -20,8 +20,9 @@ test('every option', () => {
     '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
   assert.deepEqual(parseOptions(args), {
     models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3,
-    outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true,
+    outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
   });
+  assert.equal(parseOptions(['--help']).help, true);
 });
 
 const BAD = {
@@ -36,12 +37,13 @@ const BAD = {
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],
   'a fraction': [['--batch', '1.5'], '--batch needs an integer'],
   'exponent': [['--calls', '1e3'], '--calls needs an integer'],
-  'unknown option': [['--nope'], "Unknown option '--nope'"],
-  'missing value': [['--calls'], '--calls'],
+  'unknown option': [['--nope'], "unknown option '--nope'"],
+  'abbreviated option': [['--batc', '2'], "unknown option '--batc'"],
+  'missing value': [['--calls'], '--calls needs a value'],
   'empty path': [['--outputs='], '--outputs needs a path'],
   'empty models': [['--models', ''], '--models needs a folder'],
-  'positional': [['stray'], 'stray'],
-  'value on a switch': [['--serve=yes'], '--serve'],
+  'positional': [['stray'], "unknown option 'stray'"],
+  'value on a switch': [['--serve=yes'], '--serve takes no value'],
   'too large': [['--calls', '4503599627370496', '--batch', '4'], 'too large'],
 };
 

@@ -4,12 +4,15 @@ the profiler write them.
 
 from __future__ import annotations
 
+import argparse
+import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from callbench.command_line import Parser, count, number
+from callbench.errors import UsageError
 
 DEFAULT_CALLS = 1_000_000
 # The warm-up's cap in untimed calls after loading: enough for a JIT (the JVM's, V8's) to
@@ -37,6 +40,7 @@ class Options:
     latencies: Path | None = None
     serve: bool = False
     debug: bool = False
+    help: bool = False  # the entry prints help_line and exits 0, loading nothing
 
     def arguments(self) -> list[str]:
         """These options as a driver's command line (what the harness passes)."""
@@ -57,20 +61,85 @@ class Options:
         return args
 
 
-# Each option's type on the command line; its default is the field's above.
+def help_line(driver_id: str) -> str:
+    """What ``--help`` prints, the same in every kit (docs/contract.md, "The contract's
+    words")."""
+    return (f"usage: {driver_id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
+            "[--repeats R] [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] "
+            "[--serve] [--debug]")  # fmt: skip
+
+
+# The value checks raise UsageError in the contract's words; argparse lets it through (it
+# catches only ValueError, TypeError and ArgumentTypeError from a type).
+def _count(flag: str, minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?\d+", text.strip()):
+            raise UsageError(f"{flag} needs an integer, got '{text}'")
+        if (value := int(text)) < minimum:
+            raise UsageError(f"{flag} must be >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds(flag: str) -> Callable[[str], float]:
+    """A plain decimal number in 0..1e6 (no inf or nan)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise UsageError(f"{flag} needs a number, got '{text}'")
+        if not 0 <= value <= 1e6:
+            raise UsageError(f"{flag} must be in 0..1000000, got {text}")
+        return value
+
+    return parse
+
+
+def _path(flag: str, what: str) -> Callable[[str], Path]:
+    def parse(text: str) -> Path:
+        if not text:
+            raise UsageError(f"{flag} needs {what}")
+        return Path(text)
+
+    return parse
+
+
+# Each option's type on the command line, by its flag; its default is the field's above.
 _TYPES: dict[str, Callable[[str], Any]] = {
-    "models": Path, "calls": count(1), "warmup": count(0),
-    "warmup_time": number(at_least=0, at_most=1e6), "repeats": count(1),
-    "batch": count(1), "threads": count(1), "outputs": Path, "latencies": Path,
+    "--models": _path("--models", "a folder"), "--calls": _count("--calls", 1),
+    "--warmup": _count("--warmup", 0), "--warmup-time": _seconds("--warmup-time"),
+    "--repeats": _count("--repeats", 1), "--batch": _count("--batch", 1),
+    "--threads": _count("--threads", 1), "--outputs": _path("--outputs", "a path"),
+    "--latencies": _path("--latencies", "a path"),
 }  # fmt: skip
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with whole option names only, its own errors in the contract's words."""
+
+    def __init__(self) -> None:
+        super().__init__(add_help=False, allow_abbrev=False)
+
+    def error(self, message: str) -> NoReturn:
+        if found := re.match(r"argument (\S+): expected one argument", message):
+            raise UsageError(f"{found[1]} needs a value")
+        if found := re.match(r"argument (\S+): ignored explicit argument", message):
+            raise UsageError(f"{found[1]} takes no value")
+        if found := re.match(r"unrecognized arguments: ([^ =]*)", message):
+            raise UsageError(f"unknown option '{found[1]}'")
+        raise UsageError(message)
+
+
 def parse_options(argv: Sequence[str]) -> Options:
-    parser = Parser(add_help=False)
+    parser = _Parser()
     for option in fields(Options):
         flag = "--" + option.name.replace("_", "-")
-        if option.name in _TYPES:
-            parser.add_argument(flag, type=_TYPES[option.name], default=option.default)
-        else:  # --serve, --debug
+        if flag in _TYPES:
+            parser.add_argument(flag, type=_TYPES[flag], default=option.default)
+        else:  # --serve, --debug, --help
             parser.add_argument(flag, action="store_true")
     return Options(**vars(parser.parse_args(argv)))

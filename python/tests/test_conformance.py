@@ -17,6 +17,7 @@ import pytest
 from callbench.driver_options import WARMUP
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS
 from tests import models_damage as damage
 from tests.conftest import SMALL_SAMPLES, require_available, run_driver
@@ -159,3 +160,31 @@ def test_every_kit_gives_our_mlp_its_whole_warm_up_and_says_so(
     assert ready["event"] == "ready", ready
     assert ready["warmup_calls"] == WARMUP, ready
     assert ready["warmup_ns"] > 0, ready
+
+
+def contract_words() -> list[tuple[str, list[str], int, str]]:
+    """docs/contract.md's table of exact lines: case, arguments, exit status, the line."""
+    text = (REPO_ROOT / "docs" / "contract.md").read_text()
+    table = text.split("<!-- contract-words -->")[1].split("<!-- /contract-words -->")[0]
+    rows = []
+    for line in table.strip().splitlines()[2:]:
+        case, arguments, status, said = (c.strip() for c in line.strip("|").split(" | "))
+        rows.append((case, arguments.strip("`").split(), int(status), said.strip("`")))
+    return rows
+
+
+@pytest.mark.parametrize("driver_id", ONE_PER_KIT)
+@pytest.mark.parametrize(("case", "arguments", "status", "said"), contract_words(),
+                         ids=[row[0] for row in contract_words()])  # fmt: skip
+def test_every_kit_says_the_contracts_words(
+    driver_id: str, case: str, arguments: list[str], status: int, said: str, small_models: Path
+) -> None:
+    spec = next(d for d in DRIVERS if d.id == driver_id)
+    require_available(spec)
+    done = run_driver(spec, "--models", str(small_models), *arguments)
+    line = said.replace("<id>", spec.id)
+    assert done.returncode == status, (case, done.stderr[-500:])
+    if status == 0:
+        assert (done.stdout, error_lines(done.stderr)) == (line + "\n", []), case
+    else:
+        assert (done.stdout, error_lines(done.stderr)) == ("", [line]), case

@@ -34,6 +34,10 @@ int guarded_main(int argc, const char* const* argv, std::string_view id,
   bool debug = false;
   try {
     const Options options = parse_options(argc, argv);
+    if (options.help) {
+      std::cout << help_line(id) << std::endl;
+      return 0;
+    }
     debug = options.debug;
     body(options);
     return 0;

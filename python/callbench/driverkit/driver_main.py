@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from callbench.command_line import report_errors
-from callbench.driver_options import parse_options
+from callbench.driver_options import help_line, parse_options
 from callbench.driverkit import rounds
 from callbench.driverkit.model import Setup, load
 from callbench.driverkit.outputs import write_outputs
@@ -27,6 +27,9 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
 
     def body() -> int:
         options = parse_options(args)
+        if options.help:
+            print(help_line(driver_id), flush=True)
+            return 0
         progress("loading")
         loaded = load(setup, options)
         model = loaded.model

@@ -14,7 +14,8 @@ pub const STANDALONE_LATENCY_CALLS: u64 = 100_000;
 #[derive(Parser, Debug, Clone, PartialEq)]
 #[command(
     about = "A callbench driver: times calls of the 2-8-8-1 MLP (see docs/contract.md)",
-    disable_version_flag = true
+    disable_version_flag = true,
+    disable_help_flag = true
 )]
 pub struct Options {
     /// Artifacts folder
@@ -56,13 +57,25 @@ pub struct Options {
     /// Show the libraries' full errors and panics' backtraces
     #[arg(long)]
     pub debug: bool,
+    /// Print the contract's help line and exit 0 (clap's own help is not the contract's)
+    #[arg(long)]
+    pub help: bool,
+}
+
+/// What `--help` prints, the same in every kit (docs/contract.md, "The contract's words").
+pub fn help_line(program: &str) -> String {
+    format!(
+        "usage: {program} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] \
+         [--repeats R] [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] \
+         [--debug]"
+    )
 }
 
 /// What parsing the command line asks the program to do.
 #[derive(Debug)]
 pub enum Parsed {
     Run(Options),
-    /// `--help`: the text to print on stdout before exiting 0.
+    /// `--help`: the line to print on stdout before exiting 0.
     Help(String),
 }
 
@@ -76,10 +89,8 @@ impl Options {
     {
         let argv = std::iter::once(OsString::from(program)).chain(args.into_iter().map(Into::into));
         match Options::try_parse_from(argv) {
+            Ok(options) if options.help => Ok(Parsed::Help(help_line(program) + "\n")),
             Ok(options) => options.checked().map(Parsed::Run),
-            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => {
-                Ok(Parsed::Help(e.render().to_string()))
-            }
             Err(e) => Err(Error::usage(clap_problem(&e))),
         }
     }
@@ -106,11 +117,28 @@ impl Options {
     }
 }
 
-/// clap's first line without its "error: " prefix.
+/// clap's error in the contract's words; else its first line without "error: ".
 fn clap_problem(error: &clap::Error) -> String {
-    let text = error.render().to_string();
-    let line = crate::errors::first_line(&text);
-    line.strip_prefix("error: ").unwrap_or(&line).to_string()
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let said = |kind| match error.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    // clap names an option "--calls <N>", or as given ("--frob=1").
+    let option = said(ContextKind::InvalidArg).and_then(|a| a.split([' ', '=']).next());
+    let why = std::error::Error::source(error);
+    match (error.kind(), option, why) {
+        (ErrorKind::UnknownArgument, Some(name), _) => format!("unknown option '{name}'"),
+        (ErrorKind::ValueValidation, Some(name), Some(why)) => format!("{name} {why}"),
+        (ErrorKind::InvalidValue, Some(name), _) if said(ContextKind::InvalidValue) == Some("") => {
+            format!("{name} needs a value")
+        }
+        _ => {
+            let text = error.render().to_string();
+            let line = crate::errors::first_line(&text);
+            line.strip_prefix("error: ").unwrap_or(&line).to_string()
+        }
+    }
 }
 
 fn count(text: &str, minimum: u64) -> std::result::Result<u64, String> {
@@ -193,7 +221,13 @@ mod tests {
 
     #[test]
     fn bad_values_are_usage_errors() {
-        assert!(usage_message(&["--calls", "0"]).contains("must be >= 1"));
+        assert_eq!(usage_message(&["--calls", "0"]), "--calls must be >= 1, got 0");
+        assert_eq!(usage_message(&["--warmup", "x"]), "--warmup needs an integer, got 'x'");
+        assert_eq!(usage_message(&["--calls"]), "--calls needs a value");
+        assert_eq!(usage_message(&["--frob", "1"]), "unknown option '--frob'");
+        assert_eq!(usage_message(&["--frob=1"]), "unknown option '--frob'");
+        assert_eq!(usage_message(&["--batc", "2"]), "unknown option '--batc'");
+        assert_eq!(usage_message(&["stray"]), "unknown option 'stray'");
         assert!(usage_message(&["--warmup", "-1"]).contains("must be >= 0"));
         assert!(usage_message(&["--threads", "two"]).contains("needs an integer"));
         assert!(usage_message(&["--repeats"]).contains("--repeats"));
@@ -214,7 +248,7 @@ mod tests {
     #[test]
     fn help_is_not_an_error() {
         match Options::parse_args("rust-test", ["--help"]).unwrap() {
-            Parsed::Help(text) => assert!(text.contains("--calls") && text.contains("rust-test")),
+            Parsed::Help(text) => assert_eq!(text, help_line("rust-test") + "\n"),
             Parsed::Run(_) => panic!("expected help"),
         }
     }

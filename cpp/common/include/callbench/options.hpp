@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace callbench {
@@ -21,7 +22,11 @@ struct Options {
   std::optional<std::filesystem::path> latencies;
   bool serve = false;  // take commands from stdin instead of running --repeats rounds
   bool debug = false;
+  bool help = false;  // --help: the entry prints help_line and exits 0, loading nothing
 };
+
+// What --help prints, the same in every kit (docs/contract.md, "The contract's words").
+std::string help_line(std::string_view id);
 
 // Parses the arguments after the program name ("--calls 10" or "--calls=10").
 // Throws UsageError naming the bad option.

@@ -60,7 +60,13 @@ public final class DriverMain {
     public static void run(Driver driver, String[] args, InputStream in, PrintStream out)
             throws CallbenchException {
         try {
-            serve(driver, Options.parse(args), in, out);
+            Options options = Options.parse(args);
+            if (options.help) {
+                out.println(Options.helpLine(driver.id()));
+                out.flush();
+                return;
+            }
+            serve(driver, options, in, out);
         } catch (CallbenchException e) {
             // The kit's parts do not know the driver; it is named once, here.
             throw e.withDriver(driver.id());

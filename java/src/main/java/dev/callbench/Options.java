@@ -27,6 +27,8 @@ public final class Options {
     /** Take rounds from standard input instead of running {@link #repeats}. */
     public boolean serve;
     public boolean debug;
+    /** --help: the entry prints {@link #helpLine} and returns, loading nothing. */
+    public boolean help;
 
     /** Most calls a standalone run times one by one (contract: min(N, 100000)). */
     public static final int STANDALONE_LATENCY_CALLS = 100_000;
@@ -45,6 +47,13 @@ public final class Options {
         @CommandLine.Option(names = "--latencies") String latencies;
         @CommandLine.Option(names = "--serve") boolean serve;
         @CommandLine.Option(names = "--debug") boolean debug;
+        @CommandLine.Option(names = "--help") boolean help;
+    }
+
+    /** What --help prints, the same in every kit (docs/contract.md, "The contract's words"). */
+    public static String helpLine(String id) {
+        return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
+                + " [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]";
     }
 
     /**
@@ -61,7 +70,7 @@ public final class Options {
             line.parseArgs(args);
         } catch (CommandLine.UnmatchedArgumentException e) {
             String first = e.getUnmatched().get(0);
-            throw new UsageException("unknown option " + first.split("=", 2)[0]);
+            throw new UsageException("unknown option '" + first.split("=", 2)[0] + "'");
         } catch (CommandLine.MissingParameterException e) {
             throw new UsageException(nameOf(e.getMissing().get(0)) + " needs a value");
         } catch (ParameterException e) {
@@ -83,6 +92,7 @@ public final class Options {
         o.latencies = given.latencies == null ? null : Path.of(given.latencies);
         o.serve = given.serve;
         o.debug = given.debug;
+        o.help = given.help;
         // Java arrays are indexed by int: the run's inputs must fit one array.
         if ((long) o.calls * o.batch * Inputs.WIDTH > Integer.MAX_VALUE - 8) {
             throw new UsageException("--calls x --batch is too large for one run");

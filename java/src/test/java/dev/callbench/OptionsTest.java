@@ -53,7 +53,15 @@ class OptionsTest {
 
     @Test
     void anAtFileIsAnUnknownOptionNotAFileToRead() {
-        assertUsage("java-x: usage: unknown option @args.txt", "@args.txt");
+        assertUsage("java-x: usage: unknown option '@args.txt'", "@args.txt");
+    }
+
+    @Test
+    void helpIsAskedNotAnError() throws UsageException {
+        assertTrue(Options.parse(new String[] {"--help"}).help);
+        assertEquals("usage: java-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
+                + " [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]",
+                Options.helpLine("java-x"));
     }
 
     @Test
@@ -63,11 +71,11 @@ class OptionsTest {
 
     @Test
     void usageErrorsNameTheOptionAndExitTwo() {
-        assertUsage("java-x: usage: unknown option --frobnicate", "--frobnicate", "1");
+        assertUsage("java-x: usage: unknown option '--frobnicate'", "--frobnicate", "1");
         assertUsage("java-x: usage: --calls needs a value", "--calls");
-        assertUsage("java-x: usage: unknown option --help", "--help");
-        assertUsage("java-x: usage: unknown option calls", "calls");
-        assertUsage("java-x: usage: unknown option --bogus", "--bogus=1");
+        assertUsage("java-x: usage: unknown option '--hel'", "--hel");  // no abbreviation
+        assertUsage("java-x: usage: unknown option 'calls'", "calls");
+        assertUsage("java-x: usage: unknown option '--bogus'", "--bogus=1");
         assertUsage("java-x: usage: --calls needs an integer, got '--serve'", "--calls", "--serve");
         assertUsage("java-x: usage: --serve takes no value", "--serve=1");
         assertUsage("java-x: usage: --calls needs an integer, got 'many'", "--calls", "many");
