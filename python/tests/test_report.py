@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from callbench.cli.main import main as callbench_main
 from callbench.records.record import Record, Round, Status
 from callbench.records.store import load_run, write_json, write_record
 from callbench.report import claims, peers
-from callbench.report.__main__ import main as report_main
 from callbench.report.ratios import ratio
 
 ENV: dict[str, Any] = {
@@ -89,7 +89,7 @@ def make_run(
 
 def report(tmp_path: Path, *runs: Path) -> str:
     out = tmp_path / "out"
-    assert report_main([*map(str, runs), "--out", str(out)]) == 0
+    assert callbench_main(["report", *map(str, runs), "--out", str(out)]) == 0
     return (out / "report.md").read_text()
 
 
@@ -369,16 +369,16 @@ def test_a_record_of_another_schema_version_is_one_line(
     run = make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3)])
     old = run / "python-eager.json"
     old.write_text(json.dumps({"driver": "python-eager", "per_call_ns": [1.0], "schema": 1}))
-    assert report_main([str(run), "--out", str(tmp_path / "out")]) == 1
+    assert callbench_main(["report", str(run), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert err[0].startswith("callbench report: error: ") and str(old) in err[0]
+    assert err[0].startswith("callbench: error: ") and str(old) in err[0]
     assert "schema version" in err[0]
     assert not (tmp_path / "out" / "report.md").exists()
 
 
 def test_a_missing_run_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert report_main([str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 1
+    assert callbench_main(["report", str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nothing" in err[0]
 

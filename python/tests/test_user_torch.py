@@ -262,7 +262,7 @@ def test_every_driver_of_our_mlp_alone_is_recorded_as_left_out_saying_why(
     assert {s.id for s in others} == {s.id for s in DRIVERS} - ran
     why = {s.id: s.available() for s in others}
     weights = next(s for s in others if s.id == "python-numpy")
-    assert why["cpp-libtorch"] == why["rust-candle"] == left_out.reason(weights)
+    assert why["cpp-libtorch"] == why["rust-candle"] == left_out.reason(weights.artifact)
     assert "mlp_weights.f32" in why["cpp-libtorch"]
     assert why["python-eager-seed"].startswith("runs our MLP only: builds our MLP's torch.nn")
     assert why["cpp-torchscript-seed"].startswith("runs our MLP only: calls our MLP's TorchScript")

@@ -67,7 +67,7 @@ def user_specs(args: argparse.Namespace) -> tuple[list[DriverSpec], list[DriverS
     if flag == "--torch":
         specs = runs_program(chosen)
         mlp_only = [s for s in chosen if s.artifact != art.ONNX and TORCH_PROGRAM not in s.roles]
-        others = [replace(s, available=partial(left_out.reason, s)) for s in mlp_only]
+        others = [replace(s, available=partial(left_out.reason, s.artifact)) for s in mlp_only]
     if not specs:
         what = "runs a torch.export program or loads ONNX" if flag == "--torch" else "loads ONNX"
         raise UsageError(f"{flag}: none of the chosen drivers {what}")

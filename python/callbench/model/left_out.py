@@ -4,7 +4,6 @@ the run says what it left out and why rather than leaving the row silently absen
 
 from __future__ import annotations
 
-from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
@@ -23,7 +22,7 @@ BY_ARTIFACT = {
 }
 
 
-def reason(spec: DriverSpec) -> str:
-    """The record's line for ``spec`` left out of a ``--torch`` run."""
-    why = BY_ARTIFACT.get(spec.artifact, f"loads {spec.artifact}, made from our MLP alone")
+def reason(artifact: str) -> str:
+    """The record's line for a driver of ``artifact`` left out of a ``--torch`` run."""
+    why = BY_ARTIFACT.get(artifact, f"loads {artifact}, made from our MLP alone")
     return f"runs our MLP only: {why}"
