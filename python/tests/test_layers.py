@@ -55,8 +55,11 @@ def climbs(rank: dict[str, int]) -> list[str]:
 
 
 def test_every_top_level_module_has_its_layer() -> None:
-    names = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
-             if (p.suffix == ".py" or (p / "__init__.py").is_file()) and p.stem != "__init__"}
+    names = {
+        p.stem if p.is_file() else p.name
+        for p in PACKAGE.iterdir()
+        if (p.suffix == ".py" or (p / "__init__.py").is_file()) and p.stem != "__init__"
+    }
     assert names == set(layers())
 
 
