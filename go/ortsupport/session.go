@@ -184,3 +184,44 @@ func LoadError(path string, err error) error {
 func RunError(path string, err error) error {
 	return kit.Dataf(path, "run failed: %s", kit.FirstLine(err.Error()))
 }
+
+// Opened is what each ONNX Runtime driver makes before its own session: the model's path and
+// signature, its input and output tensors for the run's batch, and the session options.
+type Opened struct {
+	Path      string
+	Signature kit.Signature
+	X, Y      Tensors
+	Options   *ort.SessionOptions // the caller destroys them once its session is made
+}
+
+// Open checks mlp.onnx in o.Models, initializes the library, reads the model's signature
+// and makes its tensors and session options (NewSessionOptions) for o.Batch and o.Threads.
+func Open(o kit.Options) (Opened, error) {
+	path := filepath.Join(o.Models, "mlp.onnx")
+	if err := RequireModel(path); err != nil {
+		return Opened{}, err
+	}
+	if err := Initialize(); err != nil {
+		return Opened{}, err
+	}
+	sig, err := ReadSignature(path)
+	if err != nil {
+		return Opened{}, err
+	}
+	x, err := NewTensors(path, sig.Inputs, o.Batch)
+	if err != nil {
+		return Opened{}, err
+	}
+	y, err := NewTensors(path, sig.Outputs, o.Batch)
+	if err != nil {
+		x.Destroy()
+		return Opened{}, err
+	}
+	options, err := NewSessionOptions(o.Threads)
+	if err != nil {
+		x.Destroy()
+		y.Destroy()
+		return Opened{}, err
+	}
+	return Opened{Path: path, Signature: sig, X: x, Y: y, Options: options}, nil
+}

@@ -5,8 +5,6 @@
 package main
 
 import (
-	"path/filepath"
-
 	ort "github.com/yalue/onnxruntime_go"
 
 	"callbench/kit"
@@ -22,32 +20,14 @@ type model struct {
 }
 
 func load(o kit.Options) (kit.TensorModel, error) {
-	path := filepath.Join(o.Models, "mlp.onnx")
-	if err := ortsupport.RequireModel(path); err != nil {
-		return nil, err
-	}
-	if err := ortsupport.Initialize(); err != nil {
-		return nil, err
-	}
-	sig, err := ortsupport.ReadSignature(path)
+	opened, err := ortsupport.Open(o)
 	if err != nil {
 		return nil, err
 	}
-	x, err := ortsupport.NewTensors(path, sig.Inputs, o.Batch)
-	if err != nil {
-		return nil, err
-	}
-	y, err := ortsupport.NewTensors(path, sig.Outputs, o.Batch)
-	if err != nil {
-		return nil, err
-	}
-	options, err := ortsupport.NewSessionOptions(o.Threads)
-	if err != nil {
-		return nil, err
-	}
-	defer options.Destroy()
+	defer opened.Options.Destroy()
+	path, sig, x, y := opened.Path, opened.Signature, opened.X, opened.Y
 	session, err := ort.NewAdvancedSession(path, ortsupport.Names(sig.Inputs), ortsupport.Names(sig.Outputs),
-		x.Values, y.Values, options)
+		x.Values, y.Values, opened.Options)
 	if err != nil {
 		return nil, ortsupport.LoadError(path, err)
 	}
