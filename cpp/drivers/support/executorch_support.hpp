@@ -1,5 +1,7 @@
 // What the ExecuTorch drivers share: threads, version, checks with one-line
-// errors, and MethodRunner, the lower-level Program -> Method path.
+// errors, MethodRunner, the lower-level Program -> Method path, and MethodModel,
+// a driver's whole model on it (cpp-executorch-method and -portable differ only
+// in the program they give it).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <executorch/extension/data_loader/file_data_loader.h>
@@ -16,6 +19,7 @@
 #include <executorch/runtime/executor/program.h>
 
 #include "callbench/model.hpp"
+#include "callbench/options.hpp"
 #include "callbench/tensors.hpp"
 
 namespace callbench {
@@ -93,6 +97,28 @@ class MethodRunner {
   std::vector<std::vector<executorch::aten::StridesType>> strides_;
   std::vector<std::unique_ptr<executorch::aten::TensorImpl>> input_impls_;
   std::vector<std::size_t> output_bytes_;
+};
+
+// A driver's model on MethodRunner: the program `file` of the models folder, the pool sized
+// first (init_executorch), each call run as MethodRunner::run, `call` its notes' words.
+class MethodModel {
+ public:
+  MethodModel(const Options& options, const char* file, std::string call)
+      : pool_threads_(init_executorch(options.threads)),
+        runner_(options.models / file, options.batch),
+        call_(std::move(call)) {}
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    runner_.run(in, out);
+  }
+  const Signature& signature() const { return runner_.signature(); }
+  std::string runtime_version() const { return executorch_version(); }
+  Notes notes() const { return executorch_notes(call_, pool_threads_); }
+
+ private:
+  std::int64_t pool_threads_;
+  MethodRunner runner_;
+  std::string call_;
 };
 
 }  // namespace callbench

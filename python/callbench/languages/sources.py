@@ -2,8 +2,8 @@
 hold it to the artifact on its registry line.
 
 A driver's code is its source file plus the project files it takes code from
-(C++ ``#include "..."``, Rust ``use callbench_drivers::...``, relative JavaScript
-imports, Python imports under ``callbench.drivers``, a Java class's family). In
+(C++ ``#include "..."``, Rust ``use callbench_drivers::...``, Go's support packages
+such as ``callbench/ortsupport``, relative JavaScript imports, Python imports under ``callbench.drivers``, a Java class's family). In
 that code, outside comments and docstrings, an artifact is named by its file
 name in a string or, in Python, by its constant in ``callbench.model``.
 """
@@ -41,6 +41,7 @@ _STRINGS = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'")
 _INCLUDE = re.compile(r'#include\s+"([^"]+)"')
 _RUST_USE = re.compile(r"\buse\s+callbench_drivers::(\w+)")
 _JS_IMPORT = re.compile(r"\bfrom\s+'(\.[^']+)'")
+_GO_IMPORT = re.compile(r'"callbench/(\w+)"')
 _JAVA_CLASS = re.compile(r"\bextends\s+(\w+)|\b([A-Z]\w+)\.[A-Z_]+\b")
 _PYTHON_PACKAGE = REPO_ROOT / "python"
 
@@ -98,6 +99,10 @@ def _code_links(path: Path, code: str) -> list[Path]:
     if path.suffix == ".rs":
         support = REPO_ROOT / "rust" / "drivers" / "src"
         return [p for m in _RUST_USE.findall(code) if (p := support / f"{m}.rs").is_file()]
+    if path.suffix == ".go":  # a driver support package, not the kit (which opens no model)
+        packages = [REPO_ROOT / "go" / m for m in _GO_IMPORT.findall(code) if m != "kit"]
+        return [f for p in packages for f in sorted(p.glob("*.go"))
+                if not f.name.endswith("_test.go")]  # fmt: skip
     if path.suffix == ".js":
         return [p for m in _JS_IMPORT.findall(code) if (p := (here / m).resolve()).is_file()]
     if path.suffix == ".java":  # its family, and classes whose constants it reads
