@@ -1,15 +1,9 @@
 package dev.callbench.drivers;
 
-import ai.djl.MalformedModelException;
-import ai.djl.translate.TranslateException;
-import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.Options;
 import dev.callbench.Signature;
 import dev.callbench.TensorModel;
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -19,33 +13,18 @@ import java.util.Map;
  * and the call on every input and output the file's signature names
  * (contract version 3).
  */
-abstract class DjlFamily implements Driver {
-    private final String id;
-    private final String call;
-
+abstract class DjlFamily extends BoundFamily {
     DjlFamily(String id, String call) {
-        this.id = id;
-        this.call = call;
+        super(id, call);
     }
 
-    /** A driver's model over a loaded DJL model and its signature; closing it closes the model. */
-    abstract static class Bound implements TensorModel {
+    /** A driver's model over a loaded DJL model; closing it closes the model. */
+    abstract static class Bound extends BoundFamily.Bound {
         final ai.djl.Model model;
-        final Signature signature;
 
         Bound(ai.djl.Model model, Signature signature) {
+            super(signature, model::close);
             this.model = model;
-            this.signature = signature;
-        }
-
-        @Override
-        public final Signature signature() {
-            return signature;
-        }
-
-        @Override
-        public void close() {
-            model.close();
         }
     }
 
@@ -53,28 +32,19 @@ abstract class DjlFamily implements Driver {
     abstract TensorModel bind(ai.djl.Model loaded, int batch, Signature signature);
 
     @Override
-    public final String id() {
-        return id;
-    }
-
-    @Override
     public final String artifact() {
         return PytorchModels.ARTIFACT;
     }
 
     @Override
-    public final TensorModel load(Path model, Options options)
-            throws MalformedModelException, IOException, TranslateException, DataException {
+    public final TensorModel load(Path model, Options options) throws Exception {
         Signature signature = TorchScriptSignature.read(model);
         DjlEngine.configure(options);
         ai.djl.Model loaded = DjlModels.load(model);
-        try {
+        return releasingOnFailure(loaded::close, () -> {
             DjlModels.checkOutputs(loaded, model, options.batch, signature);
             return bind(loaded, options.batch, signature);
-        } catch (TranslateException | DataException | RuntimeException e) {
-            loaded.close();
-            throw e;
-        }
+        });
     }
 
     @Override
@@ -83,10 +53,7 @@ abstract class DjlFamily implements Driver {
     }
 
     @Override
-    public final Map<String, Object> notes() {
-        Map<String, Object> notes = new LinkedHashMap<>();
-        notes.put("call", call);
-        notes.putAll(DjlEngine.notes());
-        return notes;
+    final Map<String, Object> runtimeNotes() {
+        return DjlEngine.notes();
     }
 }

@@ -1,7 +1,5 @@
 package dev.callbench.drivers;
 
-import dev.callbench.DataException;
-import dev.callbench.Driver;
 import dev.callbench.Options;
 import dev.callbench.Signature;
 import dev.callbench.TensorModel;
@@ -15,33 +13,18 @@ import org.pytorch.Module;
  * and the notes. A driver gives its id, what its call does, and the call on
  * every input and output the file's signature names (contract version 3).
  */
-abstract class PytorchJavaFamily implements Driver {
-    private final String id;
-    private final String call;
-
+abstract class PytorchJavaFamily extends BoundFamily {
     PytorchJavaFamily(String id, String call) {
-        this.id = id;
-        this.call = call;
+        super(id, call);
     }
 
-    /** A driver's model over a loaded module and its signature; closing it destroys the module. */
-    abstract static class Bound implements TensorModel {
+    /** A driver's model over a loaded module; closing it destroys the module. */
+    abstract static class Bound extends BoundFamily.Bound {
         final Module module;
-        final Signature signature;
 
         Bound(Module module, Signature signature) {
+            super(signature, module::destroy);
             this.module = module;
-            this.signature = signature;
-        }
-
-        @Override
-        public final Signature signature() {
-            return signature;
-        }
-
-        @Override
-        public final void close() {
-            module.destroy();
         }
     }
 
@@ -49,25 +32,15 @@ abstract class PytorchJavaFamily implements Driver {
     abstract TensorModel bind(Module module, int batch, Signature signature);
 
     @Override
-    public final String id() {
-        return id;
-    }
-
-    @Override
     public final String artifact() {
         return PytorchModels.ARTIFACT;
     }
 
     @Override
-    public final TensorModel load(Path model, Options options) throws DataException {
+    public final TensorModel load(Path model, Options options) throws Exception {
         Signature signature = TorchScriptSignature.read(model);
         Module module = PytorchModels.load(model, options.threads, options.batch, signature);
-        try {
-            return bind(module, options.batch, signature);
-        } catch (RuntimeException e) {
-            module.destroy();
-            throw e;
-        }
+        return releasingOnFailure(module::destroy, () -> bind(module, options.batch, signature));
     }
 
     @Override
@@ -76,7 +49,7 @@ abstract class PytorchJavaFamily implements Driver {
     }
 
     @Override
-    public final Map<String, Object> notes() {
-        return PytorchModels.notes(call);
+    final Map<String, Object> runtimeNotes() {
+        return PytorchModels.notes();
     }
 }

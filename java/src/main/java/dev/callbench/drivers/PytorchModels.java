@@ -67,9 +67,8 @@ final class PytorchModels {
     }
 
     /** What each call does, and what LibTorch uses, read back from it (not our setting). */
-    static Map<String, Object> notes(String call) {
+    static Map<String, Object> notes() {
         Map<String, Object> notes = new LinkedHashMap<>();
-        notes.put("call", call);
         notes.put("libtorch_version", LibTorch.version());
         notes.put("intra_op_threads", LibTorch.getNumThreads());
         notes.put("native_peer", "java/native (the project's JNI peer for pytorch_java_only)");

@@ -1,0 +1,77 @@
+package dev.callbench.drivers;
+
+import dev.callbench.Driver;
+import dev.callbench.Signature;
+import dev.callbench.TensorModel;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the three Java driver families (ONNX Runtime, DJL, org.pytorch) share: a driver's id
+ * and the words of its call, which lead its notes; its model bound over the runtime handle
+ * the family opened ({@link Bound}: the signature kept, the handle released on close); and
+ * the handle released at once when the driver's call cannot be set up
+ * ({@link #releasingOnFailure}). A family adds its artifact, how it opens the handle, its
+ * runtime's version and notes.
+ */
+abstract class BoundFamily implements Driver {
+    private final String id;
+    private final String call;
+
+    BoundFamily(String id, String call) {
+        this.id = id;
+        this.call = call;
+    }
+
+    /** A driver's model over an opened runtime handle and its signature; closing it releases the handle. */
+    abstract static class Bound implements TensorModel {
+        final Signature signature;
+        private final Runnable release;
+
+        Bound(Signature signature, Runnable release) {
+            this.signature = signature;
+            this.release = release;
+        }
+
+        @Override
+        public final Signature signature() {
+            return signature;
+        }
+
+        @Override
+        public void close() {
+            release.run();
+        }
+    }
+
+    /** A step of a load that may fail once the handle is open. */
+    interface Setup<T> {
+        T run() throws Exception;
+    }
+
+    /** {@code setup}'s model, or, if it throws, the handle released by {@code release} and the error rethrown. */
+    static <T> T releasingOnFailure(Runnable release, Setup<T> setup) throws Exception {
+        try {
+            return setup.run();
+        } catch (Exception e) {
+            release.run();
+            throw e;
+        }
+    }
+
+    /** The runtime's own notes, after the call's words. */
+    abstract Map<String, Object> runtimeNotes();
+
+    @Override
+    public final String id() {
+        return id;
+    }
+
+    @Override
+    public final Map<String, Object> notes() {
+        Map<String, Object> notes = new LinkedHashMap<>();
+        notes.put("call", call);
+        notes.putAll(runtimeNotes());
+        return notes;
+    }
+}
