@@ -62,7 +62,7 @@ TEST(StandaloneScript, RoundsThenCappedLatenciesThenEnd) {
 }
 
 // A runner that answers with fixed figures and records what it was asked.
-class FakeRunner : public RoundRunner {
+class FakeRunner : public Runner {
  public:
   std::vector<std::string> asked;
   Round round(std::int64_t calls) override {

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Callable
 from typing import NoReturn
 
-from callbench.errors import ArtifactError, RunError, UsageError, named_first_line
+from callbench.errors import DataError, RunError, UsageError, named_first_line
 
 
 class Parser(argparse.ArgumentParser):
@@ -73,7 +73,7 @@ def report_errors(prog: str, body: Callable[[], int], debug: bool, *, catch_all:
     except UsageError as exc:
         print(f"{prog}: usage: {exc}", file=sys.stderr)
         return 2
-    except (ArtifactError, RunError) as exc:
+    except (DataError, RunError) as exc:
         if debug:
             traceback.print_exc()
         print(f"{prog}: error: {exc}", file=sys.stderr)

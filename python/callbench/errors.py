@@ -11,7 +11,7 @@ class UsageError(Exception):
     """An option is missing or out of range (exit status 2)."""
 
 
-class ArtifactError(Exception):
+class DataError(Exception):
     """An input file is missing, corrupt or does not match the manifest (exit status 1)."""
 
     def __init__(self, path: Path | str, problem: str) -> None:

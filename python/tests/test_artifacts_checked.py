@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import torch
 
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.model import artifacts as art
 from callbench.registry import lookup
 from tests.conftest import HarnessRun, resign, run_module
@@ -72,7 +72,7 @@ def test_a_malicious_state_dict_runs_no_code(tmp_path: Path) -> None:
     MARKER = tmp_path / "pwned"
     evil = tmp_path / "evil.pt"
     torch.save({"a.weight": _Boom()}, evil, pickle_protocol=pickle.DEFAULT_PROTOCOL)
-    with pytest.raises(ArtifactError, match="not a loadable weights-only state_dict"):
+    with pytest.raises(DataError, match="not a loadable weights-only state_dict"):
         art.load_state_dict(evil)
     assert not MARKER.exists()
 
@@ -80,7 +80,7 @@ def test_a_malicious_state_dict_runs_no_code(tmp_path: Path) -> None:
 def test_a_state_dict_of_another_architecture_is_named(tmp_path: Path) -> None:
     other = tmp_path / "other.pt"
     torch.save(torch.nn.Linear(3, 4).state_dict(), other)
-    with pytest.raises(ArtifactError, match="keys"):
+    with pytest.raises(DataError, match="keys"):
         art.load_state_dict(other)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from callbench.driver_options import Options
-from callbench.driverkit.inputs import load_inputs
+from callbench.driverkit.inputs import read_inputs
 from callbench.drivers import native_modules as native
 from callbench.model import artifacts as art
 from callbench.registry import lookup
@@ -58,7 +58,7 @@ def test_the_cython_loop_is_one_call_into_the_extension(small_models: Path) -> N
     from callbench.drivers.cython_forward import per_call, whole_loop
 
     options = Options(models=small_models, calls=50, batch=2)
-    inputs = load_inputs(options, art.signature(options.models))[0]
+    inputs = read_inputs(options, art.signature(options.models))[0]
     outputs = np.full((options.calls * options.batch, 1), np.nan, dtype=np.float32)
     prepared = whole_loop(options, inputs, outputs)
     assert type(prepared.loop).__name__ == "builtin_function_or_method"
@@ -81,7 +81,7 @@ def test_the_numba_forward_is_plain_python_too(small_models: Path, width: int | 
 
     models = small_models if width is None else small_models / art.family_folder(width)
     options = Options(models=models, calls=20)
-    x = load_inputs(options, art.signature(options.models))[0]
+    x = read_inputs(options, art.signature(options.models))[0]
     y = np.full((20, 1), np.nan, dtype=np.float32)
     raw = read_raw(options)
     assert raw.hidden == (width or 8)

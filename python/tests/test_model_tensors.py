@@ -10,7 +10,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from callbench.errors import ArtifactError, UsageError
+from callbench.errors import DataError, UsageError
 from callbench.model import tensors, user_inputs
 from callbench.model.onnx_signature import Declared, batch_of, declared, input_shapes
 from tests import onnx_models
@@ -33,16 +33,16 @@ def test_a_tensors_file_is_read_whole_and_checked(tmp_path: Path) -> None:
     board = tensors.Tensor("board", "float32", (2, 3), "inputs.f32")
     np.arange(24, dtype="<f4").tofile(tmp_path / "inputs.f32")
     assert tensors.read_samples(tmp_path, board).shape == (4, 2, 3)
-    with pytest.raises(ArtifactError, match="holds 4 samples, the run needs 5"):
+    with pytest.raises(DataError, match="holds 4 samples, the run needs 5"):
         tensors.read_samples(tmp_path, board, needed=5)
     np.arange(25, dtype="<f4").tofile(tmp_path / "inputs.f32")
-    with pytest.raises(ArtifactError, match=r"100 bytes is not a whole number of samples of "
+    with pytest.raises(DataError, match=r"100 bytes is not a whole number of samples of "
                                             r"'board' \(24 bytes each\)"):  # fmt: skip
         tensors.read_samples(tmp_path, board)
     values = np.zeros(24, dtype="<f4")
     values[13] = np.nan
     values.tofile(tmp_path / "inputs.f32")
-    with pytest.raises(ArtifactError, match="sample 2 of 'board' is NaN or Inf"):
+    with pytest.raises(DataError, match="sample 2 of 'board' is NaN or Inf"):
         tensors.read_samples(tmp_path, board)
 
 

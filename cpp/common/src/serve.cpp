@@ -52,7 +52,7 @@ std::int64_t parse_calls(std::string_view command, std::string_view text, std::i
 }
 
 // Runs one command; false once it is "end". answers is null in a standalone run.
-bool execute(const Command& command, const Options& options, RoundRunner& runner,
+bool execute(const Command& command, const Options& options, Runner& runner,
              std::vector<Round>& rounds, std::ostream* answers) {
   switch (command.kind) {
     case Command::Kind::round: {
@@ -104,7 +104,7 @@ std::vector<Command> standalone_script(const Options& options) {
   return script;
 }
 
-std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64_t load_ns,
+std::vector<Round> serve(const Options& options, Runner& runner, std::int64_t load_ns,
                          const Warmup& warmup, std::istream& commands, std::ostream& answers) {
   answer(answers, {{"event", "ready"},
                    {"load_ns", load_ns},
@@ -118,7 +118,7 @@ std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64
   return rounds;
 }
 
-std::vector<Round> run_script(const Options& options, RoundRunner& runner) {
+std::vector<Round> run_script(const Options& options, Runner& runner) {
   std::vector<Round> rounds;
   for (const Command& command : standalone_script(options)) {
     if (!execute(command, options, runner, rounds, nullptr)) break;

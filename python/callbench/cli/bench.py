@@ -13,7 +13,7 @@ from pathlib import Path
 
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
-from callbench.errors import ArtifactError, UsageError, named_first_line
+from callbench.errors import DataError, UsageError, named_first_line
 from callbench.harness import console, gpu_sweep, signals, sweep_plan
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
@@ -174,8 +174,8 @@ def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
         art.signature(models)
         package = models / deploy.AOTI_PACKAGE
         if package.exists() and not deploy.carries_signature(package):
-            raise ArtifactError(package, "has no signature in its metadata")
-    except ArtifactError as exc:
+            raise DataError(package, "has no signature in its metadata")
+    except DataError as exc:
         print(f"callbench: {exc}: exporting", flush=True)
         if run_export(ExportOptions(out=models)) != 0:
             raise

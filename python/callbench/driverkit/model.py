@@ -20,8 +20,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.driverkit.inputs import load_inputs
-from callbench.errors import ArtifactError, first_line
+from callbench.driverkit.inputs import read_inputs
+from callbench.errors import DataError, first_line
 from callbench.model.artifacts import MANIFEST, signature
 
 Loop = Callable[[int, int], None]
@@ -65,7 +65,7 @@ class LoadedModel:
 def load(setup: Setup, options: Options) -> LoadedModel:
     """The run's inputs read, outputs allocated at the model's shapes, then ``setup`` timed."""
     found = signature(options.models)
-    inputs = load_inputs(options, found)
+    inputs = read_inputs(options, found)
     samples = options.calls * options.batch
     outputs = tuple(np.zeros((samples, *t.shape), t.numpy_dtype) for t in found.outputs)
     if getattr(setup, EVERY_TENSOR, False):
@@ -79,7 +79,7 @@ def load(setup: Setup, options: Options) -> LoadedModel:
             or len(found.outputs) != 1
             or any(t.dtype != "float32" for t in one)
         ):
-            raise ArtifactError(
+            raise DataError(
                 options.models / MANIFEST, "this driver feeds one float32 input and reads one "
                 "float32 output; the model has " + ", ".join(f"{t.name!r} {t.dtype}" for t in one),
             )  # fmt: skip
@@ -88,6 +88,6 @@ def load(setup: Setup, options: Options) -> LoadedModel:
     return LoadedModel(model, inputs, outputs, time.perf_counter_ns() - t0)
 
 
-def model_error(path: Path, exc: BaseException) -> ArtifactError:
+def model_error(path: Path, exc: BaseException) -> DataError:
     """Wrap a runtime's load failure so the user sees the file and the first line."""
-    return ArtifactError(path, f"cannot be loaded ({first_line(exc)})")
+    return DataError(path, f"cannot be loaded ({first_line(exc)})")

@@ -15,5 +15,5 @@ def write_outputs(path: Path, outputs: Sequence[np.ndarray], samples: int) -> No
     write_atomic(path, b"".join(np.ascontiguousarray(out[:samples]).tobytes() for out in outputs))
 
 
-def write_latencies(path: Path, latencies: np.ndarray) -> None:
+def write_int64s(path: Path, latencies: np.ndarray) -> None:
     write_atomic(path, latencies.astype("<i8").tobytes())

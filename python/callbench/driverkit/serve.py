@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from callbench.driver_options import STANDALONE_LATENCY_CALLS, Options
 from callbench.driverkit import rounds
 from callbench.driverkit.model import LoadedModel
-from callbench.driverkit.outputs import write_latencies
+from callbench.driverkit.outputs import write_int64s
 from callbench.errors import UsageError
 
 
@@ -90,7 +90,7 @@ def _execute(
         elif command.verb == "latencies":
             if options.latencies is None:
                 raise UsageError("latencies K needs --latencies PATH")
-            write_latencies(options.latencies, rounds.latencies(loop, command.calls))
+            write_int64s(options.latencies, rounds.latencies(loop, command.calls))
             if answering:
                 answer({"event": "latencies", "calls": command.calls})
         else:

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 
 
 class _Shaped(Protocol):
@@ -27,7 +27,7 @@ def check_output(path: Path, y: _Shaped, batch: int, shape: tuple[int, ...] = (1
     """A model that answers with the wrong shape is named before any timing."""
     if tuple(y.shape) != (batch, *shape):
         want = (batch, *shape)
-        raise ArtifactError(path, f"gives outputs of shape {tuple(y.shape)}, expected {want}")
+        raise DataError(path, f"gives outputs of shape {tuple(y.shape)}, expected {want}")
 
 
 def per_sample(dims: Sequence[object]) -> tuple[int, ...] | None:
@@ -56,20 +56,20 @@ def signature(
     """The model's names and per-sample shapes (from the runtime's view of the graph),
     checked against the floats per sample of inputs.f32 and of the outputs."""
     if len(inputs) != 1 or len(outputs) != 1:
-        raise ArtifactError(
+        raise DataError(
             path, f"has {len(inputs)} inputs and {len(outputs)} outputs, expected 1 and 1"
         )
     (x_name, x_dims), (y_name, y_dims) = inputs[0], outputs[0]
     x_shape = per_sample(x_dims)
     if x_shape is not None and x_shape != (features,):
-        raise ArtifactError(
+        raise DataError(
             path, f"input {x_name!r} takes {list(x_dims)}, inputs.f32 has {features} per sample"
         )
     y_shape = per_sample(y_dims)
     if y_shape is None:
         y_shape = (output_width,)
     if math.prod(y_shape) != output_width:
-        raise ArtifactError(
+        raise DataError(
             path,
             f"output {y_name!r} is {list(y_dims)}, the reference has {output_width} per sample",
         )
@@ -105,16 +105,16 @@ def ports(
     for what, declared, arrays in (("inputs", declared_inputs, inputs),
                                    ("outputs", declared_outputs, outputs)):  # fmt: skip
         if len(declared) != len(arrays):
-            raise ArtifactError(path, f"has {len(declared)} {what} as loaded, the artifact set "
+            raise DataError(path, f"has {len(declared)} {what} as loaded, the artifact set "
                                       f"{len(arrays)}")  # fmt: skip
         for (name, dims, dtype), array in zip(declared, arrays, strict=True):
             if dtype is not None and dtype != str(array.dtype):
-                raise ArtifactError(path, f"{what[:-1]} {name!r} is {dtype} as loaded, the "
+                raise DataError(path, f"{what[:-1]} {name!r} is {dtype} as loaded, the "
                                           f"artifact set's is {array.dtype}")  # fmt: skip
             shape = per_sample(dims)
             if shape is not None and math.prod(shape) != math.prod(array.shape[1:]):
                 has = f"the artifact set has {list(array.shape[1:])} a sample"
-                raise ArtifactError(path, f"{what[:-1]} {name!r} is {list(dims)} as loaded, {has}")
+                raise DataError(path, f"{what[:-1]} {name!r} is {list(dims)} as loaded, {has}")
     return Ports(
         tuple(name for name, _, _ in declared_inputs),
         tuple(name for name, _, _ in declared_outputs),

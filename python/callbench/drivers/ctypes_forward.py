@@ -16,7 +16,7 @@ import numpy as np
 from callbench.driver_options import Options
 from callbench.driverkit.model import Model
 from callbench.drivers import native_modules as native
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 
 FLOAT_BYTES = 4
 
@@ -33,7 +33,7 @@ def setup(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     try:
         forward = ctypes.CDLL(str(path)).callbench_mlp_forward
     except (OSError, AttributeError) as exc:
-        raise ArtifactError(path, f"cannot be loaded ({exc}); {native.BUILD_HINT}") from None
+        raise DataError(path, f"cannot be loaded ({exc}); {native.BUILD_HINT}") from None
     pointer = ctypes.c_void_p
     forward.argtypes = [pointer, pointer, pointer, ctypes.c_int64]
     forward.restype = None

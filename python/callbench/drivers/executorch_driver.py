@@ -44,7 +44,7 @@ from callbench.drivers.torch_common import (  # noqa: E402
     storer,
     tensors_loop,
 )
-from callbench.errors import ArtifactError, UsageError  # noqa: E402
+from callbench.errors import DataError, UsageError  # noqa: E402
 from callbench.model.artifacts import require  # noqa: E402
 from callbench.model.exported_programs import EXECUTORCH_XNNPACK  # noqa: E402
 
@@ -77,12 +77,12 @@ def captured_fd2() -> Iterator[RuntimeLog]:
             os.close(saved)
 
 
-def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> ArtifactError:
+def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> DataError:
     text = str(exc).strip().splitlines()
     problem = text[0] if text else type(exc).__name__
     if log.last():
         problem += f" ({log.last()})"
-    return ArtifactError(path, f"cannot be loaded ({problem})")
+    return DataError(path, f"cannot be loaded ({problem})")
 
 
 @every_tensor
@@ -96,7 +96,7 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
         except Exception as exc:  # the bindings raise RuntimeError with an error code
             raise load_error(path, exc, log) from None
         if method is None:
-            raise ArtifactError(path, "has no forward method")
+            raise DataError(path, "has no forward method")
         max_batch = method.metadata.input_tensor_meta(0).sizes()[0]
         if options.batch > max_batch:
             raise UsageError(f"--batch {options.batch} is above the {max_batch} {path} takes")
@@ -105,7 +105,7 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
             loop = (tensors_loop(execute, path, options, inputs, outputs)
                     if is_program_run(options) else _our_loop(execute, path, options, inputs,
                                                                 outputs))  # fmt: skip
-        except ArtifactError:
+        except DataError:
             raise
         except Exception as exc:  # a program of another model rejects the input
             raise load_error(path, exc, log) from None

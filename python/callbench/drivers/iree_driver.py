@@ -25,7 +25,7 @@ import numpy as np
 from callbench.driver_options import Options
 from callbench.driverkit.model import Model, model_error
 from callbench.drivers.checks import check_output
-from callbench.errors import ArtifactError, first_line
+from callbench.errors import DataError, first_line
 from callbench.model.artifacts import require
 from callbench.model.iree_model import FUNCTION, VMFB
 
@@ -55,7 +55,7 @@ def _loaded(options: Options) -> tuple[Any, Any, Path, str]:
         raise model_error(path, exc) from None
     function = module.lookup_function(FUNCTION)
     if function is None:
-        raise ArtifactError(path, f"has no function {FUNCTION!r} ({module.function_names})")
+        raise DataError(path, f"has no function {FUNCTION!r} ({module.function_names})")
     return context, function, path, device
 
 
@@ -64,7 +64,7 @@ def _first(path: Path, call: Any, x: np.ndarray, batch: int, shape: tuple[int, .
     try:
         y = call(x)
     except (RuntimeError, ValueError) as exc:
-        raise ArtifactError(
+        raise DataError(
             path, f"fails on a {list(x.shape)} float32 input ({first_line(exc)})"
         ) from None
     check_output(path, y, batch, shape)

@@ -26,7 +26,7 @@ import numpy as np
 from callbench.driver_options import Options
 from callbench.driverkit.model import Model, model_error
 from callbench.drivers.checks import Signature, check_output, signature
-from callbench.errors import ArtifactError, first_line
+from callbench.errors import DataError, first_line
 from callbench.model.artifacts import require
 from callbench.model.litert_model import SIGNATURE, TFLITE
 
@@ -76,7 +76,7 @@ def plain(options: Options, inputs: np.ndarray, outputs: np.ndarray) -> Model:
     try:
         runner = interpreter.get_signature_runner(SIGNATURE)
     except ValueError as exc:
-        raise ArtifactError(path, f"has no {SIGNATURE!r} signature ({first_line(exc)})") from None
+        raise DataError(path, f"has no {SIGNATURE!r} signature ({first_line(exc)})") from None
     x = inputs.reshape(-1, options.batch, io.features)
     y = outputs.reshape(-1, options.batch, *io.output_shape)
     x_name, y_name = io.input_name, io.output_name

@@ -24,7 +24,7 @@ import numpy as np
 
 from callbench.driver_options import Options
 from callbench.drivers.raw_weights import read_raw
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.model.artifacts import WEIGHTS
 from callbench.paths import BUILD
 
@@ -51,11 +51,11 @@ MAX_HIDDEN = 4096
 
 def loop_weights(options: Options) -> tuple[np.ndarray, int]:
     """The weights as the C and Cython loops read them (raw_weights.RawWeights.for_loops), and
-    their hidden width; ArtifactError naming the file for a width wider than the loops hold."""
+    their hidden width; DataError naming the file for a width wider than the loops hold."""
     raw = read_raw(options)
     if raw.hidden > MAX_HIDDEN:
         path = options.models / WEIGHTS
-        raise ArtifactError(path, f"width {raw.hidden} is wider than the C loops' {MAX_HIDDEN}")
+        raise DataError(path, f"width {raw.hidden} is wider than the C loops' {MAX_HIDDEN}")
     return raw.for_loops(), raw.hidden
 
 
@@ -70,7 +70,7 @@ def library_path() -> Path:
 
 def require_built(path: Path) -> Path:
     if not path.is_file():
-        raise ArtifactError(path, f"not built; {BUILD_HINT}")
+        raise DataError(path, f"not built; {BUILD_HINT}")
     return path
 
 
@@ -80,12 +80,12 @@ def load_extension(module: str) -> ModuleType:
     loader = importlib.machinery.ExtensionFileLoader(module, str(path))
     spec = importlib.util.spec_from_file_location(module, path, loader=loader)
     if spec is None:
-        raise ArtifactError(path, f"is not an extension module; {BUILD_HINT}")
+        raise DataError(path, f"is not an extension module; {BUILD_HINT}")
     try:
         extension = importlib.util.module_from_spec(spec)
         loader.exec_module(extension)
     except ImportError as exc:
-        raise ArtifactError(path, f"cannot be loaded ({exc}); {BUILD_HINT}") from None
+        raise DataError(path, f"cannot be loaded ({exc}); {BUILD_HINT}") from None
     return extension
 
 

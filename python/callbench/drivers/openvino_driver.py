@@ -31,7 +31,7 @@ from openvino.frontend import FrontEndManager
 from callbench.driver_options import Options
 from callbench.driverkit.model import Arrays, Model, every_tensor
 from callbench.drivers.checks import Ports, check_output, per_call, ports
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.model.artifacts import ONNX, require
 
 
@@ -48,7 +48,7 @@ def _read(path: Path) -> ov.Model:
     try:
         return frontend.convert(frontend.load(str(path)))
     except Exception as exc:  # the frontend raises its own GeneralFailure types
-        raise ArtifactError(path, f"does not load as ONNX ({_problem(exc)})") from None
+        raise DataError(path, f"does not load as ONNX ({_problem(exc)})") from None
 
 
 def _dims(port: Any) -> list[object]:
@@ -83,12 +83,12 @@ def compile_model(
         try:
             model.reshape(shapes)
         except Exception as exc:
-            raise ArtifactError(path, f"cannot take inputs {shapes} ({_problem(exc)})") from None
+            raise DataError(path, f"cannot take inputs {shapes} ({_problem(exc)})") from None
     config = {hints.inference_precision: ov.Type.f32, props.inference_num_threads: options.threads}
     try:
         compiled = ov.Core().compile_model(model, "CPU", config)
     except Exception as exc:
-        raise ArtifactError(path, f"does not compile for the CPU ({_problem(exc)})") from None
+        raise DataError(path, f"does not compile for the CPU ({_problem(exc)})") from None
     notes = {
         "inference_precision": compiled.get_property(hints.inference_precision).get_type_name(),
         "inference_num_threads": int(compiled.get_property(props.inference_num_threads)),
@@ -111,7 +111,7 @@ def _first_call(
         answers = infer([x[0] for x in xs])
     except Exception as exc:
         shapes = ", ".join(f"{list(x[0].shape)} {x.dtype}" for x in xs)
-        raise ArtifactError(path, f"fails on inputs {shapes} ({_problem(exc)})") from None
+        raise DataError(path, f"fails on inputs {shapes} ({_problem(exc)})") from None
     for k, shape in enumerate(io.output_shapes):
         check_output(path, answers[k], options.batch, shape)
 

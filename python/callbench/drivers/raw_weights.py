@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from callbench.driver_options import Options
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.model.architecture import WEIGHT_COUNT, hidden_of_count, layers
 from callbench.model.artifacts import WEIGHTS, require
 
@@ -45,17 +45,17 @@ class RawWeights:
 
 
 def read_raw(options: Options) -> RawWeights:
-    """mlp_weights.f32 of ``options.models``; ArtifactError naming the file when its size is
+    """mlp_weights.f32 of ``options.models``; DataError naming the file when its size is
     no width's or it holds NaN/Inf."""
     path = require(options.models, WEIGHTS)
     size = path.stat().st_size
     hidden = hidden_of_count(size // 4) if size % 4 == 0 else None
     if hidden is None:
-        raise ArtifactError(
+        raise DataError(
             path, f"holds {size} bytes, not the weights of a 2-H-H-1 MLP (4 x (H² + 5H + 1), "
             f"{4 * WEIGHT_COUNT} for the reference's H = 8)",
         )  # fmt: skip
     flat = np.ascontiguousarray(np.fromfile(path, dtype="<f4"), dtype=np.float32)
     if not np.isfinite(flat).all():
-        raise ArtifactError(path, "holds NaN or Inf weights")
+        raise DataError(path, "holds NaN or Inf weights")
     return RawWeights(flat, hidden)

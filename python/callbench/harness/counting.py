@@ -19,7 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import ArtifactError, RunError
+from callbench.errors import DataError, RunError
 from callbench.harness import callgrind, console
 from callbench.harness.callgrind import CallgrindError
 from callbench.harness.count_builds import Build, builds_for
@@ -96,7 +96,7 @@ class Counter:
             return block(opts, "skipped", self.build.error, **self._build_note())
         try:
             art.verify(self.build.models, [self.spec.artifact])
-        except ArtifactError as exc:
+        except DataError as exc:
             return block(opts, "failed", str(exc))
         counted = self._attempt()
         if self.jit and crashed(counted) and not self.stop.is_set():

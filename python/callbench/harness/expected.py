@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.harness.options import ATOL
 from callbench.model.tensors import FLOATS, Signature, Tensor, read_samples
 
@@ -103,7 +103,7 @@ def _compare(tensor: Tensor, got: np.ndarray, want: np.ndarray) -> tuple[Checked
 
 
 def read_expected(models: Path, signature: Signature) -> Expected:
-    """Each output's reference file, checked (ArtifactError naming the file)."""
+    """Each output's reference file, checked (DataError naming the file)."""
     return Expected(signature, tuple((t, read_samples(models, t)) for t in signature.outputs))
 
 
@@ -111,13 +111,13 @@ def echo_of(models: Path, signature: Signature, batch: int) -> Expected:
     """What a row that computes nothing must write (registry role ``gpu_floor``): each call
     of ``batch`` samples copies its inputs' leading bytes back as its outputs, equal to the
     bit (tolerance 0). For one input and one output of one dtype, an output sample no larger
-    than an input's; else an ArtifactError naming the inputs file."""
+    than an input's; else an DataError naming the inputs file."""
     source, output = signature.inputs[0], signature.outputs[0]
     path = models / source.file
     if (len(signature.inputs), len(signature.outputs)) != (1, 1) or source.dtype != output.dtype:
-        raise ArtifactError(path, "an echo needs one input and one output of one dtype")
+        raise DataError(path, "an echo needs one input and one output of one dtype")
     if output.sample_size > source.sample_size:
-        raise ArtifactError(path, f"an input sample ({source.sample_size} values) is smaller "
+        raise DataError(path, f"an input sample ({source.sample_size} values) is smaller "
                                   f"than an output sample ({output.sample_size})")  # fmt: skip
     inputs = read_samples(models, source)
     calls = len(inputs) // batch

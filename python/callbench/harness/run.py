@@ -9,7 +9,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import ArtifactError, UsageError
+from callbench.errors import DataError, UsageError
 from callbench.harness import console, environment, machine
 from callbench.harness import warmup as warmups
 from callbench.harness.expected import Expected, read_expected
@@ -37,7 +37,7 @@ def check_models(models: Path) -> Expected:
     for tensor in tensors:
         held = (models / tensor.file).stat().st_size // tensor.sample_bytes
         if held != expected.samples:
-            raise ArtifactError(
+            raise DataError(
                 models / tensor.file, f"holds {held} samples of {tensor.name!r}, "
                 f"{signature.outputs[0].file} {expected.samples}",
             )  # fmt: skip

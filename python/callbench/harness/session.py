@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import ArtifactError
+from callbench.errors import DataError
 from callbench.harness import console, planning
 from callbench.harness.expected import Expected, echo_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
@@ -105,7 +105,7 @@ class Session:
         try:
             art.verify(self.options.models, [spec.artifact])
             start(live, self.options, self.max_calls, self.place, label)
-        except (ArtifactError, OSError) as exc:
+        except (DataError, OSError) as exc:
             return self._fail(live, str(exc))
         return None
 
@@ -157,7 +157,7 @@ class Session:
                  "batch": self.options.batch, "threads": self.options.threads}  # fmt: skip
         try:
             want = self._expected_of(live.spec).first(live.calls * self.options.batch)
-        except ArtifactError as exc:
+        except DataError as exc:
             return self._fail(live, str(exc))
         outputs = live.workdir / "outputs.f32"
         problem = settle(live.record, result, asked, live.sent_rounds, outputs, want)

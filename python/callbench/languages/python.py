@@ -19,7 +19,7 @@ import numpy as np
 from callbench.driver_options import Options
 from callbench.driverkit import host
 from callbench.driverkit.entry import PACKAGE, load_setup
-from callbench.driverkit.inputs import load_inputs
+from callbench.driverkit.inputs import read_inputs
 from callbench.languages.spec import DriverSpec, always_available, built_by
 from callbench.model.artifacts import signature
 from callbench.paths import REPO_ROOT
@@ -41,7 +41,7 @@ def hosted(driver_id: str, entry: str, options: Options) -> AbstractContextManag
 def inputs_for(options: Options) -> np.ndarray:
     """The run's samples of the model's first input as the kit reads them (``calls`` x
     ``batch``, checked): the ladder's MLP has one."""
-    return load_inputs(options, signature(options.models))[0]
+    return read_inputs(options, signature(options.models))[0]
 
 
 def _source(module: str) -> Path:

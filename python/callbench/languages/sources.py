@@ -3,9 +3,10 @@ hold it to the artifact on its registry line.
 
 A driver's code is its source file plus the project files it takes code from
 (C++ ``#include "..."``, Rust ``use callbench_drivers::...``, Go's support packages
-such as ``callbench/ortsupport``, relative JavaScript imports, Python imports under ``callbench.drivers``, a Java class's family). In
-that code, outside comments and docstrings, an artifact is named by its file
-name in a string or, in Python, by its constant in ``callbench.model``.
+such as ``callbench/ortsupport``, relative JavaScript imports, Python imports under
+``callbench.drivers``, a Java class's family). In that code, outside comments and
+docstrings, an artifact is named by its file name in a string or, in Python, by its
+constant in ``callbench.model``.
 """
 
 from __future__ import annotations

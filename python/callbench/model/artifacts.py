@@ -1,6 +1,6 @@
 """The artifact set under models/: names, the manifest, and checked readers.
 
-Every reader fails with an ``ArtifactError`` naming the file and the problem,
+Every reader fails with an ``DataError`` naming the file and the problem,
 never with a traceback from deep inside NumPy or torch.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.errors import EXPORT_HINT, ArtifactError, first_line
+from callbench.errors import EXPORT_HINT, DataError, first_line
 from callbench.files import write_atomic
 from callbench.model.architecture import HIDDEN
 from callbench.model.tensors import Signature, read_samples, read_signature
@@ -64,7 +64,7 @@ def require(models: Path, name: str) -> Path:
     """The path of artifact ``name``, or an error telling the user to export."""
     path = models / name
     if not path.is_file():
-        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+        raise DataError(path, f"missing; {EXPORT_HINT}")
     return path
 
 
@@ -73,9 +73,9 @@ def read_manifest(models: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArtifactError(path, f"not valid JSON ({exc}); {EXPORT_HINT}") from None
+        raise DataError(path, f"not valid JSON ({exc}); {EXPORT_HINT}") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        raise ArtifactError(path, f"has no 'files' table; {EXPORT_HINT}")
+        raise DataError(path, f"has no 'files' table; {EXPORT_HINT}")
     return manifest
 
 
@@ -87,14 +87,14 @@ def verify(models: Path, names: Iterable[str]) -> dict[str, Any]:
         path = require(models, name)
         entry = files.get(name)
         if not isinstance(entry, dict):
-            raise ArtifactError(path, f"not listed in {MANIFEST}; {EXPORT_HINT}")
+            raise DataError(path, f"not listed in {MANIFEST}; {EXPORT_HINT}")
         size = path.stat().st_size
         if size != entry.get("bytes"):
-            raise ArtifactError(
+            raise DataError(
                 path, f"is {size} bytes, manifest says {entry.get('bytes')}; {EXPORT_HINT}"
             )
         if sha256_of(path) != entry.get("sha256"):
-            raise ArtifactError(path, f"sha256 does not match {MANIFEST}; {EXPORT_HINT}")
+            raise DataError(path, f"sha256 does not match {MANIFEST}; {EXPORT_HINT}")
     return manifest
 
 
@@ -132,27 +132,27 @@ def load_state_dict(path: Path, hidden: int | None = HIDDEN) -> dict[str, Any]:
     from callbench.model.architecture import state_dict_shapes
 
     if not path.is_file():
-        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+        raise DataError(path, f"missing; {EXPORT_HINT}")
     try:
         # weights_only: the unpickler only builds tensors and plain containers.
         state = torch.load(path, map_location="cpu", weights_only=True)
     except (pickle.UnpicklingError, RuntimeError, zipfile.BadZipFile, EOFError, IndexError,
             ValueError) as exc:  # fmt: skip
         problem = f"not a loadable weights-only state_dict ({first_line(exc)})"
-        raise ArtifactError(path, problem) from None
+        raise DataError(path, problem) from None
     if not isinstance(state, dict):
-        raise ArtifactError(path, f"holds a {type(state).__name__}, not a state_dict")
+        raise DataError(path, f"holds a {type(state).__name__}, not a state_dict")
     if hidden is None:
         layer = state.get("a.weight")
         hidden = int(layer.shape[0]) if isinstance(layer, torch.Tensor) and layer.ndim else 0
     expected = state_dict_shapes(hidden)
     if set(state) != set(expected):
-        raise ArtifactError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
+        raise DataError(path, f"keys {sorted(state)} are not the MLP's {sorted(expected)}")
     for key, shape in expected.items():
         value = state[key]
         if not isinstance(value, torch.Tensor) or tuple(value.shape) != shape:
             got = tuple(value.shape) if isinstance(value, torch.Tensor) else type(value).__name__
-            raise ArtifactError(path, f"{key} has shape {got}, the MLP needs {shape}")
+            raise DataError(path, f"{key} has shape {got}, the MLP needs {shape}")
     return state
 
 

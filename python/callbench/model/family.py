@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import EXPORT_HINT, ArtifactError, UsageError
+from callbench.errors import EXPORT_HINT, DataError, UsageError
 from callbench.model import artifacts as art
 from callbench.model.architecture import HIDDEN, state_dict_shapes, weight_count
 from callbench.model.tensors import read_signature
@@ -44,12 +44,12 @@ def read_family(models: Path) -> dict[str, Any]:
     try:
         family: dict[str, Any] = json.loads(path.read_text())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ArtifactError(path, f"not valid JSON ({exc}); {EXPORT_HINT}") from None
+        raise DataError(path, f"not valid JSON ({exc}); {EXPORT_HINT}") from None
     entries = family.get("widths") if isinstance(family, dict) else None
     if not isinstance(entries, list) or not all(
         isinstance(e, dict) and isinstance(e.get("hidden"), int) for e in entries
     ):
-        raise ArtifactError(path, f"has no list of widths with their 'hidden' size; {EXPORT_HINT}")
+        raise DataError(path, f"has no list of widths with their 'hidden' size; {EXPORT_HINT}")
     return family
 
 
@@ -73,17 +73,17 @@ def check_width(models: Path, entry: dict[str, Any]) -> Width:
     for name, sha in listed.items():
         if manifest["files"][name].get("sha256") != sha:
             problem = f"sha256 does not match {family_path}'s width {hidden}"
-            raise ArtifactError(folder / name, f"{problem}; {EXPORT_HINT}")
+            raise DataError(folder / name, f"{problem}; {EXPORT_HINT}")
     shapes = {k: tuple(v) for k, v in (manifest.get("state_dict_keys") or {}).items()}
     if shapes != state_dict_shapes(hidden):
-        raise ArtifactError(
+        raise DataError(
             folder / art.MANIFEST,
             f"its state_dict shapes are not those of width {hidden} "
             f"(2 -> {hidden} -> {hidden} -> 1); {EXPORT_HINT}",
         )
     weights = folder / art.WEIGHTS
     if weights.is_file() and weights.stat().st_size != 4 * weight_count(hidden):
-        raise ArtifactError(
+        raise DataError(
             weights,
             f"is {weights.stat().st_size} bytes, width {hidden} has "
             f"{weight_count(hidden)} floats; {EXPORT_HINT}",

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.errors import EXPORT_HINT, ArtifactError
+from callbench.errors import EXPORT_HINT, DataError
 
 # dtype name -> (NumPy's little-endian type, the file extension).
 DTYPES: dict[str, tuple[str, str]] = {
@@ -108,36 +108,36 @@ def tensors(stem: str, described: Sequence[tuple[str, str, Sequence[int]]]) -> t
 
 def _tensor(where: Path, entry: object) -> Tensor:
     if not isinstance(entry, dict):
-        raise ArtifactError(where, f"{MANIFEST_KEY}: {entry!r} is not a tensor description")
+        raise DataError(where, f"{MANIFEST_KEY}: {entry!r} is not a tensor description")
     name, dtype, shape, file, limit = (
         entry.get(k) for k in ("name", "dtype", "shape", "file", "tolerance")
     )
     if not isinstance(name, str) or not name or not isinstance(file, str):
-        raise ArtifactError(where, f"{MANIFEST_KEY}: a tensor without a name or file: {entry}")
+        raise DataError(where, f"{MANIFEST_KEY}: a tensor without a name or file: {entry}")
     if dtype not in DTYPES:
-        raise ArtifactError(where, f"{MANIFEST_KEY}: {name!r} has dtype {dtype!r}, not one of "
+        raise DataError(where, f"{MANIFEST_KEY}: {name!r} has dtype {dtype!r}, not one of "
                                    f"{', '.join(DTYPES)}")  # fmt: skip
     if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 1 for d in shape):
-        raise ArtifactError(where, f"{MANIFEST_KEY}: {name!r} has shape {shape!r}")
+        raise DataError(where, f"{MANIFEST_KEY}: {name!r} has shape {shape!r}")
     if limit is not None and (not isinstance(limit, int | float) or limit < 0):
-        raise ArtifactError(where, f"{MANIFEST_KEY}: {name!r} has tolerance {limit!r}")
+        raise DataError(where, f"{MANIFEST_KEY}: {name!r} has tolerance {limit!r}")
     return Tensor(name, dtype, tuple(shape), file, None if limit is None else float(limit))
 
 
 def read_signature(where: Path, manifest: dict[str, Any]) -> Signature:
-    """The manifest's ``tensors`` table, checked (ArtifactError naming ``where``)."""
+    """The manifest's ``tensors`` table, checked (DataError naming ``where``)."""
     table = manifest.get(MANIFEST_KEY)
     if not isinstance(table, dict):
-        raise ArtifactError(where, f"has no '{MANIFEST_KEY}' table (contract 3); export again")
+        raise DataError(where, f"has no '{MANIFEST_KEY}' table (contract 3); export again")
     found = []
     for key in ("inputs", "outputs"):
         entries = table.get(key)
         if not isinstance(entries, list) or not entries:
-            raise ArtifactError(where, f"{MANIFEST_KEY}: no {key}")
+            raise DataError(where, f"{MANIFEST_KEY}: no {key}")
         found.append(tuple(_tensor(where, e) for e in entries))
     batch = table.get("batch", "batch")
     if not isinstance(batch, str | int) or isinstance(batch, bool):
-        raise ArtifactError(where, f"{MANIFEST_KEY}: batch {batch!r} is not a name or a size")
+        raise DataError(where, f"{MANIFEST_KEY}: batch {batch!r} is not a name or a size")
     return Signature(found[0], found[1], batch)
 
 
@@ -146,17 +146,17 @@ def read_samples(models: Path, tensor: Tensor, needed: int = 0) -> np.ndarray:
     at least ``needed`` of them, floats finite."""
     path = models / tensor.file
     if not path.is_file():
-        raise ArtifactError(path, f"missing; {EXPORT_HINT}")
+        raise DataError(path, f"missing; {EXPORT_HINT}")
     size = path.stat().st_size
     if size == 0 or size % tensor.sample_bytes:
         each = f"{tensor.name!r} ({tensor.sample_bytes} bytes each)"
-        raise ArtifactError(path, f"{size} bytes is not a whole number of samples of {each}")
+        raise DataError(path, f"{size} bytes is not a whole number of samples of {each}")
     data = np.fromfile(path, dtype=tensor.numpy_dtype).reshape(-1, *tensor.shape)
     if len(data) < needed:
-        raise ArtifactError(path, f"holds {len(data)} samples, the run needs {needed}")
+        raise DataError(path, f"holds {len(data)} samples, the run needs {needed}")
     if tensor.dtype in FLOATS and not np.isfinite(data).all():
         bad = int(np.flatnonzero(~np.isfinite(data.reshape(len(data), -1)).all(axis=1))[0])
-        raise ArtifactError(path, f"sample {bad} of {tensor.name!r} is NaN or Inf")
+        raise DataError(path, f"sample {bad} of {tensor.name!r} is NaN or Inf")
     return data
 
 

@@ -52,15 +52,15 @@ pub struct Inputs {
     pub values: Vec<f32>,
 }
 
-impl Inputs {
-    /// `<models>/inputs.f32`, read and checked against what the run needs.
-    /// (A model of other inputs is a `TensorModel`: `tensors::read_input_samples`.)
-    pub fn for_run(options: &Options) -> Result<Self> {
-        let inputs = Self::read(&Self::path(options))?;
-        inputs.require(options.calls, options.batch)?;
-        Ok(inputs)
-    }
+/// `<models>/inputs.f32`, read and checked against what the run needs.
+/// (A model of other inputs is a `TensorModel`: `tensors::read_input_samples`.)
+pub fn read_inputs(options: &Options) -> Result<Inputs> {
+    let inputs = Inputs::read(&Inputs::path(options))?;
+    inputs.require(options.calls, options.batch)?;
+    Ok(inputs)
+}
 
+impl Inputs {
     pub fn path(options: &Options) -> PathBuf {
         options.models.join("inputs.f32")
     }

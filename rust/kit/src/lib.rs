@@ -68,7 +68,7 @@ pub fn driver_main<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>)
     guarded_run(id, |options| {
         inputs::require_file(&Inputs::path(options))?;
         let (mut model, load_ns) = timed_load(options, load)?;
-        let inputs = Inputs::for_run(options)?;
+        let inputs = inputs::read_inputs(options)?;
 
         progress("warm-up");
         let mut rounds = Rounds::new(&mut model, &inputs.values, options.calls, options.batch);

@@ -38,7 +38,7 @@ void finish(std::string_view id, const Options& options,
 // After loading: the rounds, the standalone script or the serve dialogue,
 // the outputs and the result line.
 template <class AnyModel>
-void measure(std::string_view id, const Options& options, AnyModel& model, RoundRunner& rounds,
+void measure(std::string_view id, const Options& options, AnyModel& model, Runner& rounds,
              std::int64_t load_ns, const Warmup& warmup) {
   Result result;
   result.rounds = options.serve ? serve(options, rounds, load_ns, warmup, std::cin, std::cout)

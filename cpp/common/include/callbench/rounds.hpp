@@ -73,9 +73,9 @@ Warmup warm_up_calls(std::int64_t calls, double seconds, std::int64_t n, Call&& 
 
 // What the serve dialogue asks of the loaded model. Virtual, so that the
 // dialogue is written once; one virtual call per round, outside the timing.
-class RoundRunner {
+class Runner {
  public:
-  virtual ~RoundRunner() = default;
+  virtual ~Runner() = default;
   // Times calls 0 .. calls-1 as one block (1 <= calls <= N).
   virtual Round round(std::int64_t calls) = 0;
   // Times calls 0 .. calls-1 one by one into a scratch buffer; ns per call.
@@ -100,7 +100,7 @@ void run_calls(M& model, const float* in, std::size_t in_step, float* out, std::
 }
 
 template <Model M>
-class Rounds final : public RoundRunner {
+class Rounds final : public Runner {
  public:
   // inputs: at least max_calls * batch samples (checked by require_samples).
   Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch)

@@ -34,12 +34,12 @@ std::vector<Command> standalone_script(const Options& options);
 // `commands` with one JSON line on `answers` (flushed), until "end" or the end
 // of input. Returns the rounds in the order run. Writes --latencies on each
 // latencies command; the caller writes --outputs and the result line.
-std::vector<Round> serve(const Options& options, RoundRunner& runner, std::int64_t load_ns,
+std::vector<Round> serve(const Options& options, Runner& runner, std::int64_t load_ns,
                          const Warmup& warmup,
                          std::istream& commands, std::ostream& answers);
 
 // Without --serve: the standalone script, silently (only the result line,
 // printed by the caller, goes to stdout).
-std::vector<Round> run_script(const Options& options, RoundRunner& runner);
+std::vector<Round> run_script(const Options& options, Runner& runner);
 
 }  // namespace callbench

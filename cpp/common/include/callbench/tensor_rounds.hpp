@@ -43,7 +43,7 @@ void run_tensor_calls(M& model, const TensorSteps& steps, std::span<const std::b
 }
 
 template <TensorModel M>
-class TensorRounds final : public RoundRunner {
+class TensorRounds final : public Runner {
  public:
   // inputs: each input's samples, at least max_calls * batch of them (checked
   // by require_samples), in the signature's order.

@@ -54,7 +54,7 @@ abstract class CallLoop implements Runner {
      * blocks of calls with the clock read between them: without a time limit one block of
      * min(count, N), as before; with one, blocks sized to end near the budget.
      */
-    public final Warmup warmup(int count, double seconds) throws DataException {
+    public final Warmup warmUp(int count, double seconds) throws DataException {
         long start = System.nanoTime();
         long budget = (long) (seconds * 1e9);
         int least = Math.min(count, Warmup.MIN_CALLS);

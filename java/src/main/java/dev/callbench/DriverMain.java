@@ -89,7 +89,7 @@ public final class DriverMain {
                     ? tensorRounds(driver, options, model, modelPath)
                     : floatRounds(driver, options, (Model) loaded, modelPath);
             progress("warm-up");
-            Warmup warmup = rounds.warmup(options.warmup, options.warmupTime);
+            Warmup warmup = rounds.warmUp(options.warmup, options.warmupTime);
             Serve serve = new Serve(options, rounds, out);
             if (options.serve) {
                 serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs,
@@ -109,7 +109,7 @@ public final class DriverMain {
     private static CallLoop floatRounds(Driver driver, Options options, Model model, Path modelPath)
             throws CallbenchException {
         Inputs.require(options);
-        float[] inputs = Inputs.forRun(options);
+        float[] inputs = Inputs.read(options);
         return new Rounds(model, modelPath, inputs, options.calls, options.batch);
     }
 

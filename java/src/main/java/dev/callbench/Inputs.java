@@ -24,7 +24,7 @@ public final class Inputs {
      * for {@code N*B} is a usage error (the options ask too much); a broken
      * file is a {@link DataException} naming it.
      */
-    public static float[] forRun(Options options) throws CallbenchException {
+    public static float[] read(Options options) throws CallbenchException {
         Path path = options.models.resolve(NAME);
         requireSamples(options, path, countSamples(path));
         return read(path, options.samplesNeeded());

@@ -19,7 +19,7 @@ public final class Outputs {
     }
 
     /** Each buffer's bytes from 0 to its limit, one after another (a model's outputs, contract 3). */
-    public static void writeBytes(Path path, ByteBuffer[] buffers) throws DataException {
+    public static void writeOutputs(Path path, ByteBuffer[] buffers) throws DataException {
         int total = 0;
         for (ByteBuffer b : buffers) {
             total += b.limit();
@@ -32,7 +32,7 @@ public final class Outputs {
         write(path, bytes);
     }
 
-    public static void writeLongs(Path path, long[] values) throws DataException {
+    public static void writeInt64s(Path path, long[] values) throws DataException {
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
         bytes.asLongBuffer().put(values);
         write(path, bytes);

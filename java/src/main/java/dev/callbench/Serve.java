@@ -134,7 +134,7 @@ public final class Serve {
                 if (options.latencies == null) {
                     throw new UsageException("latencies K needs --latencies PATH");
                 }
-                Outputs.writeLongs(options.latencies, rounds.latencies(command.calls()));
+                Outputs.writeInt64s(options.latencies, rounds.latencies(command.calls()));
                 if (answering) {
                     answer(event("latencies", "calls", (long) command.calls()));
                 }

@@ -70,6 +70,6 @@ public final class TensorRounds extends CallLoop {
         for (int k = 0; k < outputs.length; k++) {
             last[k] = outputs[k].slice(0, lastCalls() * batch * outputTensors.get(k).sampleBytes());
         }
-        Outputs.writeBytes(path, last);
+        Outputs.writeOutputs(path, last);
     }
 }

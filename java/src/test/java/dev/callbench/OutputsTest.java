@@ -29,7 +29,7 @@ class OutputsTest {
     @Test
     void writesInt64LittleEndian() throws Exception {
         Path path = dir.resolve("lat.i64");
-        Outputs.writeLongs(path, new long[] {7L, 1L << 40});
+        Outputs.writeInt64s(path, new long[] {7L, 1L << 40});
         assertArrayEquals(new long[] {7L, 1L << 40}, TestFiles.readLongs(path));
     }
 

@@ -18,7 +18,7 @@ class RoundsTest {
 
     @Test
     void warmupWrapsAroundTheCalls() throws DataException {
-        assertEquals(6, rounds.warmup(6, 0).calls());
+        assertEquals(6, rounds.warmUp(6, 0).calls());
         assertEquals(List.of(0, 2, 4, 6, 0, 2), driver.firsts);
         assertTrue(rounds.done().isEmpty());
     }
@@ -26,7 +26,7 @@ class RoundsTest {
     @Test
     void aWarmupByTimeMakesAFewCallsThenStopsAtItsBudget() throws DataException {
         // A budget of 1 ns is spent by the first block: the few calls (blocks 1, 2, 4), then the end.
-        Warmup warmup = rounds.warmup(10_000, 1e-9);
+        Warmup warmup = rounds.warmUp(10_000, 1e-9);
         assertTrue(warmup.calls() >= Warmup.MIN_CALLS && warmup.calls() <= 2 * Warmup.MIN_CALLS,
                 warmup.toString());
         assertEquals(warmup.calls(), driver.firsts.size());
@@ -34,8 +34,8 @@ class RoundsTest {
         for (int j = 0; j < warmup.calls(); j++) {
             assertEquals(2 * (j % 4), driver.firsts.get(j));
         }
-        assertEquals(2, rounds.warmup(2, 1e-9).calls()); // fewer asked: the cap wins
-        assertEquals(1000, rounds.warmup(1000, 1000).calls()); // a budget far off: the cap ends it
+        assertEquals(2, rounds.warmUp(2, 1e-9).calls()); // fewer asked: the cap wins
+        assertEquals(1000, rounds.warmUp(1000, 1000).calls()); // a budget far off: the cap ends it
     }
 
     @Test
@@ -80,7 +80,7 @@ class RoundsTest {
         DataException e = assertThrows(DataException.class, () -> rounds.round(1));
         assertEquals("m: failed while running: native crash", e.getMessage());
         assertThrows(DataException.class, () -> rounds.latencies(1));
-        assertThrows(DataException.class, () -> rounds.warmup(1, 0));
+        assertThrows(DataException.class, () -> rounds.warmUp(1, 0));
     }
 
     @Test

@@ -33,7 +33,7 @@ class TensorRoundsTest {
     @Test
     void aRoundCallsEachBatchInOrderAndWarmUpWrapsAround() throws DataException {
         TensorRounds rounds = rounds(10, 4, 2);
-        rounds.warmup(6, 0);
+        rounds.warmUp(6, 0);
         assertEquals(List.of(0, 2, 4, 6, 0, 2), driver.firsts);
         driver.firsts.clear();
         Round round = rounds.round(3);
