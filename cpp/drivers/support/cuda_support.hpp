@@ -8,8 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <cuda.h>
 
@@ -114,6 +117,32 @@ class MlpOnDevice {
   CUdeviceptr device_out_ = 0;
   float* host_in_ = nullptr;  // pinned
   float* host_out_ = nullptr;
+};
+
+// A driver's model that makes each call as MlpOnDevice enqueues it, synchronizing on the
+// stream: cpp-cuda-kernel (Work::forward) and cpp-cuda-floor (Work::floor) differ only in
+// `work` and their notes' `call` words.
+class StreamModel {
+ public:
+  StreamModel(const Options& options, Work work, std::string call)
+      : gpu_(std::make_unique<MlpOnDevice>(options, work)), call_(std::move(call)) {}
+
+  void call(const float* in, float* out) {
+    std::memcpy(gpu_->host_in(), in, gpu_->in_bytes());
+    gpu_->enqueue_call();
+    check(driver().synchronize(gpu_->stream()), "cuStreamSynchronize");
+    std::memcpy(out, gpu_->host_out(), gpu_->out_bytes());
+  }
+  std::string runtime_version() const { return cuda::runtime_version(); }
+  Notes notes() const {
+    Notes found = gpu_->notes();
+    found.emplace_back("call", call_);
+    return found;
+  }
+
+ private:
+  std::unique_ptr<MlpOnDevice> gpu_;
+  std::string call_;
 };
 
 }  // namespace callbench::cuda
