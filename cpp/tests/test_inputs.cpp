@@ -28,23 +28,23 @@ TEST(Inputs, ReadsSamplesAsWritten) {
   TempDir dir;
   const std::vector<float> values{1.0f, -2.0f, 3.5f, 4.25f};
   testing::write_values<float>(dir / "inputs.f32", values);
-  EXPECT_EQ(read_inputs(dir / "inputs.f32"), values);
+  EXPECT_EQ(read_finite_floats(dir / "inputs.f32", 2, "sample"), values);
 }
 
 TEST(Inputs, MissingFileNamesThePath) {
   TempDir dir;
   const auto path = dir / "inputs.f32";
-  const std::string message = message_of([&] { read_inputs(path); });
+  const std::string message = message_of([&] { read_finite_floats(path, 2, "sample"); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   EXPECT_NE(message.find("missing"), std::string::npos) << message;
-  EXPECT_THROW(read_inputs(path), DataError);
+  EXPECT_THROW(read_finite_floats(path, 2, "sample"), DataError);
 }
 
 TEST(Inputs, RejectsPartialSamples) {
   TempDir dir;
   const std::vector<float> values{1.0f, 2.0f, 3.0f};  // 12 bytes: 1.5 samples
   testing::write_values<float>(dir / "inputs.f32", values);
-  const std::string message = message_of([&] { read_inputs(dir / "inputs.f32"); });
+  const std::string message = message_of([&] { read_finite_floats(dir / "inputs.f32", 2, "sample"); });
   EXPECT_NE(message.find("not a whole number of samples"), std::string::npos) << message;
 }
 
@@ -54,7 +54,7 @@ TEST(Inputs, RejectsNaNAndInfNamingTheSample) {
                           std::numeric_limits<float>::infinity()}) {
     const std::vector<float> values{0.0f, 1.0f, 2.0f, 3.0f, bad, 5.0f};
     testing::write_values<float>(dir / "inputs.f32", values);
-    const std::string message = message_of([&] { read_inputs(dir / "inputs.f32"); });
+    const std::string message = message_of([&] { read_finite_floats(dir / "inputs.f32", 2, "sample"); });
     EXPECT_NE(message.find("sample 2 "), std::string::npos) << message;
     EXPECT_NE(message.find("NaN or Inf"), std::string::npos) << message;
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "callbench/errors.hpp"
+#include "callbench/float_model.hpp"
 #include "callbench/rounds.hpp"
 #include "fake_model.hpp"
 
@@ -16,6 +17,28 @@ using testing::counting_inputs;
 using testing::RecordingModel;
 
 static_assert(Model<RecordingModel>);
+static_assert(TensorModel<FloatModel<RecordingModel>>);
+
+// The float inputs as the one input's samples (sample s: 2 floats).
+std::vector<Samples> samples_of(const std::vector<float>& inputs) {
+  std::vector<Samples> all(1);
+  all[0].bytes.resize(inputs.size() * sizeof(float));
+  std::memcpy(all[0].bytes.data(), inputs.data(), all[0].bytes.size());
+  all[0].count = inputs.size() / 2;
+  return all;
+}
+
+// The fake float model seen through the adapter, as driver_main sees it; its
+// calls recorded against the samples' own copy of the inputs.
+struct Adapted {
+  std::vector<Samples> samples;
+  FloatModel<RecordingModel> model;
+  Adapted(const std::vector<float>& inputs, std::int64_t batch)
+      : samples(samples_of(inputs)), model([&] {
+          return RecordingModel{reinterpret_cast<const float*>(samples[0].bytes.data()), batch, {}};
+        }) {}
+  const std::vector<std::ptrdiff_t>& seen() { return model.floats().seen; }
+};
 
 // The one output of a float Model's last round, as floats.
 std::vector<float> floats_of(const std::vector<std::span<const std::byte>>& outputs) {
@@ -26,17 +49,17 @@ std::vector<float> floats_of(const std::vector<std::span<const std::byte>>& outp
   return values;
 }
 
-TEST(Rounds, WarmUpWrapsAroundTheCalls) {
+TEST(FloatRounds, WarmUpWrapsAroundTheCalls) {
   const std::vector<float> inputs = counting_inputs(8);
-  RecordingModel model{inputs.data(), 2, {}};
-  Rounds rounds(model, inputs, 3, 2);
+  Adapted adapted(inputs, 2);
+  Rounds rounds(adapted.model, adapted.samples, 3, 2);
   EXPECT_EQ(rounds.warm_up(4).calls, 4);
   // calls 0, 1, 2, 0: first sample = 2 * call
-  EXPECT_EQ(model.seen, (std::vector<std::ptrdiff_t>{0, 2, 4, 0}));
+  EXPECT_EQ(adapted.seen(), (std::vector<std::ptrdiff_t>{0, 2, 4, 0}));
   EXPECT_TRUE(rounds.last_outputs().empty());  // a warm-up is not a round
 }
 
-TEST(Rounds, AWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget) {
+TEST(FloatRounds, AWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget) {
   // A budget of 1 ns is spent by the first call: the warm-up makes its few calls and stops.
   std::int64_t made = 0;
   const Warmup short_one = warm_up_calls(10'000, 1e-9, 3, [&](std::size_t) { ++made; });
@@ -49,17 +72,17 @@ TEST(Rounds, AWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget) {
   EXPECT_EQ(warm_up_calls(1000, 1000, 3, [](std::size_t) {}).calls, 1000);
 }
 
-TEST(Rounds, ARoundWalksCallsFromZeroAndKeepsItsOutputs) {
+TEST(FloatRounds, ARoundWalksCallsFromZeroAndKeepsItsOutputs) {
   const std::vector<float> inputs = counting_inputs(8);
-  RecordingModel model{inputs.data(), 2, {}};
-  Rounds rounds(model, inputs, 3, 2);
+  Adapted adapted(inputs, 2);
+  Rounds rounds(adapted.model, adapted.samples, 3, 2);
   const Round first = rounds.round(3);
   EXPECT_EQ(first.calls, 3);
   EXPECT_GE(first.ns, 0);
   EXPECT_GE(first.cpu_ns, 0);
   const Round second = rounds.round(2);
   EXPECT_EQ(second.calls, 2);
-  EXPECT_EQ(model.seen, (std::vector<std::ptrdiff_t>{0, 2, 4, 0, 2}));
+  EXPECT_EQ(adapted.seen(), (std::vector<std::ptrdiff_t>{0, 2, 4, 0, 2}));
   EXPECT_EQ(floats_of(rounds.last_outputs()), (std::vector<float>{1, 5, 9, 13}));
 }
 
@@ -74,39 +97,48 @@ struct LazyModel {
   Notes notes() const { return {}; }
 };
 
-TEST(Rounds, OutputsAreNaNBeforeEachRound) {
+TEST(FloatRounds, OutputsAreNaNBeforeEachRound) {
   const std::vector<float> inputs = counting_inputs(4);
-  LazyModel model;
-  Rounds rounds(model, inputs, 4, 1);
+  const std::vector<Samples> samples = samples_of(inputs);
+  FloatModel<LazyModel> model([] { return LazyModel{}; });
+  Rounds rounds(model, samples, 4, 1);
   rounds.round(4);
-  model.store = false;
+  model.floats().store = false;
   rounds.round(4);
   for (const float v : floats_of(rounds.last_outputs())) EXPECT_TRUE(std::isnan(v));
 }
 
-TEST(Rounds, LatenciesTimeEachCallWithoutTouchingTheOutputs) {
+TEST(FloatRounds, LatenciesTimeEachCallWithoutTouchingTheOutputs) {
   const std::vector<float> inputs = counting_inputs(5);
-  RecordingModel model{inputs.data(), 1, {}};
-  Rounds rounds(model, inputs, 5, 1);
+  Adapted adapted(inputs, 1);
+  Rounds rounds(adapted.model, adapted.samples, 5, 1);
   rounds.round(5);
   const std::vector<std::int64_t> ns = rounds.latencies(4);
   EXPECT_EQ(ns.size(), 4u);
   for (const auto v : ns) EXPECT_GE(v, 0);
-  EXPECT_EQ(model.seen, (std::vector<std::ptrdiff_t>{0, 1, 2, 3, 4, 0, 1, 2, 3}));
+  EXPECT_EQ(adapted.seen(), (std::vector<std::ptrdiff_t>{0, 1, 2, 3, 4, 0, 1, 2, 3}));
   EXPECT_EQ(floats_of(rounds.last_outputs()), (std::vector<float>{1, 5, 9, 13, 17}));
 }
 
-TEST(Rounds, CallsOutOfRangeAreUsageErrors) {
+TEST(FloatRounds, CallsOutOfRangeAreUsageErrors) {
   const std::vector<float> inputs = counting_inputs(3);
-  RecordingModel model{inputs.data(), 1, {}};
-  Rounds rounds(model, inputs, 3, 1);
+  Adapted adapted(inputs, 1);
+  Rounds rounds(adapted.model, adapted.samples, 3, 1);
   EXPECT_THROW(rounds.round(0), UsageError);
   EXPECT_THROW(rounds.round(4), UsageError);
   EXPECT_THROW(rounds.latencies(4), UsageError);
-  EXPECT_TRUE(model.seen.empty());
+  EXPECT_TRUE(adapted.seen().empty());
 }
 
-TEST(Rounds, ThreadCpuClockAdvances) {
+TEST(FloatRounds, TheAdapterReadsAndWritesTheMlpsOneTensorEach) {
+  const Signature& signature = FloatModel<LazyModel>([] { return LazyModel{}; }).signature();
+  ASSERT_EQ(signature.inputs.size(), 1u);
+  ASSERT_EQ(signature.outputs.size(), 1u);
+  EXPECT_EQ(signature.inputs[0].describe(), "'x' float32 [2]");
+  EXPECT_EQ(signature.outputs[0].describe(), "'y' float32 [1]");
+}
+
+TEST(FloatRounds, ThreadCpuClockAdvances) {
   const std::int64_t start = thread_cpu_ns();
   volatile double sink = 0;
   for (int i = 0; i < 1'000'000; ++i) sink = sink + 1.0;

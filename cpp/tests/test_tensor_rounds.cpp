@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "callbench/tensor_rounds.hpp"
+#include "callbench/rounds.hpp"
 
 namespace callbench {
 namespace {
@@ -68,7 +68,7 @@ TEST(TensorRounds, EachCallTakesItsSamplesOfEveryInputAndStoresEveryOutput) {
   const std::vector<Samples> inputs = pair_inputs(6);
   PairModel model;
   model.batch = 2;
-  TensorRounds rounds(model, inputs, 3, 2);
+  Rounds rounds(model, inputs, 3, 2);
   rounds.warm_up(4);  // calls 0, 1, 2, 0
   EXPECT_EQ(model.first_ids, (std::vector<std::int64_t>{0, 4, 8, 0}));
   EXPECT_TRUE(rounds.last_outputs().empty());
@@ -82,7 +82,7 @@ TEST(TensorRounds, EachCallTakesItsSamplesOfEveryInputAndStoresEveryOutput) {
 TEST(TensorRounds, OutputsAreFilledWithWhatNoCallGivesBeforeEachRound) {
   const std::vector<Samples> inputs = pair_inputs(3);
   PairModel model;
-  TensorRounds rounds(model, inputs, 3, 1);
+  Rounds rounds(model, inputs, 3, 1);
   rounds.round(3);
   model.store = false;
   rounds.round(3);
@@ -96,7 +96,7 @@ TEST(TensorRounds, OutputsAreFilledWithWhatNoCallGivesBeforeEachRound) {
 TEST(TensorRounds, LatenciesTimeEachCallWithoutTouchingTheRoundsOutputs) {
   const std::vector<Samples> inputs = pair_inputs(3);
   PairModel model;
-  TensorRounds rounds(model, inputs, 3, 1);
+  Rounds rounds(model, inputs, 3, 1);
   rounds.round(3);
   const auto before = values_of<std::int64_t>(rounds.last_outputs()[0]);
   EXPECT_EQ(rounds.latencies(2).size(), 2u);

@@ -67,7 +67,7 @@ TEST(Tensors, EachInputIsReadFromItsFile) {
   const std::vector<std::int64_t> ids{1, 2, 3, 4, 5, 6, 7, 8}, mask(8, 1);
   testing::write_values<std::int64_t>(dir / "inputs.i64", ids);
   testing::write_values<std::int64_t>(dir / "inputs1.i64", mask);
-  const std::vector<Samples> read = read_input_samples(dir.path(), tokens());
+  const std::vector<Samples> read = read_inputs(dir.path(), tokens());
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read[0].count, 2u);
   EXPECT_EQ(read[1].count, 2u);
@@ -80,7 +80,7 @@ TEST(Tensors, InputsOfDifferentSampleCountsAreRefusedNamingTheFile) {
   TempDir dir;
   testing::write_values<std::int64_t>(dir / "inputs.i64", std::vector<std::int64_t>(8, 0));
   testing::write_values<std::int64_t>(dir / "inputs1.i64", std::vector<std::int64_t>(12, 0));
-  const std::string message = message_of([&] { read_input_samples(dir.path(), tokens()); });
+  const std::string message = message_of([&] { read_inputs(dir.path(), tokens()); });
   EXPECT_EQ(message.rfind((dir / "inputs1.i64").string() + ": holds 3 samples, inputs.i64 holds 2", 0), 0u)
       << message;
 }
@@ -89,15 +89,15 @@ TEST(Tensors, APartialSampleOrANonFiniteFloatIsADataError) {
   TempDir dir;
   const Signature half{{{"x", Dtype::float16, {2}}}, {{"y", Dtype::float16, {1}}}};
   testing::write_values<std::uint16_t>(dir / "inputs.f16", std::vector<std::uint16_t>{0x3C00, 0x3C00, 0x3C00});
-  std::string message = message_of([&] { read_input_samples(dir.path(), half); });
+  std::string message = message_of([&] { read_inputs(dir.path(), half); });
   EXPECT_NE(message.find("not a whole number of samples of 'x' (4 bytes each)"), std::string::npos)
       << message;
   testing::write_values<std::uint16_t>(dir / "inputs.f16",
                                        std::vector<std::uint16_t>{0x3C00, 0x3C00, 0x3C00, 0x7C00});
-  message = message_of([&] { read_input_samples(dir.path(), half); });
+  message = message_of([&] { read_inputs(dir.path(), half); });
   EXPECT_EQ(message, (dir / "inputs.f16").string() + ": sample 1 of 'x' is NaN or Inf");
   testing::write_values<std::int64_t>(dir / "inputs.i64", std::vector<std::int64_t>{});
-  EXPECT_THROW(read_input_samples(dir.path(), tokens()), DataError);  // empty
+  EXPECT_THROW(read_inputs(dir.path(), tokens()), DataError);  // empty
 }
 
 TEST(Tensors, EachReferenceMustHoldOneSampleOfItsOutputPerInputSample) {

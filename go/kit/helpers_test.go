@@ -64,3 +64,25 @@ func (m *sumModel) Call(in, out []float32) error {
 
 func (m *sumModel) RuntimeVersion() string { return "0.0-test" }
 func (m *sumModel) Notes() Notes           { return Notes{{Key: "call", Value: "sum"}} }
+
+// floatSamples are our MLP's inputs (2 floats a sample) as the one input's samples.
+func floatSamples(values ...float32) []Samples {
+	b := AlignedBytes(4 * len(values))
+	for i, v := range values {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
+	}
+	return []Samples{{Bytes: b, Count: len(values) / 2}}
+}
+
+// lastFloats are the one output of a float model's last round, as floats.
+func lastFloats(t *testing.T, r *Rounds) []float32 {
+	t.Helper()
+	outputs := r.LastOutputs()
+	if len(outputs) == 0 {
+		return nil
+	}
+	if len(outputs) != 1 {
+		t.Fatalf("%d outputs, want 1", len(outputs))
+	}
+	return append([]float32(nil), floats(outputs[0])...)
+}

@@ -1,4 +1,6 @@
-// inputs: reading and checking inputs.f32 ([N, 2] float32 little-endian).
+// inputs: checking that the inputs hold the samples a run needs (they are
+// read by their signature: tensors' ReadInputs), and reading float32
+// artifacts of finite values (the MLP's weights).
 
 package kit
 
@@ -10,18 +12,12 @@ import (
 	"os"
 )
 
-// InputWidth and OutputWidth are the floats of one sample in inputs.f32 and
-// in the outputs.
+// InputWidth and OutputWidth are the floats of one sample of our MLP's
+// inputs.f32 and of its outputs.
 const (
 	InputWidth  = 2
 	OutputWidth = 1
 )
-
-// ReadInputs reads inputs.f32: a whole number of samples, none NaN or Inf.
-// Every problem is a DataError naming the file.
-func ReadInputs(path string) ([]float32, error) {
-	return ReadFiniteFloats(path, InputWidth, "sample")
-}
 
 // RequireFile is a DataError unless path exists.
 func RequireFile(path string) error {

@@ -8,20 +8,22 @@ import (
 	"testing"
 )
 
-func TestReadInputs(t *testing.T) {
-	path := writeInputs(t, t.TempDir(), 1, 2, -3, 4.5)
-	values, err := ReadInputs(path)
+func TestReadInputsOfTheMLP(t *testing.T) {
+	dir := t.TempDir()
+	writeInputs(t, dir, 1, 2, -3, 4.5)
+	read, err := ReadInputs(dir, MLPSignature())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(values) != 4 || values[2] != -3 || values[3] != 4.5 {
-		t.Fatalf("got %v", values)
+	if values := floats(read[0].Bytes); len(read) != 1 || read[0].Count != 2 || values[2] != -3 || values[3] != 4.5 {
+		t.Fatalf("got %v", read)
 	}
 }
 
 func TestInputsNotWholeSamples(t *testing.T) {
-	path := writeInputs(t, t.TempDir(), 1, 2, 3) // 12 bytes: not a multiple of 8
-	_, err := ReadInputs(path)
+	dir := t.TempDir()
+	path := writeInputs(t, dir, 1, 2, 3) // 12 bytes: not a multiple of 8
+	_, err := ReadInputs(dir, MLPSignature())
 	data := requireData(t, err)
 	if data.Path != path || !strings.Contains(data.Problem, "size 12 bytes is not a whole number of samples") {
 		t.Fatalf("got %v", err)
@@ -31,10 +33,11 @@ func TestInputsNotWholeSamples(t *testing.T) {
 func TestInputsNaNAndInf(t *testing.T) {
 	for name, bad := range map[string]float32{"NaN": float32(math.NaN()), "Inf": float32(math.Inf(-1))} {
 		t.Run(name, func(t *testing.T) {
-			path := writeInputs(t, t.TempDir(), 0, 0, 1, bad)
-			_, err := ReadInputs(path)
+			dir := t.TempDir()
+			path := writeInputs(t, dir, 0, 0, 1, bad)
+			_, err := ReadInputs(dir, MLPSignature())
 			data := requireData(t, err)
-			if data.Path != path || data.Problem != "sample 1 is NaN or Inf" {
+			if data.Path != path || data.Problem != "sample 1 of 'x' is NaN or Inf" {
 				t.Fatalf("got %v", err)
 			}
 		})
@@ -42,8 +45,9 @@ func TestInputsNaNAndInf(t *testing.T) {
 }
 
 func TestInputsMissing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "inputs.f32")
-	_, err := ReadInputs(path)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "inputs.f32")
+	_, err := ReadInputs(dir, MLPSignature())
 	if data := requireData(t, err); data.Path != path || !strings.Contains(data.Problem, "missing") {
 		t.Fatalf("got %v", err)
 	}
@@ -55,7 +59,7 @@ func TestInputsUnreadable(t *testing.T) {
 	if err := os.Mkdir(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadInputs(path)
+	_, err := ReadInputs(dir, MLPSignature())
 	requireData(t, err)
 }
 

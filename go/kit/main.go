@@ -6,7 +6,8 @@
 //
 //	func main() { kit.DriverMain("go-x", load) }
 //
-// or, for a TensorModel (any ONNX model), kit.DriverMainTensors("go-x", load).
+// load returns a TensorModel (any ONNX model), or for our MLP a float Model
+// through kit.FloatModelLoader(load).
 
 package kit
 
@@ -20,26 +21,15 @@ import (
 	"time"
 )
 
-// DriverMain runs the driver of a Model on the process's arguments and streams, and exits.
-func DriverMain(id string, load Loader) {
+// DriverMain runs the driver of a TensorModel (our MLP's float Model through
+// FloatModelLoader) on the process's arguments and streams, and exits.
+func DriverMain(id string, load TensorLoader) {
 	os.Exit(Run(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// DriverMainTensors runs the driver of a TensorModel (contract 3), and exits.
-func DriverMainTensors(id string, load TensorLoader) {
-	os.Exit(RunTensors(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
-}
-
 // Run is DriverMain without the exit: it returns the exit status.
-func Run(id string, args []string, load Loader, stdin io.Reader, stdout, stderr io.Writer) int {
+func Run(id string, args []string, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) int {
 	return guarded(id, args, stdout, stderr, func(o Options) error { return drive(id, o, load, stdin, stdout, stderr) })
-}
-
-// RunTensors is DriverMainTensors without the exit: it returns the exit status.
-func RunTensors(id string, args []string, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) int {
-	return guarded(id, args, stdout, stderr, func(o Options) error {
-		return driveTensors(id, o, load, stdin, stdout, stderr)
-	})
 }
 
 // guarded parses the options and runs body, its errors and panics turned
@@ -80,44 +70,14 @@ type measured struct {
 	warmup         Warmup
 }
 
-func drive(id string, o Options, load Loader, stdin io.Reader, stdout, stderr io.Writer) error {
-	inputsPath := filepath.Join(o.Models, "inputs.f32")
-	if err := RequireFile(inputsPath); err != nil {
-		return err
-	}
-	model, loadNS, err := timedLoad(o, load, stderr)
-	if err != nil {
-		return err
-	}
-	inputs, err := ReadInputs(inputsPath)
-	if err != nil {
-		return err
-	}
-	if err := RequireSamples(inputsPath, len(inputs)/InputWidth, o); err != nil {
-		return err
-	}
-
-	fmt.Fprintln(stderr, "progress: warm-up")
-	rounds := NewRounds(model, inputs, o.Calls, o.Batch)
-	warmup, err := rounds.WarmUp(o.Warmup, o.WarmupTime)
-	if err != nil {
-		return err
-	}
-	return finish(id, o, measured{
-		runner:         rounds,
-		writeOutputs:   func(path string) error { return WriteFloats(path, rounds.LastOutputs()) },
-		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS, warmup: warmup,
-	}, stdin, stdout)
-}
-
-func driveTensors(id string, o Options, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) error {
+func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) error {
 	model, loadNS, err := timedLoad(o, load, stderr)
 	if err != nil {
 		return err
 	}
 	// Read after loading: which files hold the samples is the model's signature to say.
 	signature := model.Signature()
-	inputs, err := ReadInputSamples(o.Models, signature)
+	inputs, err := ReadInputs(o.Models, signature)
 	if err != nil {
 		return err
 	}
@@ -127,7 +87,7 @@ func driveTensors(id string, o Options, load TensorLoader, stdin io.Reader, stdo
 	}
 
 	fmt.Fprintln(stderr, "progress: warm-up")
-	rounds := NewTensorRounds(model, inputs, o.Calls, o.Batch)
+	rounds := NewRounds(model, inputs, o.Calls, o.Batch)
 	warmup, err := rounds.WarmUp(o.Warmup, o.WarmupTime)
 	if err != nil {
 		return err

@@ -1,23 +1,12 @@
-// outputs: writing the --outputs (float32, or each output in its dtype one
-// after another) and --latencies (int64) files, little-endian raw arrays.
+// outputs: writing the --outputs (each output in its dtype, one after
+// another) and --latencies (int64) files, little-endian raw arrays.
 
 package kit
 
 import (
 	"encoding/binary"
-	"math"
 	"os"
 )
-
-// WriteFloats writes values as float32 little-endian; a DataError naming the
-// file on failure.
-func WriteFloats(path string, values []float32) error {
-	data := make([]byte, 4*len(values))
-	for i, v := range values {
-		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(v))
-	}
-	return writeFile(path, data)
-}
 
 // WriteInt64s writes values as int64 little-endian; a DataError naming the
 // file on failure.

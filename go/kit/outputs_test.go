@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-func TestWriteFloats(t *testing.T) {
+func TestWriteOutputsOfTheMLP(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "o.f32")
-	if err := WriteFloats(path, []float32{1.5, -2}); err != nil {
+	if err := WriteOutputs(path, [][]byte{floatSamples(1.5, -2)[0].Bytes}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(path)
@@ -34,7 +34,7 @@ func TestWriteInt64s(t *testing.T) {
 
 func TestWriteEmptyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "o.f32")
-	if err := WriteFloats(path, nil); err != nil {
+	if err := WriteOutputs(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat(path); err != nil || info.Size() != 0 {
@@ -44,7 +44,7 @@ func TestWriteEmptyFile(t *testing.T) {
 
 func TestUnwritableOutputsNameTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no", "such", "o.f32")
-	data := requireData(t, WriteFloats(path, []float32{1}))
+	data := requireData(t, WriteOutputs(path, [][]byte{{1, 2, 3, 4}}))
 	if data.Path != path {
 		t.Fatalf("got %v", data)
 	}

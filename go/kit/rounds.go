@@ -1,4 +1,9 @@
-// rounds: the warm-up, one timed round and the latency pass, with the clock
+// rounds: the warm-up, one timed round and the latency pass of a
+// TensorModel (contract 3; our MLP's float Model through its FloatModel
+// adapter). Call i takes samples [i*B, (i+1)*B) of every input and stores
+// each output's batch at its place in that output's buffer; before each round
+// every output is filled with what no call gives (NaN, an integer's smallest
+// value). The rounds read the clock
 // (time.Now, monotonic) and the CPU clock (the calling thread's,
 // CLOCK_THREAD_CPUTIME_ID) they read. The CPU time is the calling thread's
 // only while the goroutine is locked to it: DriverMain calls
@@ -8,7 +13,6 @@
 package kit
 
 import (
-	"math"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -30,30 +34,69 @@ func ThreadCPUNanos() int64 {
 	return ts.Nano()
 }
 
-// Rounds drives a Model over the inputs: call i takes samples
-// [i*B, (i+1)*B) and stores its outputs at [i*B, (i+1)*B) of the outputs.
+// Rounds drives a TensorModel over every input's samples.
 type Rounds struct {
-	model     Model
-	inputs    []float32
+	model     TensorModel
+	inputs    []Samples
 	maxCalls  int
-	inStep    int
-	outStep   int
-	outputs   []float32 // maxCalls*B floats; the last round's come first
-	scratch   []float32 // one call's outputs, for the latency pass
+	inSteps   []int // bytes one call takes of each input
+	outSteps  []int // bytes one call stores of each output
+	dtypes    []Dtype
+	outputs   [][]byte // each output's maxCalls*B samples; the last round's come first
+	scratch   [][]byte // one call of each output, for the latency pass
+	in, out   [][]byte // the views of the call being made
 	lastCalls int
+	// A FloatModel's Model, called on float32 views of the one input and
+	// output as it was before the adapter: no views built per call.
+	floats                    Model
+	floatIn, floatOut         []float32
+	floatScratch              []float32
+	floatInStep, floatOutStep int
 }
 
-// NewRounds: inputs hold at least maxCalls*batch samples (RequireSamples).
-func NewRounds(model Model, inputs []float32, maxCalls, batch int) *Rounds {
-	return &Rounds{
-		model:    model,
-		inputs:   inputs,
-		maxCalls: maxCalls,
-		inStep:   batch * InputWidth,
-		outStep:  batch * OutputWidth,
-		outputs:  make([]float32, maxCalls*batch*OutputWidth),
-		scratch:  make([]float32, batch*OutputWidth),
+// NewRounds: each input holds at least maxCalls*batch samples (RequireSamples).
+func NewRounds(model TensorModel, inputs []Samples, maxCalls, batch int) *Rounds {
+	s := model.Signature()
+	r := &Rounds{model: model, inputs: inputs, maxCalls: maxCalls,
+		in: make([][]byte, len(s.Inputs)), out: make([][]byte, len(s.Outputs))}
+	for _, t := range s.Inputs {
+		r.inSteps = append(r.inSteps, batch*t.SampleBytes())
 	}
+	for _, t := range s.Outputs {
+		step := batch * t.SampleBytes()
+		r.outSteps = append(r.outSteps, step)
+		r.dtypes = append(r.dtypes, t.Dtype)
+		r.outputs = append(r.outputs, AlignedBytes(maxCalls*step))
+		r.scratch = append(r.scratch, AlignedBytes(step))
+	}
+	if f, ok := model.(FloatModel); ok {
+		r.floats = f.Model
+		r.floatIn, r.floatOut, r.floatScratch = floats(inputs[0].Bytes), floats(r.outputs[0]), floats(r.scratch[0])
+		r.floatInStep, r.floatOutStep = batch*InputWidth, batch*OutputWidth
+	}
+	return r
+}
+
+// call makes call i into the outputs' place i, or into scratch.
+func (r *Rounds) call(i int, scratch bool) error {
+	if r.floats != nil {
+		out := r.floatScratch
+		if !scratch {
+			out = r.floatOut[i*r.floatOutStep : (i+1)*r.floatOutStep]
+		}
+		return r.floats.Call(r.floatIn[i*r.floatInStep:(i+1)*r.floatInStep], out)
+	}
+	for k, step := range r.inSteps {
+		r.in[k] = r.inputs[k].Bytes[i*step : (i+1)*step]
+	}
+	for k, step := range r.outSteps {
+		if scratch {
+			r.out[k] = r.scratch[k]
+		} else {
+			r.out[k] = r.outputs[k][i*step : (i+1)*step]
+		}
+	}
+	return r.model.Call(r.in, r.out)
 }
 
 // Warmup is what the warm-up did: the ready line says it.
@@ -88,42 +131,58 @@ func WarmUpCalls(calls int, seconds float64, n int, call func(i int) error) (War
 
 // WarmUp is the warm-up (WarmUpCalls): at most calls untimed calls, seconds once a few are made.
 func (r *Rounds) WarmUp(calls int, seconds float64) (Warmup, error) {
-	return WarmUpCalls(calls, seconds, r.maxCalls, func(i int) error { return r.call(i, r.out(i)) })
+	return WarmUpCalls(calls, seconds, r.maxCalls, func(i int) error { return r.call(i, false) })
 }
 
-// Round times calls 0 .. k-1 as one block. The outputs are filled with NaN
-// first (untimed), so that a call that stores nothing shows up as an error.
+// Round times calls 0 .. k-1 as one block, each output poisoned first (untimed).
 func (r *Rounds) Round(k int) (Round, error) {
-	if err := r.check("round", k); err != nil {
+	if err := checkCalls("round", k, r.maxCalls); err != nil {
 		return Round{}, err
 	}
-	nan := float32(math.NaN())
-	for i := range r.outputs[:k*r.outStep] {
-		r.outputs[i] = nan
+	for o, step := range r.outSteps {
+		Poison(r.outputs[o][:k*step], r.dtypes[o])
 	}
 	r.lastCalls = k
 	cpuStart := ThreadCPUNanos()
 	start := time.Now()
-	for i := 0; i < k; i++ {
-		if err := r.call(i, r.out(i)); err != nil {
-			return Round{}, err
-		}
+	if err := r.calls(k); err != nil {
+		return Round{}, err
 	}
 	ns := time.Since(start).Nanoseconds()
 	cpuNS := ThreadCPUNanos() - cpuStart
 	return Round{Calls: int64(k), NS: ns, CPUNS: cpuNS}, nil
 }
 
-// Latencies times calls 0 .. k-1 one at a time into a scratch buffer (the
+// calls makes calls 0 .. k-1 into the outputs; a FloatModel's loop is the
+// float call's own (its rows count as they did before the adapter).
+func (r *Rounds) calls(k int) error {
+	if r.floats != nil {
+		for i := 0; i < k; i++ {
+			in := r.floatIn[i*r.floatInStep : (i+1)*r.floatInStep]
+			if err := r.floats.Call(in, r.floatOut[i*r.floatOutStep:(i+1)*r.floatOutStep]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for i := 0; i < k; i++ {
+		if err := r.call(i, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Latencies times calls 0 .. k-1 one at a time into scratch buffers (the
 // outputs keep the last round's); ns per call.
 func (r *Rounds) Latencies(k int) ([]int64, error) {
-	if err := r.check("latencies", k); err != nil {
+	if err := checkCalls("latencies", k, r.maxCalls); err != nil {
 		return nil, err
 	}
 	ns := make([]int64, k)
 	for i := range ns {
 		start := time.Now()
-		if err := r.call(i, r.scratch); err != nil {
+		if err := r.call(i, true); err != nil {
 			return nil, err
 		}
 		ns[i] = time.Since(start).Nanoseconds()
@@ -131,20 +190,18 @@ func (r *Rounds) Latencies(k int) ([]int64, error) {
 	return ns, nil
 }
 
-// LastOutputs are the last round's outputs (k*B floats; empty before any round).
-func (r *Rounds) LastOutputs() []float32 {
-	return r.outputs[:r.lastCalls*r.outStep]
+// LastOutputs are each output's last-round samples (k*B of them), in the
+// model's order; none before any round.
+func (r *Rounds) LastOutputs() [][]byte {
+	if r.lastCalls == 0 {
+		return nil
+	}
+	all := make([][]byte, len(r.outputs))
+	for o, step := range r.outSteps {
+		all[o] = r.outputs[o][:r.lastCalls*step]
+	}
+	return all
 }
-
-func (r *Rounds) call(i int, out []float32) error {
-	return r.model.Call(r.inputs[i*r.inStep:(i+1)*r.inStep], out)
-}
-
-func (r *Rounds) out(i int) []float32 {
-	return r.outputs[i*r.outStep : (i+1)*r.outStep]
-}
-
-func (r *Rounds) check(command string, k int) error { return checkCalls(command, k, r.maxCalls) }
 
 // checkCalls is a UsageError unless 1 <= k <= maxCalls.
 func checkCalls(command string, k, maxCalls int) error {

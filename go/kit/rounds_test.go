@@ -9,7 +9,7 @@ import (
 func TestRoundStoresEveryCall(t *testing.T) {
 	inputs := []float32{1, 2, 3, 4, 5, 6, 7, 8}
 	model := &sumModel{}
-	r := NewRounds(model, inputs, 4, 1)
+	r := NewRounds(FloatModel{model}, floatSamples(inputs...), 4, 1)
 	round, err := r.Round(3)
 	if err != nil {
 		t.Fatal(err)
@@ -17,7 +17,7 @@ func TestRoundStoresEveryCall(t *testing.T) {
 	if round.Calls != 3 || round.NS <= 0 || round.CPUNS < 0 || model.calls != 3 {
 		t.Fatalf("round %+v after %d calls", round, model.calls)
 	}
-	got := r.LastOutputs()
+	got := lastFloats(t, r)
 	if len(got) != 3 || got[0] != 3 || got[1] != 7 || got[2] != 11 {
 		t.Fatalf("outputs %v", got)
 	}
@@ -25,11 +25,11 @@ func TestRoundStoresEveryCall(t *testing.T) {
 
 func TestRoundWithBatches(t *testing.T) {
 	inputs := []float32{1, 2, 3, 4, 5, 6, 7, 8}
-	r := NewRounds(&sumModel{}, inputs, 2, 2)
+	r := NewRounds(FloatModel{&sumModel{}}, floatSamples(inputs...), 2, 2)
 	if _, err := r.Round(2); err != nil {
 		t.Fatal(err)
 	}
-	got := r.LastOutputs()
+	got := lastFloats(t, r)
 	if len(got) != 4 || got[3] != 15 {
 		t.Fatalf("outputs %v", got)
 	}
@@ -38,7 +38,7 @@ func TestRoundWithBatches(t *testing.T) {
 func TestOutputsAreNaNBeforeEachRound(t *testing.T) {
 	inputs := []float32{1, 2, 3, 4}
 	model := &sumModel{}
-	r := NewRounds(model, inputs, 2, 1)
+	r := NewRounds(FloatModel{model}, floatSamples(inputs...), 2, 1)
 	if _, err := r.Round(2); err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +46,16 @@ func TestOutputsAreNaNBeforeEachRound(t *testing.T) {
 	if _, err := r.Round(2); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range r.LastOutputs() {
+	for _, v := range lastFloats(t, r) {
 		if !math.IsNaN(float64(v)) {
-			t.Fatalf("a call that stores nothing left %v", r.LastOutputs())
+			t.Fatalf("a call that stores nothing left %v", lastFloats(t, r))
 		}
 	}
 }
 
 func TestWarmUpWrapsAroundN(t *testing.T) {
 	model := &sumModel{}
-	r := NewRounds(model, []float32{1, 2, 3, 4}, 2, 1)
+	r := NewRounds(FloatModel{model}, floatSamples(1, 2, 3, 4), 2, 1)
 	if w, err := r.WarmUp(5, 0); err != nil || model.calls != 5 || w.Calls != 5 {
 		t.Fatalf("%d calls, %v", model.calls, err)
 	}
@@ -85,7 +85,7 @@ func TestAWarmUpByTimeMakesAFewCallsThenStopsAtItsBudget(t *testing.T) {
 
 func TestLatenciesKeepTheRoundsOutputs(t *testing.T) {
 	model := &sumModel{}
-	r := NewRounds(model, []float32{1, 2, 3, 4}, 2, 1)
+	r := NewRounds(FloatModel{model}, floatSamples(1, 2, 3, 4), 2, 1)
 	if _, err := r.Round(1); err != nil {
 		t.Fatal(err)
 	}
@@ -93,13 +93,13 @@ func TestLatenciesKeepTheRoundsOutputs(t *testing.T) {
 	if err != nil || len(ns) != 2 || ns[0] <= 0 {
 		t.Fatalf("%v, %v", ns, err)
 	}
-	if got := r.LastOutputs(); len(got) != 1 || got[0] != 3 {
+	if got := lastFloats(t, r); len(got) != 1 || got[0] != 3 {
 		t.Fatalf("outputs %v", got)
 	}
 }
 
 func TestRoundRange(t *testing.T) {
-	r := NewRounds(&sumModel{}, []float32{1, 2, 3, 4}, 2, 1)
+	r := NewRounds(FloatModel{&sumModel{}}, floatSamples(1, 2, 3, 4), 2, 1)
 	for _, k := range []int{0, 3, -1} {
 		_, err := r.Round(k)
 		requireUsage(t, err)

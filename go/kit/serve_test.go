@@ -123,8 +123,7 @@ func TestServeLatenciesNeedAPath(t *testing.T) {
 
 func TestServePassesRunnerErrorsOn(t *testing.T) {
 	failure := Dataf("m.onnx", "run failed")
-	runner := &Rounds{model: &sumModel{fail: failure}, inputs: make([]float32, 8), maxCalls: 4,
-		inStep: 2, outStep: 1, outputs: make([]float32, 4), scratch: make([]float32, 1)}
+	runner := NewRounds(FloatModel{&sumModel{fail: failure}}, floatSamples(1, 2, 3, 4, 5, 6, 7, 8), 4, 1)
 	_, err := Serve(DefaultOptions(), runner, 0, Warmup{}, strings.NewReader("round 2\n"), &strings.Builder{})
 	if !errors.Is(err, failure) {
 		t.Fatalf("got %v", err)

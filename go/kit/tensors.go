@@ -183,10 +183,10 @@ func readSamples(path string, t Tensor) (Samples, error) {
 	return Samples{Bytes: bytes, Count: len(data) / sample}, nil
 }
 
-// ReadInputSamples reads each input's file in models by the naming rule,
+// ReadInputs reads each input's file in models by the naming rule,
 // checked: a whole, non-zero number of samples, every float finite, the same
 // sample count in every file. Every problem is a DataError naming the file.
-func ReadInputSamples(models string, s Signature) ([]Samples, error) {
+func ReadInputs(models string, s Signature) ([]Samples, error) {
 	all := make([]Samples, 0, len(s.Inputs))
 	for k, t := range s.Inputs {
 		path := filepath.Join(models, TensorFile(InputsStem, k, t.Dtype))

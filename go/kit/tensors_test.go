@@ -52,18 +52,18 @@ func TestEachInputIsReadFromItsFileAndChecked(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "inputs.i64"), int64s(1, 2, 3, 4, 5, 6, 7, 8))
 	writeTestFile(t, filepath.Join(dir, "inputs1.i64"), int64s(1, 1, 1, 1, 1, 1, 1, 1))
-	read, err := ReadInputSamples(dir, tokens)
+	read, err := ReadInputs(dir, tokens)
 	if err != nil || len(read) != 2 || read[0].Count != 2 || binary.LittleEndian.Uint64(read[0].Bytes[8:]) != 2 {
 		t.Fatalf("got %v, %v", read, err)
 	}
 	writeTestFile(t, filepath.Join(dir, "inputs1.i64"), int64s(make([]int64, 12)...))
-	_, err = ReadInputSamples(dir, tokens)
+	_, err = ReadInputs(dir, tokens)
 	if data := requireData(t, err); !strings.HasPrefix(data.Problem, "holds 3 samples, inputs.i64 holds 2") {
 		t.Fatalf("got %v", data)
 	}
 	half := Signature{Inputs: []Tensor{{Name: "x", Dtype: Float16, Shape: []int64{2}}}}
 	writeTestFile(t, filepath.Join(dir, "inputs.f16"), []byte{0, 0x3C, 0, 0x3C, 0, 0x3C, 0, 0x7C})
-	_, err = ReadInputSamples(dir, half)
+	_, err = ReadInputs(dir, half)
 	if data := requireData(t, err); data.Problem != "sample 1 of 'x' is NaN or Inf" {
 		t.Fatalf("got %v", data)
 	}
@@ -130,7 +130,7 @@ func pairInputs(samples int) []Samples {
 
 func TestTensorRoundsFeedEveryInputAndStoreEveryOutput(t *testing.T) {
 	model := &pairModel{store: true}
-	r := NewTensorRounds(model, pairInputs(6), 3, 2)
+	r := NewRounds(model, pairInputs(6), 3, 2)
 	if _, err := r.WarmUp(4, 0); err != nil || r.LastOutputs() != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestTensorRoundsFeedEveryInputAndStoreEveryOutput(t *testing.T) {
 
 func TestTensorRoundsPoisonEveryOutputBeforeEachRound(t *testing.T) {
 	model := &pairModel{store: true}
-	r := NewTensorRounds(model, pairInputs(3), 3, 1)
+	r := NewRounds(model, pairInputs(3), 3, 1)
 	if _, err := r.Round(3); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestTensorRoundsPoisonEveryOutputBeforeEachRound(t *testing.T) {
 	}
 }
 
-func TestRunTensorsServesAndWritesEveryOutput(t *testing.T) {
+func TestRunServesATensorModelAndWritesEveryOutput(t *testing.T) {
 	dir := t.TempDir()
 	samples := pairInputs(3)
 	writeTestFile(t, filepath.Join(dir, "inputs.i64"), samples[0].Bytes)
@@ -181,7 +181,7 @@ func TestRunTensorsServesAndWritesEveryOutput(t *testing.T) {
 	outputs := filepath.Join(dir, "o.bin")
 	var stdout, stderr strings.Builder
 	load := func(o Options) (TensorModel, error) { return &pairModel{store: true}, nil }
-	status := RunTensors("go-test", []string{"--models", dir, "--calls", "3", "--warmup", "2",
+	status := Run("go-test", []string{"--models", dir, "--calls", "3", "--warmup", "2",
 		"--outputs", outputs}, load, strings.NewReader(""), &stdout, &stderr)
 	if status != 0 {
 		t.Fatalf("status %d, stderr %q", status, stderr.String())

@@ -4,7 +4,7 @@
 // outputs through run's `fetches` argument, also documented, measured slower
 // here: see node/README.md.)
 
-import { driverMainTensors } from '../kit/main.js';
+import { driverMain } from '../kit/main.js';
 import { zeros } from '../ortsupport/plain.js';
 import {
   batchDims,
@@ -63,4 +63,4 @@ async function load(options) {
   return model;
 }
 
-await driverMainTensors('node-onnxruntime-reuse', load);
+await driverMain('node-onnxruntime-reuse', load);

@@ -3,8 +3,8 @@
 // onnxruntime-web, on one wasm thread with SIMD: what a page or an edge
 // worker pays per call against the native addon.
 
-import { driverMainTensors } from '../kit/main.js';
+import { driverMain } from '../kit/main.js';
 import { plainLoad } from '../ortsupport/plain.js';
 import * as web from '../ortsupport/web.js';
 
-await driverMainTensors('node-onnxruntime-web', plainLoad(web));
+await driverMain('node-onnxruntime-web', plainLoad(web));

@@ -2,8 +2,8 @@
 // (ortsupport/plain.js): a new ort.Tensor over each call's samples, await
 // session.run({x}), y's data copied out.
 
-import { driverMainTensors } from '../kit/main.js';
+import { driverMain } from '../kit/main.js';
 import { plainLoad } from '../ortsupport/plain.js';
 import * as native from '../ortsupport/session.js';
 
-await driverMainTensors('node-onnxruntime', plainLoad(native));
+await driverMain('node-onnxruntime', plainLoad(native));

@@ -6,46 +6,40 @@
 //
 //   await driverMain('node-x', async (options) => new XModel(...));
 //
-// or, for a model of any inputs and outputs (contract 3: its signature() and
-// call(inputs, outputs), kit/model.js), driverMainTensors('node-x', load).
+// load returns a model of any inputs and outputs (contract 3: its signature()
+// and call(inputs, outputs), kit/model.js), or for our MLP a float model
+// through floatModel (kit/float_model.js).
 
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { missingArtifact, report } from './errors.js';
-import { INPUT_WIDTH, readInputs, requireSamples } from './inputs.js';
+import { report } from './errors.js';
+import { requireSamples } from './inputs.js';
 import { checkModel } from './model.js';
 import { helpLine, parseOptions } from './options.js';
 import { writeOutputs } from './outputs.js';
 import { peakRssBytes, resultJson } from './result.js';
 import { Rounds } from './rounds.js';
 import { runScript, serve } from './serve.js';
-import { TensorRounds } from './tensor_rounds.js';
-import { INPUTS_STEM, readInputSamples, tensorFile } from './tensors.js';
+import { INPUTS_STEM, readInputs, tensorFile } from './tensors.js';
 
 /** Runs the driver on the process's arguments and streams, then exits with its status. */
-export async function driverMain(id, load, { tensors = false } = {}) {
+export async function driverMain(id, load) {
   const status = await runDriver(id, process.argv.slice(2), load, {
     stdin: process.stdin,
     write: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
-  }, { tensors });
+  });
   // stdout and stderr are synchronous for files and pipes on Linux: nothing is lost.
   process.exit(status);
-}
-
-/** driverMain for a tensor model (contract 3): every input and output, each in its dtype. */
-export async function driverMainTensors(id, load) {
-  return driverMain(id, load, { tensors: true });
 }
 
 /**
  * driverMain without the exit: returns the exit status. `io` holds `stdin`
  * (a readable stream, or an iterable of lines in tests), `write` and
- * `writeErr`; `tensors` says the model is a tensor model.
+ * `writeErr`.
  */
-export async function runDriver(id, args, load, io, { tensors = false } = {}) {
+export async function runDriver(id, args, load, io) {
   let options;
   try {
     options = parseOptions(args);
@@ -57,45 +51,32 @@ export async function runDriver(id, args, load, io, { tensors = false } = {}) {
     return 0;
   }
   try {
-    await drive(id, options, load, io, tensors);
+    await drive(id, options, load, io);
     return 0;
   } catch (error) {
     return report(io.writeErr, id, error, options.debug);
   }
 }
 
-async function drive(id, options, load, io, tensors) {
-  const inputsPath = join(options.models, 'inputs.f32');
-  // A tensor model's inputs are the files its signature names, read after loading.
-  if (!tensors && !existsSync(inputsPath)) throw missingArtifact(inputsPath);
-
+async function drive(id, options, load, io) {
   io.writeErr('progress: loading\n');
   const start = process.hrtime.bigint();
   const model = checkModel(await load(options));
   const loadNs = Number(process.hrtime.bigint() - start);
 
-  let rounds;
-  if (tensors) {
-    const signature = model.signature();
-    const inputs = readInputSamples(options.models, signature);
-    const first = join(options.models, tensorFile(INPUTS_STEM, 0, signature.inputs[0].dtype));
-    requireSamples(first, inputs[0].count, options);
-    rounds = new TensorRounds(model, inputs, options.calls, options.batch);
-  } else {
-    const inputs = readInputs(inputsPath);
-    requireSamples(inputsPath, inputs.length / INPUT_WIDTH, options);
-    rounds = new Rounds(model, inputs, options.calls, options.batch);
-  }
+  // Read after loading: which files hold the samples is the model's signature to say.
+  const signature = model.signature();
+  const inputs = readInputs(options.models, signature);
+  const first = join(options.models, tensorFile(INPUTS_STEM, 0, signature.inputs[0].dtype));
+  requireSamples(first, inputs[0].count, options);
+  const rounds = new Rounds(model, inputs, options.calls, options.batch);
 
   io.writeErr('progress: warm-up\n');
   const warmup = await rounds.warmUp(options.warmup, options.warmup_time);
   const done = options.serve
     ? await serve(options, rounds, loadNs, warmup, lines(io.stdin), io.write)
     : await runScript(options, rounds);
-  if (options.outputs) {
-    const last = rounds.lastOutputs();
-    writeOutputs(options.outputs, Array.isArray(last) ? last : [last]);
-  }
+  if (options.outputs) writeOutputs(options.outputs, rounds.lastOutputs());
   const result = {
     driver: id,
     calls: options.calls,

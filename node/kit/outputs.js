@@ -1,15 +1,10 @@
 // outputs: writing the --outputs (each output in its dtype, one after
 // another) and --latencies (int64) files, little-endian raw arrays (the
-// host's order; inputs.js refuses a big-endian host).
+// host's order; tensors.js refuses a big-endian host).
 
 import { writeFileSync } from 'node:fs';
 
 import { DataError, firstLine } from './errors.js';
-
-/** Writes a Float32Array; a DataError naming the file on failure. */
-export function writeFloats(path, values) {
-  writeTyped(path, values instanceof Float32Array ? values : Float32Array.from(values));
-}
 
 /** Writes int64 values (a BigInt64Array, or bigints / integers); a DataError naming the file on failure. */
 export function writeInt64s(path, values) {

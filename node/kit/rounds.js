@@ -1,10 +1,14 @@
-// rounds: the warm-up, one timed round and the latency pass, with the clock
-// (process.hrtime.bigint, monotonic) and the CPU clock they read. Node gives
+// rounds: the warm-up, one timed round and the latency pass of a tensor
+// model (contract 3; our MLP's float model through floatModel), with the
+// clock (process.hrtime.bigint, monotonic) and the CPU clock they read. Call
+// i takes samples [i*B, (i+1)*B) of every input and stores each output's
+// batch at its place in that output's array; before each round every output
+// is filled with what no call gives (NaN, an integer's smallest value). Node gives
 // no per-thread CPU clock: cpu_ns is the process's (process.cpuUsage, user +
 // system over all its threads, in µs), and the drivers say so in their notes.
 
-import { INPUT_WIDTH, OUTPUT_WIDTH } from './inputs.js';
 import { UsageError } from './errors.js';
+import { DTYPES, poison, sampleSize } from './tensors.js';
 
 /**
  * A round, as the glossary of docs/contract.md names it: K calls timed as one block.
@@ -49,21 +53,30 @@ export function processCpuNanos() {
   return (user + system) * 1000;
 }
 
-/**
- * Drives a model over the inputs: call i takes samples [i*B, (i+1)*B) and
- * stores its outputs at [i*B, (i+1)*B) of the outputs.
- */
+/** Drives a tensor model over every input's samples. */
 export class Rounds {
-  /** `inputs` holds at least maxCalls*batch samples (requireSamples). */
+  /** `inputs`: each input's {values, count}, at least maxCalls*batch samples (requireSamples). */
   constructor(model, inputs, maxCalls, batch) {
+    const signature = model.signature();
     this.model = model;
-    this.inputs = inputs;
     this.maxCalls = maxCalls;
-    this.inStep = batch * INPUT_WIDTH;
-    this.outStep = batch * OUTPUT_WIDTH;
-    this.outputs = new Float32Array(maxCalls * this.outStep);
-    this.scratch = new Float32Array(this.outStep); // one call's outputs, for the latency pass
+    this.inputs = inputs.map((samples) => samples.values);
+    this.inSteps = signature.inputs.map((t) => batch * sampleSize(t));
+    this.outSteps = signature.outputs.map((t) => batch * sampleSize(t));
+    this.dtypes = signature.outputs.map((t) => t.dtype);
+    this.outputs = signature.outputs.map((t, k) => new DTYPES[t.dtype].Array(maxCalls * this.outSteps[k]));
+    this.scratch = signature.outputs.map((t, k) => new DTYPES[t.dtype].Array(this.outSteps[k]));
     this.lastCalls = 0;
+  }
+
+  /** Each input's samples of call i. */
+  input(i) {
+    return this.inputs.map((values, k) => values.subarray(i * this.inSteps[k], (i + 1) * this.inSteps[k]));
+  }
+
+  /** Each output's place for call i. */
+  output(i) {
+    return this.outputs.map((values, k) => values.subarray(i * this.outSteps[k], (i + 1) * this.outSteps[k]));
   }
 
   /** The warm-up (warmUpCalls): at most `calls` untimed calls, `seconds` once a few are made. */
@@ -72,29 +85,28 @@ export class Rounds {
   }
 
   /**
-   * Times calls 0 .. k-1 as one block. The outputs are filled with NaN first
-   * (untimed), so that a call that stores nothing shows up as an error.
+   * Times calls 0 .. k-1 as one block, each output poisoned first (untimed).
    * @param {number} k
    * @returns {Promise<Round>}
    */
   async round(k) {
-    this.check('round', k);
-    this.outputs.fill(NaN, 0, k * this.outStep);
+    checkCalls('round', k, this.maxCalls);
+    this.outputs.forEach((values, o) => poison(values.subarray(0, k * this.outSteps[o]), this.dtypes[o]));
     this.lastCalls = k;
-    const { model, inputs, outputs, inStep, outStep } = this;
+    const { model } = this;
     const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
     for (let i = 0; i < k; i++) {
-      await model.call(inputs.subarray(i * inStep, (i + 1) * inStep), outputs.subarray(i * outStep, (i + 1) * outStep));
+      await model.call(this.input(i), this.output(i));
     }
     const ns = process.hrtime.bigint() - start;
     const cpu = process.cpuUsage(cpuStart);
     return { calls: k, ns: Number(ns), cpu_ns: (cpu.user + cpu.system) * 1000 };
   }
 
-  /** Times calls 0 .. k-1 one at a time into a scratch buffer (the outputs keep the last round's): ns per call. */
+  /** Times calls 0 .. k-1 one at a time into scratch arrays (the outputs keep the last round's): ns per call. */
   async latencies(k) {
-    this.check('latencies', k);
+    checkCalls('latencies', k, this.maxCalls);
     const ns = new BigInt64Array(k);
     for (let i = 0; i < k; i++) {
       const start = process.hrtime.bigint();
@@ -104,21 +116,10 @@ export class Rounds {
     return ns;
   }
 
-  /** The last round's outputs (k*B floats; empty before any round). */
+  /** Each output's last-round samples (k*B), in the model's order; none before any round. */
   lastOutputs() {
-    return this.outputs.subarray(0, this.lastCalls * this.outStep);
-  }
-
-  input(i) {
-    return this.inputs.subarray(i * this.inStep, (i + 1) * this.inStep);
-  }
-
-  output(i) {
-    return this.outputs.subarray(i * this.outStep, (i + 1) * this.outStep);
-  }
-
-  check(command, k) {
-    checkCalls(command, k, this.maxCalls);
+    if (this.lastCalls === 0) return [];
+    return this.outputs.map((values, o) => values.subarray(0, this.lastCalls * this.outSteps[o]));
   }
 }
 

@@ -8,6 +8,7 @@
 // a binding takes them as they are.
 
 import { readFileSync, statSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { join } from 'node:path';
 
 import { DataError, firstLine, missingArtifact } from './errors.js';
@@ -95,7 +96,8 @@ function readSamples(path, tensor) {
  * typed array of its dtype and the sample count, checked (a whole, non-zero
  * number of samples, every float finite, the same count in every file).
  */
-export function readInputSamples(models, signature) {
+export function readInputs(models, signature) {
+  if (endianness() !== 'LE') throw new DataError(models, 'the artifacts are little-endian; this host is not');
   const all = [];
   signature.inputs.forEach((tensor, k) => {
     const path = join(models, tensorFile(INPUTS_STEM, k, tensor.dtype));

@@ -47,3 +47,9 @@ export class SumModel {
     return { call: 'sum' };
   }
 }
+
+/** Our MLP's inputs (2 floats a sample) as the one input's samples. */
+export function floatSamples(values) {
+  const floats = Float32Array.from(values);
+  return [{ values: floats, count: floats.length / 2 }];
+}

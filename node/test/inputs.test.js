@@ -4,40 +4,48 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { DataError, UsageError } from '../kit/errors.js';
-import { readInputs, requireSamples } from '../kit/inputs.js';
+import { MLP_SIGNATURE } from '../kit/float_model.js';
+import { requireSamples } from '../kit/inputs.js';
+import { readInputs } from '../kit/tensors.js';
 import { tempDir, writeInputs } from './helpers.js';
 
-test('reads the samples', (t) => {
-  const values = readInputs(writeInputs(tempDir(t), [1, 2, -3, 4.5]));
+test('reads our MLP\'s samples', (t) => {
+  const dir = tempDir(t);
+  writeInputs(dir, [1, 2, -3, 4.5]);
+  const [{ values, count }] = readInputs(dir, MLP_SIGNATURE);
   assert.deepEqual([...values], [1, 2, -3, 4.5]);
-  assert.ok(values instanceof Float32Array);
+  assert.ok(values instanceof Float32Array && count === 2);
 });
 
 test('a size that is not a multiple of 8 bytes', (t) => {
-  const path = writeInputs(tempDir(t), [1, 2, 3]);
-  assert.throws(() => readInputs(path), (error) =>
+  const dir = tempDir(t);
+  const path = writeInputs(dir, [1, 2, 3]);
+  assert.throws(() => readInputs(dir, MLP_SIGNATURE), (error) =>
     error instanceof DataError && error.path === path &&
-    error.problem === 'size 12 bytes is not a whole number of samples (8 bytes each)');
+    error.problem === 'size 12 bytes is not a whole number of samples of \'x\' (8 bytes each)');
 });
 
 for (const [name, bad] of [['NaN', NaN], ['Inf', -Infinity]]) {
   test(`a ${name} sample`, (t) => {
-    const path = writeInputs(tempDir(t), [0, 0, 1, bad]);
-    assert.throws(() => readInputs(path), (error) =>
-      error instanceof DataError && error.path === path && error.problem === 'sample 1 is NaN or Inf');
+    const dir = tempDir(t);
+    const path = writeInputs(dir, [0, 0, 1, bad]);
+    assert.throws(() => readInputs(dir, MLP_SIGNATURE), (error) =>
+      error instanceof DataError && error.path === path && error.problem === 'sample 1 of \'x\' is NaN or Inf');
   });
 }
 
 test('a missing file names itself', (t) => {
-  const path = join(tempDir(t), 'inputs.f32');
-  assert.throws(() => readInputs(path), (error) =>
+  const dir = tempDir(t);
+  const path = join(dir, 'inputs.f32');
+  assert.throws(() => readInputs(dir, MLP_SIGNATURE), (error) =>
     error instanceof DataError && error.path === path && error.problem.startsWith('missing'));
 });
 
 test('a folder in its place', (t) => {
-  const path = join(tempDir(t), 'inputs.f32');
+  const dir = tempDir(t);
+  const path = join(dir, 'inputs.f32');
   mkdirSync(path);
-  assert.throws(() => readInputs(path), (error) => error instanceof DataError && error.path === path);
+  assert.throws(() => readInputs(dir, MLP_SIGNATURE), (error) => error instanceof DataError && error.path === path);
 });
 
 test('too few samples is a usage error', () => {

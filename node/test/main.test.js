@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { missingArtifact } from '../kit/errors.js';
+import { floatModel } from '../kit/float_model.js';
 import { runDriver } from '../kit/main.js';
 import { SumModel, tempDir, writeInputs } from './helpers.js';
 
-async function run(args, { stdin = [], load = async () => new SumModel() } = {}) {
+async function run(args, { stdin = [], load = async () => floatModel(new SumModel()) } = {}) {
   let stdout = '';
   let stderr = '';
   const status = await runDriver('node-test', args, load, {
@@ -72,7 +73,7 @@ test('data errors exit 1 naming the file', async (t) => {
   const dir = tempDir(t);
   const missing = await run(['--models', dir]);
   assert.equal(missing.status, 1);
-  assert.equal(missing.stderr, `node-test: error: ${join(dir, 'inputs.f32')}: missing; run \`nox -s export\` first\n`);
+  assert.equal(missing.lastErr, `node-test: error: ${join(dir, 'inputs.f32')}: missing; run \`nox -s export\` first`);
   writeInputs(dir, [1, 2]);
   const noModel = await run(['--models', dir, '--calls', '1'], {
     load: async (options) => { throw missingArtifact(join(options.models, 'm.onnx')); },
@@ -95,7 +96,7 @@ test('an unexpected error is one line, its stack only with --debug', async (t) =
 test('a model without call() is refused', async (t) => {
   const dir = tempDir(t);
   writeInputs(dir, [1, 2]);
-  const { status, lastErr } = await run(['--models', dir, '--calls', '1'], { load: async () => ({}) });
+  const { status, lastErr } = await run(['--models', dir, '--calls', '1'], { load: async () => ({ signature() {} }) });
   assert.equal(status, 1);
   assert.equal(lastErr, "node-test: error: the driver's model has no call() method");
 });

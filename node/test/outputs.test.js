@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { DataError } from '../kit/errors.js';
-import { writeFloats, writeInt64s } from '../kit/outputs.js';
+import { writeInt64s, writeOutputs } from '../kit/outputs.js';
 import { tempDir } from './helpers.js';
 
 test('floats are float32 little-endian', (t) => {
   const path = join(tempDir(t), 'o.f32');
-  writeFloats(path, Float32Array.from([1.5, -2]));
+  writeOutputs(path, [Float32Array.from([1.5, -2])]);
   assert.deepEqual([...readFileSync(path)], [0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0]);
-  writeFloats(path, Float32Array.from([0, 0, 1.5]).subarray(2)); // a view writes only itself
+  writeOutputs(path, [Float32Array.from([0, 0, 1.5]).subarray(2)]); // a view writes only itself
   assert.deepEqual([...readFileSync(path)], [0, 0, 0xc0, 0x3f]);
 });
 
@@ -29,12 +29,12 @@ test('latencies are int64 little-endian', (t) => {
 
 test('an empty round writes an empty file', (t) => {
   const path = join(tempDir(t), 'o.f32');
-  writeFloats(path, new Float32Array(0));
+  writeOutputs(path, [new Float32Array(0)]);
   assert.equal(statSync(path).size, 0);
 });
 
 test('an unwritable path names the file', (t) => {
   const path = join(tempDir(t), 'no', 'such', 'o.f32');
-  assert.throws(() => writeFloats(path, [1]), (error) => error instanceof DataError && error.path === path);
+  assert.throws(() => writeOutputs(path, [Float32Array.of(1)]), (error) => error instanceof DataError && error.path === path);
   assert.throws(() => writeInt64s(path, [1]), DataError);
 });

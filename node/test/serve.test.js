@@ -5,9 +5,10 @@ import { test } from 'node:test';
 
 import { DataError, UsageError } from '../kit/errors.js';
 import { DEFAULTS } from '../kit/options.js';
+import { floatModel } from '../kit/float_model.js';
 import { Rounds } from '../kit/rounds.js';
 import { STANDALONE_LATENCY_CALLS, parseCommand, runScript, serve, standaloneScript } from '../kit/serve.js';
-import { SumModel, tempDir } from './helpers.js';
+import { SumModel, floatSamples, tempDir } from './helpers.js';
 
 test('commands', () => {
   const cases = {
@@ -86,7 +87,7 @@ test('a bad command stops the dialogue with a usage error', async () => {
 
 test('a runtime failing mid-round passes on', async () => {
   const failure = new DataError('m.onnx', 'run failed');
-  const runner = new Rounds(new SumModel({ fail: failure }), new Float32Array(8), 4, 1);
+  const runner = new Rounds(floatModel(new SumModel({ fail: failure })), floatSamples(new Array(8).fill(0)), 4, 1);
   await assert.rejects(serve({ ...DEFAULTS }, runner, 0, { calls: 0, ns: 0 }, ['round 2'], () => {}), failure);
 });
 

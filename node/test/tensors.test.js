@@ -5,8 +5,8 @@ import { test } from 'node:test';
 
 import { DataError } from '../kit/errors.js';
 import { runDriver } from '../kit/main.js';
-import { TensorRounds } from '../kit/tensor_rounds.js';
-import { bytesOf, checkReferences, describe, poison, readInputSamples, tensorFile } from '../kit/tensors.js';
+import { Rounds } from '../kit/rounds.js';
+import { bytesOf, checkReferences, describe, poison, readInputs, tensorFile } from '../kit/tensors.js';
 import { tempDir } from './helpers.js';
 
 // Two int64 inputs of 4; a float32 [2] and an int64 [] output.
@@ -29,15 +29,15 @@ test('each input is read from its file, checked, naming the file', (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, 'inputs.i64'), int64s(1, 2, 3, 4, 5, 6, 7, 8));
   writeFileSync(join(dir, 'inputs1.i64'), int64s(1, 1, 1, 1, 1, 1, 1, 1));
-  const [ids, mask] = readInputSamples(dir, TOKENS);
+  const [ids, mask] = readInputs(dir, TOKENS);
   assert.equal(ids.count, 2);
   assert.ok(ids.values instanceof BigInt64Array && ids.values[7] === 8n && mask.count === 2);
   writeFileSync(join(dir, 'inputs1.i64'), int64s(...new Array(12).fill(0)));
-  assert.throws(() => readInputSamples(dir, TOKENS), (error) =>
+  assert.throws(() => readInputs(dir, TOKENS), (error) =>
     error instanceof DataError && error.path === join(dir, 'inputs1.i64') && error.problem.startsWith('holds 3 samples, inputs.i64 holds 2'));
   const half = { inputs: [{ name: 'x', dtype: 'float16', shape: [2] }], outputs: [] };
   writeFileSync(join(dir, 'inputs.f16'), bytesOf(Uint16Array.of(0x3c00, 0x3c00, 0x3c00, 0x7c00)));
-  assert.throws(() => readInputSamples(dir, half), { message: `${join(dir, 'inputs.f16')}: sample 1 of 'x' is NaN or Inf` });
+  assert.throws(() => readInputs(dir, half), { message: `${join(dir, 'inputs.f16')}: sample 1 of 'x' is NaN or Inf` });
 });
 
 test('each reference holds one sample of its output per input sample', (t) => {
@@ -87,7 +87,7 @@ const pairInputs = (samples) => [
 
 test('tensor rounds feed every input and store and poison every output', async () => {
   const model = new PairModel();
-  const rounds = new TensorRounds(model, pairInputs(6), 3, 2);
+  const rounds = new Rounds(model, pairInputs(6), 3, 2);
   await rounds.warmUp(4);
   assert.deepEqual(rounds.lastOutputs(), []);
   await rounds.round(2);
@@ -113,7 +113,7 @@ test('a tensor driver writes every output, one after another', async (t) => {
   const outputs = join(dir, 'o.bin');
   const errors = [];
   const status = await runDriver('node-test', ['--models', dir, '--calls', '3', '--warmup', '2', '--outputs', outputs],
-    async () => new PairModel(), { stdin: [], write: () => {}, writeErr: (text) => errors.push(text) }, { tensors: true });
+    async () => new PairModel(), { stdin: [], write: () => {}, writeErr: (text) => errors.push(text) });
   assert.equal(status, 0, errors.join(''));
   const written = readFileSync(outputs);
   assert.equal(written.length, 3 * 8 + 3 * 4);

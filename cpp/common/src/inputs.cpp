@@ -39,10 +39,6 @@ std::vector<float> read_finite_floats(const std::filesystem::path& path, std::si
   return values;
 }
 
-std::vector<float> read_inputs(const std::filesystem::path& path) {
-  return read_finite_floats(path, kInputWidth, "sample");
-}
-
 void require_samples(const std::filesystem::path& path, std::size_t samples,
                      const Options& options) {
   const auto needed =

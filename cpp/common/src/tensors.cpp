@@ -128,7 +128,7 @@ std::string shape_text(std::span<const std::int64_t> shape) {
   return text + "]";
 }
 
-std::vector<Samples> read_input_samples(const std::filesystem::path& models,
+std::vector<Samples> read_inputs(const std::filesystem::path& models,
                                         const Signature& signature) {
   std::vector<Samples> all;
   for (std::size_t k = 0; k < signature.inputs.size(); ++k) {

@@ -163,4 +163,4 @@ func notes(h int) kit.Notes {
 	}
 }
 
-func main() { kit.DriverMain("go-handwritten", load) }
+func main() { kit.DriverMain("go-handwritten", kit.FloatModelLoader(load)) }

@@ -81,4 +81,4 @@ func (m *model) Notes() kit.Notes {
 	}
 }
 
-func main() { kit.DriverMainTensors("go-onnxruntime-iobinding", load) }
+func main() { kit.DriverMain("go-onnxruntime-iobinding", load) }

@@ -64,4 +64,4 @@ func (m *model) Notes() kit.Notes {
 	}
 }
 
-func main() { kit.DriverMainTensors("go-onnxruntime", load) }
+func main() { kit.DriverMain("go-onnxruntime", load) }

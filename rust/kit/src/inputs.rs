@@ -1,13 +1,14 @@
-//! Reading and checking the float32 artifacts: `inputs.f32` (the samples every
-//! call takes) and `mlp_weights.f32` (the weights, for runtimes that cannot
-//! read a pickle).
+//! Checking that the inputs hold the samples a run needs (they are read by
+//! their signature: `tensors::read_inputs`), and reading our MLP's float32
+//! artifacts: `mlp_weights.f32` (the weights, for runtimes that cannot read a
+//! pickle).
 
 use std::path::{Path, PathBuf};
 
 use crate::errors::{Error, Result};
 use crate::options::Options;
 
-/// Floats per sample in inputs.f32.
+/// Floats per sample in our MLP's inputs.f32.
 pub const INPUT_WIDTH: usize = 2;
 /// Floats per sample in the outputs.
 pub const OUTPUT_WIDTH: usize = 1;
@@ -43,42 +44,6 @@ pub fn read_finite_floats(path: &Path, width: usize, what: &str) -> Result<Vec<f
         return Err(Error::data(path, format!("{what} {} is NaN or Inf", i / width)));
     }
     Ok(values)
-}
-
-/// inputs.f32: `[N, 2]` float32 samples, checked.
-#[derive(Debug)]
-pub struct Inputs {
-    pub path: PathBuf,
-    pub values: Vec<f32>,
-}
-
-/// `<models>/inputs.f32`, read and checked against what the run needs.
-/// (A model of other inputs is a `TensorModel`: `tensors::read_input_samples`.)
-pub fn read_inputs(options: &Options) -> Result<Inputs> {
-    let inputs = Inputs::read(&Inputs::path(options))?;
-    inputs.require(options.calls, options.batch)?;
-    Ok(inputs)
-}
-
-impl Inputs {
-    pub fn path(options: &Options) -> PathBuf {
-        options.models.join("inputs.f32")
-    }
-
-    /// Samples of our MLP's 2 floats.
-    pub fn read(path: &Path) -> Result<Self> {
-        let values = read_finite_floats(path, INPUT_WIDTH, "sample")?;
-        Ok(Self { path: path.to_path_buf(), values })
-    }
-
-    pub fn samples(&self) -> usize {
-        self.values.len() / INPUT_WIDTH
-    }
-
-    /// A usage error unless the file holds the calls x batch samples the run needs.
-    pub fn require(&self, calls: u64, batch: u64) -> Result<()> {
-        require_samples(&self.path, self.samples(), calls, batch)
-    }
 }
 
 /// A usage error unless `path`'s `samples` are the calls x batch samples the run needs.
@@ -176,17 +141,16 @@ mod tests {
     #[test]
     fn reads_samples() {
         let path = scratch_file("inputs-ok.f32", &floats(&[1.0, 2.0, 3.0, 4.0]));
-        let inputs = Inputs::read(&path).unwrap();
-        assert_eq!(inputs.samples(), 2);
-        assert_eq!(inputs.values, vec![1.0, 2.0, 3.0, 4.0]);
-        assert!(inputs.require(2, 1).is_ok());
-        assert!(inputs.require(1, 2).is_ok());
+        let values = read_finite_floats(&path, INPUT_WIDTH, "sample").unwrap();
+        assert_eq!(values, vec![1.0, 2.0, 3.0, 4.0]);
+        assert!(require_samples(&path, 2, 2, 1).is_ok());
+        assert!(require_samples(&path, 2, 1, 2).is_ok());
     }
 
     #[test]
     fn size_not_a_whole_number_of_samples() {
         let path = scratch_file("inputs-odd.f32", &floats(&[1.0, 2.0, 3.0]));
-        let e = Inputs::read(&path).unwrap_err();
+        let e = read_finite_floats(&path, INPUT_WIDTH, "sample").unwrap_err();
         assert_eq!(e.kind, Kind::Data);
         assert!(e.message.contains("not a whole number of samples"), "{}", e.message);
         assert!(e.message.starts_with(&path.display().to_string()));
@@ -195,10 +159,10 @@ mod tests {
     #[test]
     fn too_few_samples_is_a_usage_error() {
         let path = scratch_file("inputs-few.f32", &floats(&[1.0, 2.0, 3.0, 4.0]));
-        let e = Inputs::read(&path).unwrap().require(3, 1).unwrap_err();
+        let e = require_samples(&path, 2, 3, 1).unwrap_err();
         assert_eq!(e.kind, Kind::Usage);
         assert!(e.message.contains("needs 3 samples"), "{}", e.message);
-        let e = Inputs::read(&path).unwrap().require(2, 2).unwrap_err();
+        let e = require_samples(&path, 2, 2, 2).unwrap_err();
         assert!(e.message.contains("needs 4 samples"), "{}", e.message);
     }
 
@@ -206,7 +170,7 @@ mod tests {
     fn nan_or_inf_is_a_data_error() {
         for bad in [f32::NAN, f32::INFINITY] {
             let path = scratch_file("inputs-nan.f32", &floats(&[1.0, 2.0, 3.0, bad]));
-            let e = Inputs::read(&path).unwrap_err();
+            let e = read_finite_floats(&path, INPUT_WIDTH, "sample").unwrap_err();
             assert_eq!(e.kind, Kind::Data);
             assert!(e.message.contains("sample 1 is NaN or Inf"), "{}", e.message);
         }
@@ -214,7 +178,8 @@ mod tests {
 
     #[test]
     fn missing_file() {
-        let e = Inputs::read(Path::new("/nonexistent/inputs.f32")).unwrap_err();
+        let e = read_finite_floats(Path::new("/nonexistent/inputs.f32"), INPUT_WIDTH, "sample")
+            .unwrap_err();
         assert_eq!(e.message, "/nonexistent/inputs.f32: missing; run `nox -s export` first");
     }
 

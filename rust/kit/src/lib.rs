@@ -1,11 +1,11 @@
 //! callbench's Rust driver kit: everything the driver contract
 //! (docs/contract.md, version 3) asks of every driver, written once. A driver
-//! is then its load function and its [`Model::call`] (one float32 input and
-//! output, our MLP) or [`TensorModel::call`] (any model, through
-//! [`driver_main_tensors`]):
+//! is then its load function and its [`TensorModel::call`] (any model), or
+//! for our MLP its [`Model::call`] (one float32 input and output) through the
+//! [`FloatModel`] adapter:
 //!
 //! ```no_run
-//! use callbench_kit::{Model, Options, Result};
+//! use callbench_kit::{FloatModel, Model, Options, Result};
 //! struct Zero;
 //! impl Model for Zero {
 //!     fn call(&mut self, _input: &[f32], output: &mut [f32]) -> Result<()> {
@@ -17,14 +17,16 @@
 //! fn load(_options: &Options) -> Result<Zero> { Ok(Zero) }
 //! fn main() -> std::process::ExitCode {
 //!     // In a driver binary: env!("CARGO_BIN_NAME"), the driver id.
-//!     callbench_kit::driver_main("rust-zero", load)
+//!     callbench_kit::driver_main("rust-zero", |options| load(options).map(FloatModel))
 //! }
 //! ```
 //!
 //! The parts carry the contract's names: options, inputs, model, rounds,
-//! serve, outputs, result, errors; tensors and tensor_rounds for contract 3.
+//! serve, outputs, result, errors; tensors for contract 3, float_model for
+//! our MLP.
 
 pub mod errors;
+pub mod float_model;
 pub mod inputs;
 pub mod model;
 pub mod options;
@@ -34,7 +36,6 @@ pub mod rayon_pool;
 pub mod result;
 pub mod rounds;
 pub mod serve;
-pub mod tensor_rounds;
 pub mod tensors;
 #[cfg(test)]
 mod testing;
@@ -44,7 +45,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub use errors::{Error, Result, ResultExt};
-pub use inputs::{Inputs, MlpWeights};
+pub use float_model::FloatModel;
+pub use inputs::MlpWeights;
 pub use model::{Model, Notes, TensorModel, check_output_shape};
 pub use options::Options;
 pub use tensors::{Dtype, Signature, Tensor};
@@ -52,42 +54,23 @@ pub use tensors::{Dtype, Signature, Tensor};
 use options::Parsed;
 use rounds::{Rounds, Runner, Warmup};
 use serve::Session;
-use tensor_rounds::TensorRounds;
 
 /// Says which stage a driver is in, on stderr (the harness shows it while it waits).
 pub fn progress(stage: &str) {
     eprintln!("progress: {stage}");
 }
 
-/// `main` of every Rust driver of a [`Model`]: parses the options, checks
-/// that inputs.f32 is there, loads the model (timed as `load_ns`), reads and
-/// checks the inputs, warms up, then serves commands from stdin (`--serve`) or
-/// runs the standalone script. Errors and panics end as the contract's one
-/// line on stderr and exit status.
-pub fn driver_main<M: Model>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
-    guarded_run(id, |options| {
-        inputs::require_file(&Inputs::path(options))?;
-        let (mut model, load_ns) = timed_load(options, load)?;
-        let inputs = inputs::read_inputs(options)?;
-
-        progress("warm-up");
-        let mut rounds = Rounds::new(&mut model, &inputs.values, options.calls, options.batch);
-        let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
-        measure(id, options, rounds, load_ns, warmup)
-    })
-}
-
-/// `main` of every Rust driver of a [`TensorModel`] (contract 3): as [`driver_main`],
-/// with each input's samples read from its file by the naming rule once the
-/// model has said its signature.
-pub fn driver_main_tensors<M: TensorModel>(
-    id: &str,
-    load: impl FnOnce(&Options) -> Result<M>,
-) -> ExitCode {
+/// `main` of every Rust driver: parses the options, loads the model (timed
+/// as `load_ns`), reads and checks each input's samples from its file by the
+/// naming rule once the model has said its signature, warms up, then serves
+/// commands from stdin (`--serve`) or runs the standalone script. Errors and
+/// panics end as the contract's one line on stderr and exit status. Our MLP's
+/// drivers load a [`FloatModel`].
+pub fn driver_main<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
     guarded_run(id, |options| {
         let (mut model, load_ns) = timed_load(options, load)?;
         let signature = model.signature();
-        let samples = tensors::read_input_samples(&options.models, signature)?;
+        let samples = tensors::read_inputs(&options.models, signature)?;
         let first = options.models.join(tensors::tensor_file(
             tensors::INPUTS_STEM,
             0,
@@ -96,7 +79,7 @@ pub fn driver_main_tensors<M: TensorModel>(
         inputs::require_samples(&first, samples[0].count, options.calls, options.batch)?;
 
         progress("warm-up");
-        let mut rounds = TensorRounds::new(&mut model, &samples, options.calls, options.batch);
+        let mut rounds = Rounds::new(&mut model, &samples, options.calls, options.batch);
         let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
         measure(id, options, rounds, load_ns, warmup)
     })

@@ -1,7 +1,8 @@
 //! The model: what a driver writes. One call of B samples, the runtime's
-//! version, and notes on how the runtime is called: a [`Model`] of one
-//! float32 input and output (our MLP), or a [`TensorModel`] of any inputs and
-//! outputs (contract 3: a user's ONNX model).
+//! version, and notes on how the runtime is called: a [`TensorModel`] of any
+//! inputs and outputs (contract 3: a user's ONNX model), or a [`Model`] of one
+//! float32 input and output (our MLP), which the kit calls through its
+//! `FloatModel` adapter, a `TensorModel` too.
 
 use std::path::Path;
 
@@ -10,6 +11,7 @@ use serde_json::Value;
 
 use crate::errors::{Error, Result};
 use crate::inputs::OUTPUT_WIDTH;
+use crate::rounds::{Buffers, call_each};
 use crate::tensors::Signature;
 
 /// A loaded model, ready to be called.
@@ -45,6 +47,13 @@ pub trait TensorModel {
     /// How the runtime is called, thread counts read back, ...
     fn notes(&self) -> Notes {
         Notes::default()
+    }
+
+    /// The timed loop: calls `first .. first + calls` over `buffers`. The
+    /// kit's ([`call_each`]) serves any model; `FloatModel` keeps our MLP's
+    /// cheaper one. A driver leaves it alone.
+    fn run_calls(&mut self, buffers: Buffers<'_>, first: usize, calls: usize) -> Result<()> {
+        call_each(self, buffers, first, calls)
     }
 }
 

@@ -9,11 +9,6 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).map_err(|e| Error::data(path, format!("cannot write: {e}")))
 }
 
-pub fn write_floats(path: &Path, values: &[f32]) -> Result<()> {
-    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    write_bytes(path, &bytes)
-}
-
 /// `--outputs`: each output's bytes, one after another (the contract's order).
 pub fn write_outputs(path: &Path, outputs: &[&[u8]]) -> Result<()> {
     write_bytes(path, &outputs.concat())
@@ -33,11 +28,10 @@ mod tests {
     #[test]
     fn little_endian_files() {
         let dir = scratch_dir();
-        let floats = dir.join("o.f32");
-        write_floats(&floats, &[1.0, -2.5]).unwrap();
-        let mut expected = 1.0_f32.to_le_bytes().to_vec();
-        expected.extend((-2.5_f32).to_le_bytes());
-        assert_eq!(std::fs::read(&floats).unwrap(), expected);
+        let outputs = dir.join("o.bin");
+        let (floats, ints) = (1.0_f32.to_le_bytes(), (-2_i64).to_le_bytes());
+        write_outputs(&outputs, &[&floats, &ints]).unwrap();
+        assert_eq!(std::fs::read(&outputs).unwrap(), [&floats[..], &ints[..]].concat());
 
         let ints = dir.join("l.i64");
         write_int64s(&ints, &[7, 1 << 40]).unwrap();
@@ -48,7 +42,7 @@ mod tests {
 
     #[test]
     fn unwritable_path_names_the_file() {
-        let e = write_floats(Path::new("/nonexistent/dir/o.f32"), &[1.0]).unwrap_err();
+        let e = write_outputs(Path::new("/nonexistent/dir/o.f32"), &[&[0; 4]]).unwrap_err();
         assert_eq!(e.kind, Kind::Data);
         assert!(e.message.starts_with("/nonexistent/dir/o.f32: cannot write"), "{}", e.message);
     }

@@ -161,10 +161,11 @@ pub fn standalone_script(options: &Options) -> Vec<Command> {
 mod tests {
     use super::*;
     use crate::errors::Kind;
+    use crate::float_model::FloatModel;
     use crate::model::Model;
     use crate::options::Parsed;
     use crate::rounds::Rounds;
-    use crate::testing::scratch_dir;
+    use crate::testing::{float_samples, scratch_dir};
 
     struct Double;
 
@@ -187,8 +188,8 @@ mod tests {
 
     /// Runs a serve dialogue over 4 samples; returns stdout's lines or the error.
     fn dialogue(opts: &Options, input: &str) -> (Vec<String>, Result<()>) {
-        let inputs = [1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 4.0, 0.0];
-        let mut model = Double;
+        let inputs = float_samples(&[1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 4.0, 0.0]);
+        let mut model = FloatModel(Double);
         let mut out = Vec::new();
         let rounds = Rounds::new(&mut model, &inputs, opts.calls, 1);
         let outcome =
@@ -271,9 +272,9 @@ mod tests {
 
     #[test]
     fn standalone_prints_only_the_result_line() {
-        let inputs = [1.0, 0.0, 2.0, 0.0];
+        let inputs = float_samples(&[1.0, 0.0, 2.0, 0.0]);
         let opts = options(&["--calls=2", "--repeats=2"]);
-        let mut model = Double;
+        let mut model = FloatModel(Double);
         let mut out = Vec::new();
         let rounds = Rounds::new(&mut model, &inputs, opts.calls, 1);
         Session::start("rust-test", &opts, rounds, 1, Warmup::default(), &mut out)

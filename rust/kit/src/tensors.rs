@@ -222,7 +222,7 @@ fn read_samples(path: &Path, tensor: &Tensor) -> Result<Samples> {
 /// Each input's file in `models` by the naming rule, checked: a whole,
 /// non-zero number of samples, every float finite, the same sample count in
 /// every file. Data errors name the file.
-pub fn read_input_samples(models: &Path, signature: &Signature) -> Result<Vec<Samples>> {
+pub fn read_inputs(models: &Path, signature: &Signature) -> Result<Vec<Samples>> {
     let mut all: Vec<Samples> = Vec::new();
     for (k, tensor) in signature.inputs.iter().enumerate() {
         let path = models.join(tensor_file(INPUTS_STEM, k, tensor.dtype));
@@ -330,22 +330,22 @@ mod tests {
         let ids: Vec<u8> = (0..8_i64).flat_map(|v| v.to_le_bytes()).collect();
         std::fs::write(dir.join("inputs.i64"), &ids).unwrap();
         std::fs::write(dir.join("inputs1.bool"), [1u8, 0, 1, 0, 0, 0, 0, 1]).unwrap();
-        let read = read_input_samples(&dir, &tokens()).unwrap();
+        let read = read_inputs(&dir, &tokens()).unwrap();
         assert_eq!((read[0].count, read[1].count), (2, 2));
         assert_eq!(&read[0].bytes[..], &ids[..]);
 
         std::fs::write(dir.join("inputs1.bool"), [1u8, 0, 1, 0, 0, 0, 2, 1]).unwrap();
-        let e = read_input_samples(&dir, &tokens()).err().unwrap();
+        let e = read_inputs(&dir, &tokens()).err().unwrap();
         let path = dir.join("inputs1.bool");
         assert_eq!(e.message, format!("{}: sample 1 of 'mask' is neither 0 nor 1", path.display()));
 
         std::fs::write(dir.join("inputs1.bool"), [0u8; 12]).unwrap();
-        let e = read_input_samples(&dir, &tokens()).err().unwrap();
+        let e = read_inputs(&dir, &tokens()).err().unwrap();
         let want = format!("{}: holds 3 samples, inputs.i64 holds 2", path.display());
         assert!(e.message.starts_with(&want), "{}", e.message);
 
         std::fs::write(dir.join("inputs.i64"), [0u8; 12]).unwrap();
-        let e = read_input_samples(&dir, &tokens()).err().unwrap();
+        let e = read_inputs(&dir, &tokens()).err().unwrap();
         assert!(e.message.contains("not a whole number of samples of 'ids' (32 bytes each)"));
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -14,3 +14,11 @@ pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
     std::fs::write(&path, bytes).expect("temp dir is writable");
     path
 }
+
+/// Our MLP's inputs as the one input's samples (2 floats a sample).
+pub fn float_samples(values: &[f32]) -> Vec<crate::tensors::Samples> {
+    let raw: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut bytes = crate::tensors::Bytes::zeroed(raw.len());
+    bytes.copy_from_slice(&raw);
+    vec![crate::tensors::Samples { bytes, count: values.len() / 2 }]
+}

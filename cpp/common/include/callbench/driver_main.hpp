@@ -17,13 +17,14 @@
 #include <vector>
 
 #include "callbench/errors.hpp"
+#include "callbench/float_model.hpp"
 #include "callbench/inputs.hpp"
 #include "callbench/model.hpp"
 #include "callbench/options.hpp"
 #include "callbench/result.hpp"
 #include "callbench/rounds.hpp"
 #include "callbench/serve.hpp"
-#include "callbench/tensor_rounds.hpp"
+#include "callbench/rounds.hpp"
 #include "callbench/tensors.hpp"
 
 namespace callbench {
@@ -49,40 +50,38 @@ void measure(std::string_view id, const Options& options, AnyModel& model, Runne
   finish(id, options, rounds.last_outputs(), std::move(result));
 }
 
-// load(options) returns the driver's model (see model.hpp). Loading, and any
+// load(options) returns the driver's model (see model.hpp), our MLP's float
+// Model through its FloatModel adapter: one model path. Loading, and any
 // check that the model answers with the right shape, is timed as load_ns;
-// the inputs are read and checked after it: how many values make a sample,
-// and for a TensorModel which files hold them, is the model's to say.
+// the inputs are read and checked after it: which files hold them, and how
+// many values make a sample, is the model's signature to say.
+template <class Load>
+auto load_tensor_model(Load& load, const Options& options) {
+  using Loaded = std::invoke_result_t<Load&, const Options&>;
+  if constexpr (TensorModel<Loaded>) {
+    return load(options);
+  } else {
+    static_assert(Model<Loaded>, "load returns a Model or a TensorModel (model.hpp)");
+    return FloatModel<Loaded>(load, options);
+  }
+}
+
 template <class Load>
 int driver_main(int argc, const char* const* argv, std::string_view id, Load&& load) {
   return guarded_main(argc, argv, id, [&](const Options& options) {
-    using Loaded = std::invoke_result_t<Load&, const Options&>;
-    const auto inputs_path = options.models / "inputs.f32";
-    if constexpr (!TensorModel<Loaded>) require_file(inputs_path);
-
     progress("loading");
     const auto start = Clock::now();
-    Loaded model = load(options);
+    auto model = load_tensor_model(load, options);
     const std::int64_t load_ns = nanoseconds_since(start);
 
-    if constexpr (TensorModel<Loaded>) {
-      const Signature& signature = model.signature();
-      const std::vector<Samples> inputs = read_input_samples(options.models, signature);
-      require_samples(options.models / tensor_file(kInputsStem, 0, signature.inputs[0].dtype),
-                      inputs.front().count, options);
-      progress("warm-up");
-      TensorRounds rounds(model, inputs, options.calls, options.batch);
-      const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
-      measure(id, options, model, rounds, load_ns, warmup);
-    } else {
-      static_assert(Model<Loaded>, "load returns a Model or a TensorModel (model.hpp)");
-      const std::vector<float> inputs = read_inputs(inputs_path);
-      require_samples(inputs_path, inputs.size() / kInputWidth, options);
-      progress("warm-up");
-      Rounds rounds(model, inputs, options.calls, options.batch);
-      const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
-      measure(id, options, model, rounds, load_ns, warmup);
-    }
+    const Signature& signature = model.signature();
+    const std::vector<Samples> inputs = read_inputs(options.models, signature);
+    require_samples(options.models / tensor_file(kInputsStem, 0, signature.inputs[0].dtype),
+                    inputs.front().count, options);
+    progress("warm-up");
+    Rounds rounds(model, inputs, options.calls, options.batch);
+    const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
+    measure(id, options, model, rounds, load_ns, warmup);
   });
 }
 

@@ -10,7 +10,8 @@
 //   const Signature& signature() const      the inputs and outputs, as the
 //                                           runtime read them from the model
 // with runtime_version() and notes() as above.
-// The kit does everything else (options, inputs, rounds, serve, result).
+// The kit does everything else (options, inputs, rounds, serve, result), and
+// sees a float Model as a TensorModel through its adapter (float_model.hpp).
 #pragma once
 
 #include <concepts>

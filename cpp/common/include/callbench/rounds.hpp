@@ -1,5 +1,9 @@
-// rounds: the warm-up, one timed round and the latency pass, with the clock
-// (steady_clock) and the CPU clock (the calling thread's) they read. A
+// rounds: the warm-up, one timed round and the latency pass of a TensorModel
+// (contract 3; our MLP's float Model through its FloatModel adapter), with the
+// clock (steady_clock) and the CPU clock (the calling thread's) they read.
+// Call i takes samples [i*B, (i+1)*B) of every input and stores each output's
+// batch at its place in that output's buffer; before each round every output
+// is filled with what no call gives (NaN, an integer's smallest value). A
 // template over the driver's model, so that each call is inlined into the
 // timed loop: the loop itself must cost nothing next to a call of tens of
 // nanoseconds.
@@ -15,8 +19,9 @@
 #include <vector>
 
 #include "callbench/errors.hpp"
-#include "callbench/inputs.hpp"
+#include "callbench/float_model.hpp"
 #include "callbench/model.hpp"
+#include "callbench/tensors.hpp"
 
 namespace callbench {
 
@@ -88,7 +93,7 @@ class Runner {
 // calls as a count of calls for a round (1 <= calls <= max_calls), or a UsageError.
 std::size_t checked_calls(std::int64_t calls, std::int64_t max_calls);
 
-// calls model.call over consecutive samples, a barrier after each. Every
+// calls a float Model's call over consecutive samples, a barrier after each. Every
 // value it uses is a parameter, so none is reloaded after the barrier.
 template <Model M>
 void run_calls(M& model, const float* in, std::size_t in_step, float* out, std::size_t out_step,
@@ -99,46 +104,98 @@ void run_calls(M& model, const float* in, std::size_t in_step, float* out, std::
   }
 }
 
-template <Model M>
+// Fills `bytes` of values of dtype with NaN (floats) or the smallest value
+// (integers); bool has no such value and is left as it is.
+void poison(std::span<std::byte> bytes, Dtype dtype);
+
+// Where each call reads and writes: per tensor, its first byte and the bytes one call takes.
+struct TensorSteps {
+  std::vector<const std::byte*> input_base;
+  std::vector<std::size_t> input_step;
+  std::vector<std::byte*> output_base;
+  std::vector<std::size_t> output_step;
+};
+
+template <TensorModel M>
+void run_tensor_calls(M& model, const TensorSteps& steps, std::span<const std::byte*> in,
+                      std::span<std::byte*> out, std::size_t first, std::size_t calls) {
+  if constexpr (requires { model.floats(); }) {
+    // Our MLP keeps its cheapest timed loop: two float pointers stepped, no
+    // loop over tensors per call (its rows count as they did on the float path).
+    const std::size_t in_step = steps.input_step[0] / sizeof(float);
+    const std::size_t out_step = steps.output_step[0] / sizeof(float);
+    run_calls(model.floats(), reinterpret_cast<const float*>(steps.input_base[0]) + first * in_step,
+              in_step, reinterpret_cast<float*>(steps.output_base[0]) + first * out_step, out_step,
+              calls);
+    return;
+  }
+  for (std::size_t i = first; i < first + calls; ++i) {
+    for (std::size_t k = 0; k < in.size(); ++k) in[k] = steps.input_base[k] + i * steps.input_step[k];
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      out[k] = steps.output_base[k] + i * steps.output_step[k];
+    }
+    model.call(in, out);
+    clobber_memory();
+  }
+}
+
+template <TensorModel M>
 class Rounds final : public Runner {
  public:
-  // inputs: at least max_calls * batch samples (checked by require_samples).
-  Rounds(M& model, std::span<const float> inputs, std::int64_t max_calls, std::int64_t batch)
-      : model_(model),
-        inputs_(inputs.data()),
-        max_calls_(max_calls),
-        in_step_(static_cast<std::size_t>(batch) * kInputWidth),
-        out_step_(static_cast<std::size_t>(batch) * kOutputWidth),
-        outputs_(static_cast<std::size_t>(max_calls) * out_step_),
-        scratch_(out_step_) {}
+  // inputs: each input's samples, at least max_calls * batch of them (checked
+  // by require_samples), in the signature's order.
+  Rounds(M& model, const std::vector<Samples>& inputs, std::int64_t max_calls,
+               std::int64_t batch)
+      : model_(model), max_calls_(max_calls), in_(inputs.size()) {
+    const Signature& signature = model.signature();
+    const auto b = static_cast<std::size_t>(batch);
+    const auto n = static_cast<std::size_t>(max_calls);
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      steps_.input_base.push_back(inputs[k].bytes.data());
+      steps_.input_step.push_back(b * signature.inputs[k].sample_bytes());
+    }
+    for (const Tensor& output : signature.outputs) {
+      const std::size_t step = b * output.sample_bytes();
+      outputs_.emplace_back(n * step);
+      scratch_.emplace_back(step);
+      steps_.output_step.push_back(step);
+      dtypes_.push_back(output.dtype);
+    }
+    for (auto& output : outputs_) steps_.output_base.push_back(output.data());
+    out_.resize(outputs_.size());
+  }
 
   // The warm-up (warm_up_calls): at most `calls` untimed calls, `seconds` once a few are made.
   Warmup warm_up(std::int64_t calls, double seconds = 0) {
     return warm_up_calls(calls, seconds, max_calls_, [this](std::size_t i) {
-      model_.call(inputs_ + i * in_step_, outputs_.data() + i * out_step_);
-      clobber_memory();
+      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), i, 1);
     });
   }
 
   Round round(std::int64_t calls) override {
-    const auto k = checked(calls);
-    // NaN first (untimed): a call that stores nothing shows up as an error.
-    std::fill_n(outputs_.begin(), k * out_step_, std::numeric_limits<float>::quiet_NaN());
+    const auto k = checked_calls(calls, max_calls_);
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      poison(std::span(outputs_[o]).first(k * steps_.output_step[o]), dtypes_[o]);
+    }
     last_calls_ = k;
     const std::int64_t cpu_start = thread_cpu_ns();
     const auto start = Clock::now();
-    run_calls(model_, inputs_, in_step_, outputs_.data(), out_step_, k);
+    run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), 0, k);
     const std::int64_t ns = nanoseconds_since(start);
     const std::int64_t cpu_ns = thread_cpu_ns() - cpu_start;
     return Round{calls, ns, cpu_ns};
   }
 
   std::vector<std::int64_t> latencies(std::int64_t calls) override {
-    const auto k = checked(calls);
+    const auto k = checked_calls(calls, max_calls_);
+    for (std::size_t o = 0; o < scratch_.size(); ++o) out_[o] = scratch_[o].data();
     std::vector<std::int64_t> ns(k);
     for (std::size_t i = 0; i < k; ++i) {
+      for (std::size_t t = 0; t < in_.size(); ++t) {
+        in_[t] = steps_.input_base[t] + i * steps_.input_step[t];
+      }
       const auto start = Clock::now();
-      model_.call(inputs_ + i * in_step_, scratch_.data());
+      model_.call(std::span<const std::byte* const>(in_), std::span<std::byte* const>(out_));
       clobber_memory();
       ns[i] = nanoseconds_since(start);
     }
@@ -146,20 +203,23 @@ class Rounds final : public Runner {
   }
 
   std::vector<std::span<const std::byte>> last_outputs() const override {
-    if (last_calls_ == 0) return {};
-    return {std::as_bytes(std::span(outputs_.data(), last_calls_ * out_step_))};
+    std::vector<std::span<const std::byte>> all;
+    if (last_calls_ == 0) return all;
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      all.emplace_back(outputs_[o].data(), last_calls_ * steps_.output_step[o]);
+    }
+    return all;
   }
 
  private:
-  std::size_t checked(std::int64_t calls) const { return checked_calls(calls, max_calls_); }
-
   M& model_;
-  const float* inputs_;
   std::int64_t max_calls_;
-  std::size_t in_step_;
-  std::size_t out_step_;
-  std::vector<float> outputs_;  // N * batch; the first last_calls_ * batch are the last round's
-  std::vector<float> scratch_;  // one call's outputs, for the latency pass
+  TensorSteps steps_;
+  std::vector<Dtype> dtypes_;                   // each output's
+  std::vector<Bytes> outputs_;   // each output's N * batch samples
+  std::vector<Bytes> scratch_;   // each output's one call, for the latency pass
+  std::vector<const std::byte*> in_;             // the pointers of the call being made
+  std::vector<std::byte*> out_;
   std::size_t last_calls_ = 0;
 };
 

@@ -85,7 +85,7 @@ struct Samples {
 // Each input's file of `models` by the naming rule, checked: a whole, non-zero
 // number of samples, every float finite, the same sample count in every file.
 // Throws DataError naming the file.
-std::vector<Samples> read_input_samples(const std::filesystem::path& models,
+std::vector<Samples> read_inputs(const std::filesystem::path& models,
                                         const Signature& signature);
 
 // Throws DataError(model, ...) unless every reference file in `models` (by

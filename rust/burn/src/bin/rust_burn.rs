@@ -11,7 +11,8 @@ use burn::tensor::TensorData;
 use callbench_burn::mlp::Mlp;
 use callbench_kit::inputs::INPUT_WIDTH;
 use callbench_kit::{
-    MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape, rayon_pool,
+    FloatModel, MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape,
+    rayon_pool,
 };
 
 struct BurnModel {
@@ -68,5 +69,5 @@ fn load(options: &Options) -> Result<BurnModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
 }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use callbench_drivers::candle_support;
 use callbench_kit::inputs::INPUT_WIDTH;
-use callbench_kit::{MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape};
+use callbench_kit::{
+    FloatModel, MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape,
+};
 use candle_core::{Device, Tensor};
 use candle_nn::{Linear, Module};
 
@@ -75,5 +77,5 @@ fn load(options: &Options) -> Result<CandleModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
 }

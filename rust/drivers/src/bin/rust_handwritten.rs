@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use callbench_kit::inputs::{INPUT_WIDTH, REFERENCE_HIDDEN};
-use callbench_kit::{MlpWeights, Model, Notes, Options, Result};
+use callbench_kit::{FloatModel, MlpWeights, Model, Notes, Options, Result};
 
 const H: usize = REFERENCE_HIDDEN;
 
@@ -146,5 +146,5 @@ fn load(options: &Options) -> Result<Handwritten> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
 }

@@ -92,5 +92,5 @@ fn load(options: &Options) -> Result<OrtModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main_tensors(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
 }

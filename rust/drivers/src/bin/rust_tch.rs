@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use callbench_drivers::tch_support::{self, check_output, input_tensor, store_output};
-use callbench_kit::{MlpWeights, Model, Notes, Options, Result};
+use callbench_kit::{FloatModel, MlpWeights, Model, Notes, Options, Result};
 use tch::nn::{self, Module};
 use tch::{Device, Tensor};
 
@@ -81,5 +81,5 @@ fn load(options: &Options) -> Result<TchModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
 }

@@ -1,0 +1,138 @@
+//! Our MLP's float [`Model`] seen as a [`TensorModel`] of one float32 input
+//! `x` [2] and one float32 output `y` [1], so that the kit has one model
+//! path: one rounds type, one input reader, one output writer.
+
+use std::hint::black_box;
+use std::sync::OnceLock;
+
+use crate::errors::Result;
+use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
+use crate::model::{Model, Notes, TensorModel};
+use crate::rounds::Buffers;
+use crate::tensors::{Dtype, Signature, Tensor};
+
+/// The MLP's signature, as its artifacts name it (inputs.f32 holds x, reference.f32 y).
+pub fn mlp_signature() -> &'static Signature {
+    static SIGNATURE: OnceLock<Signature> = OnceLock::new();
+    SIGNATURE.get_or_init(|| {
+        let tensor = |name: &str, width| Tensor {
+            name: name.into(),
+            dtype: Dtype::Float32,
+            shape: vec![width],
+        };
+        Signature {
+            inputs: vec![tensor("x", INPUT_WIDTH)],
+            outputs: vec![tensor("y", OUTPUT_WIDTH)],
+        }
+    })
+}
+
+pub struct FloatModel<M: Model>(pub M);
+
+/// Bytes as the float32s they hold: the kit's buffers start on 64-byte boundaries.
+fn floats(bytes: &[u8]) -> &[f32] {
+    // SAFETY: any 4 bytes are an f32; align_to puts only whole, aligned f32s in the middle.
+    let (head, values, _) = unsafe { bytes.align_to::<f32>() };
+    assert!(head.is_empty(), "float32 samples start on a float's boundary");
+    values
+}
+
+fn floats_mut(bytes: &mut [u8]) -> &mut [f32] {
+    // SAFETY: as for floats.
+    let (head, values, _) = unsafe { bytes.align_to_mut::<f32>() };
+    assert!(head.is_empty(), "float32 outputs start on a float's boundary");
+    values
+}
+
+impl<M: Model> TensorModel for FloatModel<M> {
+    fn signature(&self) -> &Signature {
+        mlp_signature()
+    }
+
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        self.0.call(floats(inputs[0]), floats_mut(outputs[0]))
+    }
+
+    fn runtime_version(&self) -> String {
+        self.0.runtime_version()
+    }
+
+    fn notes(&self) -> Notes {
+        self.0.notes()
+    }
+
+    /// Our MLP keeps its cheapest timed loop: one float slice each way, cut
+    /// into calls, no views built per call (its rows count as they did on the
+    /// float path).
+    fn run_calls(&mut self, buffers: Buffers<'_>, first: usize, calls: usize) -> Result<()> {
+        let step_in = buffers.input_steps[0] / 4;
+        let step_out = buffers.output_steps[0] / 4;
+        let inputs = &floats(&buffers.inputs[0].bytes)[first * step_in..(first + calls) * step_in];
+        let outputs =
+            &mut floats_mut(&mut buffers.outputs[0])[first * step_out..(first + calls) * step_out];
+        for (input, output) in inputs.chunks_exact(step_in).zip(outputs.chunks_exact_mut(step_out))
+        {
+            self.0.call(input, output)?;
+            // The stores of this call must happen before the next one starts:
+            // no merging or vectorising across calls, no dropped work.
+            black_box(output);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::Kind;
+    use crate::rounds::{Rounds, Runner};
+    use crate::testing::float_samples;
+
+    /// y = x0 + x1 per sample; counts its calls.
+    struct Sum {
+        calls: usize,
+    }
+
+    impl Model for Sum {
+        fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+            self.calls += 1;
+            for (y, x) in output.iter_mut().zip(input.chunks_exact(2)) {
+                *y = x[0] + x[1];
+            }
+            Ok(())
+        }
+        fn runtime_version(&self) -> String {
+            "test".into()
+        }
+    }
+
+    fn floats_of(bytes: &[u8]) -> Vec<f32> {
+        bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect()
+    }
+
+    #[test]
+    fn the_adapter_reads_and_writes_the_mlps_one_tensor_each() {
+        let signature = FloatModel(Sum { calls: 0 }).signature().clone();
+        assert_eq!(signature.inputs.len(), 1);
+        assert_eq!(signature.outputs.len(), 1);
+        assert_eq!(signature.inputs[0].describe(), "'x' float32 [2]");
+        assert_eq!(signature.outputs[0].describe(), "'y' float32 [1]");
+    }
+
+    #[test]
+    fn rounds_of_a_float_model_store_every_output() {
+        let inputs = float_samples(&(0..12).map(|i| i as f32).collect::<Vec<_>>()); // 6 samples
+        let mut model = FloatModel(Sum { calls: 0 });
+        let mut rounds = Rounds::new(&mut model, &inputs, 3, 2);
+        assert_eq!(rounds.warm_up(5, 0.0).unwrap().calls, 5);
+        assert!(rounds.last_outputs().is_empty());
+        assert_eq!(rounds.round(2).unwrap().calls, 2);
+        assert_eq!(floats_of(rounds.last_outputs()[0]), [1.0, 5.0, 9.0, 13.0]);
+        assert_eq!(rounds.latencies(3).unwrap().len(), 3);
+        assert_eq!(floats_of(rounds.last_outputs()[0]), [1.0, 5.0, 9.0, 13.0]);
+        for k in [0, 4] {
+            assert_eq!(rounds.round(k).unwrap_err().kind, Kind::Usage);
+        }
+        assert_eq!(model.0.calls, 5 + 2 + 3);
+    }
+}
