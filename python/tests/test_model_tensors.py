@@ -17,10 +17,10 @@ from tests import onnx_models
 
 
 def test_files_are_named_by_place_and_dtype_and_the_mlps_are_the_first_case() -> None:
-    assert tensors.file_name("inputs", 0, "float32") == "inputs.f32"
-    assert tensors.file_name("reference", 0, "float32") == "reference.f32"
-    assert tensors.file_name("inputs", 1, "int64") == "inputs1.i64"
-    assert tensors.file_name("reference", 2, "bool") == "reference2.bool"
+    assert tensors.tensor_file("inputs", 0, "float32") == "inputs.f32"
+    assert tensors.tensor_file("reference", 0, "float32") == "reference.f32"
+    assert tensors.tensor_file("inputs", 1, "int64") == "inputs1.i64"
+    assert tensors.tensor_file("reference", 2, "bool") == "reference2.bool"
     sig = tensors.Signature(
         tensors.tensors("inputs", [("input_ids", "int64", [16]), ("mask", "int64", [16])]),
         tensors.tensors("reference", [("logits", "float32", [2])]),

@@ -2,7 +2,7 @@
 
 Each input and each reference output is one raw little-endian file of
 ``[samples, *shape]`` values of its dtype, named by its place and dtype alone
-(:func:`file_name`), so that a kit in any language finds it with its standard
+(:func:`tensor_file`), so that a kit in any language finds it with its standard
 library and the runtime's own signature: input 0 is ``inputs.<ext>``, input k
 ``inputs<k>.<ext>``; output k's reference is ``reference.<ext>`` or
 ``reference<k>.<ext>``. Our MLP's ``inputs.f32`` and ``reference.f32`` are the
@@ -45,7 +45,7 @@ MANIFEST_KEY = "tensors"
 INPUTS_STEM, REFERENCE_STEM = "inputs", "reference"
 
 
-def file_name(stem: str, index: int, dtype: str) -> str:
+def tensor_file(stem: str, index: int, dtype: str) -> str:
     """``inputs.f32`` for input 0 in float32, ``inputs1.i64`` for input 1 in int64, ..."""
     return f"{stem}{index or ''}.{DTYPES[dtype][1]}"
 
@@ -101,7 +101,7 @@ class Signature:
 def tensors(stem: str, described: Sequence[tuple[str, str, Sequence[int]]]) -> tuple[Tensor, ...]:
     """(name, dtype, shape) in order, with each one's file by the naming rule."""
     return tuple(
-        Tensor(name, dtype, tuple(int(d) for d in shape), file_name(stem, i, dtype))
+        Tensor(name, dtype, tuple(int(d) for d in shape), tensor_file(stem, i, dtype))
         for i, (name, dtype, shape) in enumerate(described)
     )
 

@@ -2,7 +2,7 @@
 
 The folder it writes has the shape of models/ for the ONNX drivers (contract 3):
 the model (under the contract's name ``mlp.onnx``), one file of samples per
-input and one of reference values per output (named by ``tensors.file_name``),
+input and one of reference values per output (named by ``tensors.tensor_file``),
 and a manifest naming the user's file, its sha256, each input and output
 (name, dtype, shape), opset and producer, and each output's tolerance. Every
 check runs before anything is written: a rejected model is one line naming the

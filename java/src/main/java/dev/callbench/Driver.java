@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What a driver class gives the kit: who it is, its artifact, and how to load
- * its model: a {@link Model} (one float32 input and output) or a {@link TensorModel}.
+ * its {@link TensorModel}.
  */
 public interface Driver {
     /** The registry's id, echoed in the result line, e.g. {@code java-onnxruntime}. */
@@ -19,7 +19,7 @@ public interface Driver {
      * {@code options.threads} intra-op threads. Any exception becomes a
      * one-line error naming {@code model}.
      */
-    LoadedModel load(Path model, Options options) throws Exception;
+    TensorModel load(Path model, Options options) throws Exception;
 
     /** The runtime's version, asked after {@link #load} (some runtimes only know it then). */
     String runtimeVersion();

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Wires the kit for one driver: {@link Options}, the timed load of its model,
- * its inputs ({@link Inputs} for a {@link Model}, {@link Tensors} for a
- * {@link TensorModel}), warm-up ({@link Rounds}, {@link TensorRounds}), then {@link Serve}
+ * Wires the kit for one driver: {@link Options}, the timed load of its
+ * {@link TensorModel}, its inputs ({@link Inputs}, by the model's signature),
+ * warm-up ({@link Rounds}), then {@link Serve}
  * (commands from standard input with {@code --serve}, else the standalone
  * script) ending in the {@link Result} line. Every driver's {@code main}
  * delegates here. Failures surface as {@link CallbenchException}s whose
@@ -81,13 +81,17 @@ public final class DriverMain {
         }
         progress("loading");
         long loadStart = System.nanoTime();
-        LoadedModel loaded = load(driver, modelPath, options);
+        TensorModel model = load(driver, modelPath, options);
         long loadNs = System.nanoTime() - loadStart;
-        try (loaded) {
+        try (model) {
             // Read after loading: which files hold the samples, and their sizes, are the model's to say.
-            CallLoop rounds = loaded instanceof TensorModel model
-                    ? tensorRounds(driver, options, model, modelPath)
-                    : floatRounds(driver, options, (Model) loaded, modelPath);
+            Signature signature = model.signature();
+            List<Tensors.Samples> inputs = Inputs.read(options.models, signature);
+            Inputs.requireSamples(options,
+                    options.models.resolve(Tensors.tensorFile(Tensors.INPUTS_STEM, 0,
+                            signature.inputs().get(0).dtype())),
+                    inputs.get(0).count());
+            Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
             progress("warm-up");
             Warmup warmup = rounds.warmUp(options.warmup, options.warmupTime);
             Serve serve = new Serve(options, rounds, out);
@@ -106,30 +110,13 @@ public final class DriverMain {
         }
     }
 
-    private static CallLoop floatRounds(Driver driver, Options options, Model model, Path modelPath)
-            throws CallbenchException {
-        Inputs.require(options);
-        float[] inputs = Inputs.read(options);
-        return new Rounds(model, modelPath, inputs, options.calls, options.batch);
-    }
-
-    private static CallLoop tensorRounds(Driver driver, Options options, TensorModel model,
-            Path modelPath) throws CallbenchException {
-        Signature signature = model.signature();
-        List<Tensors.Samples> inputs = Tensors.readInputSamples(options.models, signature);
-        Inputs.requireSamples(options,
-                options.models.resolve(Tensors.file(Tensors.INPUTS, 0, signature.inputs().get(0).dtype())),
-                inputs.get(0).count());
-        return new TensorRounds(model, modelPath, inputs, options.calls, options.batch);
-    }
-
     /** The contract's optional {@code progress: <stage>} line on stderr. */
     private static void progress(String stage) {
         System.err.println("progress: " + stage);
         System.err.flush();
     }
 
-    private static LoadedModel load(Driver driver, Path modelPath, Options options)
+    private static TensorModel load(Driver driver, Path modelPath, Options options)
             throws DataException {
         try {
             return driver.load(modelPath, options);

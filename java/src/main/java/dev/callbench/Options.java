@@ -93,8 +93,8 @@ public final class Options {
         o.serve = given.serve;
         o.debug = given.debug;
         o.help = given.help;
-        // Java arrays are indexed by int: the run's inputs must fit one array.
-        if ((long) o.calls * o.batch * Inputs.WIDTH > Integer.MAX_VALUE - 8) {
+        // Java arrays and buffers are indexed by int: the run's samples are counted by one.
+        if ((long) o.calls * o.batch > Integer.MAX_VALUE - 8) {
             throw new UsageException("--calls x --batch is too large for one run");
         }
         return o;

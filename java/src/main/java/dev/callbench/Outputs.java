@@ -11,13 +11,6 @@ import java.nio.file.StandardOpenOption;
 public final class Outputs {
     private Outputs() {}
 
-    /** The first {@code count} values of {@code values}, as float32 little-endian. */
-    public static void writeFloats(Path path, float[] values, int count) throws DataException {
-        ByteBuffer bytes = ByteBuffer.allocate(count * 4).order(ByteOrder.LITTLE_ENDIAN);
-        bytes.asFloatBuffer().put(values, 0, count);
-        write(path, bytes);
-    }
-
     /** Each buffer's bytes from 0 to its limit, one after another (a model's outputs, contract 3). */
     public static void writeOutputs(Path path, ByteBuffer[] buffers) throws DataException {
         int total = 0;

@@ -3,7 +3,7 @@ package dev.callbench;
 import java.nio.file.Path;
 import java.util.List;
 
-/** What {@link Serve} asks of either kind of rounds: {@link Rounds} or {@link TensorRounds}. */
+/** What {@link Serve} asks of the {@link Rounds}. */
 public interface Runner {
     /** The most calls a round or latency pass may make (--calls). */
     int maxCalls();

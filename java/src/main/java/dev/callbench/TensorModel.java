@@ -4,11 +4,11 @@ import java.nio.ByteBuffer;
 
 /**
  * The driver's one call on a model of any inputs and outputs (contract
- * version 3: a user's ONNX model), loaded for batches of B samples. Tensors
- * travel as raw little-endian bytes of their dtype, so one path serves every
- * dtype.
+ * version 3: a user's ONNX model; our MLP is its one-input, one-output case),
+ * loaded for batches of B samples: what a driver's load gives. Tensors travel
+ * as raw little-endian bytes of their dtype, so one path serves every dtype.
  */
-public non-sealed interface TensorModel extends LoadedModel {
+public interface TensorModel extends AutoCloseable {
     /** Every input and output, as the runtime read them from the model. */
     Signature signature();
 
@@ -20,4 +20,8 @@ public non-sealed interface TensorModel extends LoadedModel {
      * result is consumed. The buffers' positions and limits are not used.
      */
     void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception;
+
+    /** Frees the runtime's resources; unchecked, since a run has nothing left to do if it fails. */
+    @Override
+    void close();
 }

@@ -16,8 +16,8 @@ import java.util.List;
  * ...), and reading them, checked before any timing.
  */
 public final class Tensors {
-    public static final String INPUTS = "inputs";
-    public static final String REFERENCE = "reference";
+    public static final String INPUTS_STEM = "inputs";
+    public static final String REFERENCE_STEM = "reference";
 
     private Tensors() {}
 
@@ -28,33 +28,12 @@ public final class Tensors {
      * The file of tensor {@code index} of a stem by the naming rule:
      * {@code ("inputs", 0, FLOAT32)} is inputs.f32, {@code ("reference", 1, INT64)} reference1.i64.
      */
-    public static String file(String stem, int index, Dtype dtype) {
+    public static String tensorFile(String stem, int index, Dtype dtype) {
         return stem + (index > 0 ? Integer.toString(index) : "") + "." + dtype.extension();
     }
 
-    /**
-     * Each input's file in {@code models} by the naming rule, checked: a whole,
-     * non-zero number of samples, every float finite, the same sample count in
-     * every file. Every problem is a {@link DataException} naming the file.
-     */
-    public static List<Samples> readInputSamples(Path models, Signature signature)
-            throws DataException {
-        List<Samples> all = new ArrayList<>();
-        List<Tensor> inputs = signature.inputs();
-        for (int k = 0; k < inputs.size(); k++) {
-            Path path = models.resolve(file(INPUTS, k, inputs.get(k).dtype()));
-            Samples samples = read(path, inputs.get(k));
-            if (k > 0 && samples.count() != all.get(0).count()) {
-                throw new DataException(path, "holds " + samples.count() + " samples, "
-                        + file(INPUTS, 0, inputs.get(0).dtype()) + " holds " + all.get(0).count()
-                        + " (every input file holds the same samples)");
-            }
-            all.add(samples);
-        }
-        return all;
-    }
-
-    private static Samples read(Path path, Tensor tensor) throws DataException {
+    /** {@code tensor}'s file, checked: a whole, non-zero number of samples, every float finite. */
+    static Samples read(Path path, Tensor tensor) throws DataException {
         byte[] data;
         try {
             data = Files.readAllBytes(path);
@@ -93,7 +72,7 @@ public final class Tensors {
         }
         Tensor first = signature.inputs().get(0);
         try {
-            Path inputs = models.resolve(file(INPUTS, 0, first.dtype()));
+            Path inputs = models.resolve(tensorFile(INPUTS_STEM, 0, first.dtype()));
             if (!Files.isRegularFile(inputs) || first.sampleBytes() == 0
                     || Files.size(inputs) % first.sampleBytes() != 0) {
                 return;
@@ -102,7 +81,7 @@ public final class Tensors {
             List<Tensor> outputs = signature.outputs();
             for (int k = 0; k < outputs.size(); k++) {
                 Tensor output = outputs.get(k);
-                Path reference = models.resolve(file(REFERENCE, k, output.dtype()));
+                Path reference = models.resolve(tensorFile(REFERENCE_STEM, k, output.dtype()));
                 if (Files.isRegularFile(reference)
                         && Files.size(reference) != samples * output.sampleBytes()) {
                     throw new DataException(model, "answers " + output.describe() + " a sample; "

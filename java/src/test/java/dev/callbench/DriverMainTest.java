@@ -157,7 +157,7 @@ class DriverMainTest {
         Files.write(models.resolve("inputs.f32"), new byte[20]);
         DataException e = assertThrows(DataException.class, () -> run("", "--calls", "1"));
         assertEquals("java-sum: error: " + models.resolve("inputs.f32")
-                + ": 20 bytes is not a whole number of samples (8 bytes each)", e.getMessage());
+                + ": 20 bytes is not a whole number of samples of 'x' (8 bytes each)", e.getMessage());
     }
 
     @Test
@@ -166,7 +166,7 @@ class DriverMainTest {
         values[7] = Float.NaN;
         TestFiles.writeFloats(models.resolve("inputs.f32"), values);
         DataException e = assertThrows(DataException.class, () -> run("", "--calls", "5"));
-        assertEquals("java-sum: error: " + models.resolve("inputs.f32") + ": sample 3 is NaN or Inf",
+        assertEquals("java-sum: error: " + models.resolve("inputs.f32") + ": sample 3 of 'x' is NaN or Inf",
                 e.getMessage());
     }
 

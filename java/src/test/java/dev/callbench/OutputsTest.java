@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,10 +17,12 @@ class OutputsTest {
     Path dir;
 
     @Test
-    void writesTheFirstValuesAsFloat32LittleEndianAndReplacesOldContent() throws Exception {
+    void writesEachOutputAfterTheOtherAndReplacesOldContent() throws Exception {
         Path path = dir.resolve("out.f32");
         Files.write(path, new byte[64]);
-        Outputs.writeFloats(path, new float[] {1f, -0.5f, 3.25f, 99f}, 3);
+        ByteBuffer first = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putFloat(1f).putFloat(-0.5f);
+        ByteBuffer second = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(3.25f);
+        Outputs.writeOutputs(path, new ByteBuffer[] {first.flip(), second.flip()});
         assertEquals(12, Files.size(path));
         assertArrayEquals(new float[] {1f, -0.5f, 3.25f}, TestFiles.readFloats(path));
         // 1.0f little-endian is 00 00 80 3f.
@@ -37,7 +41,7 @@ class OutputsTest {
     void unwritablePathIsADataError() {
         Path path = dir.resolve("no/such/dir/out.f32");
         DataException e = assertThrows(DataException.class,
-                () -> Outputs.writeFloats(path, new float[1], 1));
+                () -> Outputs.writeOutputs(path, new ByteBuffer[] {ByteBuffer.allocate(4)}));
         assertTrue(e.getMessage().startsWith(path + ": cannot be written"), e.getMessage());
     }
 }

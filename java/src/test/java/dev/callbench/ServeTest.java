@@ -122,7 +122,7 @@ class ServeTest {
 
     private Runner runner(Options options) throws CallbenchException {
         return new Rounds(driver.model(options.batch), Path.of("sum.model"),
-                TestFiles.samples(10), options.calls, options.batch);
+                TestFiles.inputs(10), options.calls, options.batch);
     }
 
     private Runner serve(Options options, String commands) throws CallbenchException {

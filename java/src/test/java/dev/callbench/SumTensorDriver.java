@@ -52,7 +52,7 @@ final class SumTensorDriver implements Driver {
         return model(options.batch);
     }
 
-    /** The model itself, for tests that drive {@link TensorRounds} without a file. */
+    /** The model itself, for tests that drive {@link Rounds} without a file. */
     TensorModel model(int batch) {
         return new TensorModel() {
             @Override

@@ -24,15 +24,15 @@ class TensorRoundsTest {
 
     private final SumTensorDriver driver = new SumTensorDriver();
 
-    private TensorRounds rounds(int samples, int maxCalls, int batch) {
+    private Rounds rounds(int samples, int maxCalls, int batch) {
         ByteBuffer bytes = ByteBuffer.wrap(SumTensorDriver.samples(samples)).order(ByteOrder.LITTLE_ENDIAN);
-        return new TensorRounds(driver.model(batch), Path.of("m"),
+        return new Rounds(driver.model(batch), Path.of("m"),
                 List.of(new Tensors.Samples(bytes, samples)), maxCalls, batch);
     }
 
     @Test
     void aRoundCallsEachBatchInOrderAndWarmUpWrapsAround() throws DataException {
-        TensorRounds rounds = rounds(10, 4, 2);
+        Rounds rounds = rounds(10, 4, 2);
         rounds.warmUp(6, 0);
         assertEquals(List.of(0, 2, 4, 6, 0, 2), driver.firsts);
         driver.firsts.clear();
@@ -49,7 +49,7 @@ class TensorRoundsTest {
 
     @Test
     void aCallThatStoresNothingLeavesThePoison() throws Exception {
-        TensorRounds rounds = rounds(10, 4, 2);
+        Rounds rounds = rounds(10, 4, 2);
         driver.storeNothing = true;
         rounds.round(1);
         Path out = models.resolve("out.bin");
@@ -63,7 +63,7 @@ class TensorRoundsTest {
 
     @Test
     void theLatencyPassKeepsTheLastRoundsOutputs() throws Exception {
-        TensorRounds rounds = rounds(10, 4, 2);
+        Rounds rounds = rounds(10, 4, 2);
         rounds.round(2);
         driver.firsts.clear();
         assertEquals(3, rounds.latencies(3).length);

@@ -25,10 +25,10 @@ class TensorsTest {
 
     @Test
     void filesAreNamedByPlaceAndDtype() {
-        assertEquals("inputs.f32", Tensors.file(Tensors.INPUTS, 0, Dtype.FLOAT32));
-        assertEquals("inputs1.i64", Tensors.file(Tensors.INPUTS, 1, Dtype.INT64));
-        assertEquals("reference2.bool", Tensors.file(Tensors.REFERENCE, 2, Dtype.BOOL));
-        assertEquals("reference.f16", Tensors.file(Tensors.REFERENCE, 0, Dtype.FLOAT16));
+        assertEquals("inputs.f32", Tensors.tensorFile(Tensors.INPUTS_STEM, 0, Dtype.FLOAT32));
+        assertEquals("inputs1.i64", Tensors.tensorFile(Tensors.INPUTS_STEM, 1, Dtype.INT64));
+        assertEquals("reference2.bool", Tensors.tensorFile(Tensors.REFERENCE_STEM, 2, Dtype.BOOL));
+        assertEquals("reference.f16", Tensors.tensorFile(Tensors.REFERENCE_STEM, 0, Dtype.FLOAT16));
     }
 
     @Test
@@ -45,7 +45,7 @@ class TensorsTest {
     void readsEveryInputsSamplesAsRawBytes() throws Exception {
         Files.write(dir.resolve("inputs.i64"), longs(1, 2, 3, 4, 5, 6));
         Files.write(dir.resolve("inputs1.f16"), new byte[] {0, 0x3C, 0, (byte) 0xC0}); // 1.0, -2.0
-        List<Tensors.Samples> samples = Tensors.readInputSamples(dir, TWO_IN_TWO_OUT);
+        List<Tensors.Samples> samples = Inputs.read(dir, TWO_IN_TWO_OUT);
         assertEquals(2, samples.get(0).count());
         assertEquals(6L, samples.get(0).bytes().getLong(40));
         assertEquals(2, samples.get(1).count());
@@ -57,7 +57,7 @@ class TensorsTest {
         Files.write(dir.resolve("inputs.i64"), longs(1, 2, 3, 4, 5, 6));
         Files.write(dir.resolve("inputs1.f16"), new byte[6]);
         DataException e = assertThrows(DataException.class,
-                () -> Tensors.readInputSamples(dir, TWO_IN_TWO_OUT));
+                () -> Inputs.read(dir, TWO_IN_TWO_OUT));
         assertEquals(dir.resolve("inputs1.f16"), e.path());
         assertTrue(e.getMessage().contains("holds 3 samples, inputs.i64 holds 2"), e.getMessage());
     }
@@ -66,7 +66,7 @@ class TensorsTest {
     void aPartialSampleOrANonFiniteFloatNamesTheFile() throws Exception {
         Files.write(dir.resolve("inputs.i64"), longs(1, 2, 3, 4));
         DataException partial = assertThrows(DataException.class,
-                () -> Tensors.readInputSamples(dir, TWO_IN_TWO_OUT));
+                () -> Inputs.read(dir, TWO_IN_TWO_OUT));
         assertTrue(partial.getMessage().startsWith(dir.resolve("inputs.i64")
                 + ": 32 bytes is not a whole number of samples of 'tokens' (24 bytes each)"),
                 partial.getMessage());
@@ -74,14 +74,14 @@ class TensorsTest {
         Files.write(dir.resolve("inputs.i64"), longs(1, 2, 3));
         Files.write(dir.resolve("inputs1.f16"), new byte[] {0, 0x7C}); // +Inf
         DataException inf = assertThrows(DataException.class,
-                () -> Tensors.readInputSamples(dir, TWO_IN_TWO_OUT));
+                () -> Inputs.read(dir, TWO_IN_TWO_OUT));
         assertTrue(inf.getMessage().endsWith("sample 0 of 'mask' is NaN or Inf"), inf.getMessage());
     }
 
     @Test
     void aMissingInputFileIsNamed() {
         DataException e = assertThrows(DataException.class,
-                () -> Tensors.readInputSamples(dir, TWO_IN_TWO_OUT));
+                () -> Inputs.read(dir, TWO_IN_TWO_OUT));
         assertEquals(dir.resolve("inputs.i64"), e.path());
     }
 

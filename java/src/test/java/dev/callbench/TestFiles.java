@@ -30,6 +30,14 @@ final class TestFiles {
         return values;
     }
 
+    /** {@link #samples} as our MLP's one input, ready for {@link Rounds}. */
+    static java.util.List<Tensors.Samples> inputs(int count) {
+        float[] values = samples(count);
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(values);
+        return java.util.List.of(new Tensors.Samples(bytes, count));
+    }
+
     /** {@code count} samples (x1, x2) = (i, -2i) for i = 0..count-1. */
     static float[] samples(int count) {
         float[] values = new float[2 * count];
