@@ -1,7 +1,6 @@
 package dev.callbench;
 
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * What a driver class gives the kit: who it is, its artifact, and how to load
@@ -20,12 +19,4 @@ public interface Driver {
      * one-line error naming {@code model}.
      */
     TensorModel load(Path model, Options options) throws Exception;
-
-    /** The runtime's version, asked after {@link #load} (some runtimes only know it then). */
-    String runtimeVersion();
-
-    /** The result line's notes: how the runtime is called and configured. */
-    default Map<String, Object> notes() {
-        return Map.of();
-    }
 }

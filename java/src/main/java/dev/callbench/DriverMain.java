@@ -104,8 +104,8 @@ public final class DriverMain {
             if (options.outputs != null) {
                 rounds.writeOutputs(options.outputs);
             }
-            out.println(Result.line(driver.id(), options, driver.runtimeVersion(), loadNs, rounds.done(),
-                    driver.notes()));
+            out.println(Result.line(driver.id(), options, model.runtimeVersion(), loadNs, rounds.done(),
+                    model.notes()));
             out.flush();
         }
     }

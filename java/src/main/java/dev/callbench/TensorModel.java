@@ -1,6 +1,7 @@
 package dev.callbench;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
 
 /**
  * The driver's one call on a model of any inputs and outputs (contract
@@ -20,6 +21,14 @@ public interface TensorModel extends AutoCloseable {
      * result is consumed. The buffers' positions and limits are not used.
      */
     void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception;
+
+    /** The runtime's version as the result line reports it (some runtimes only know it once loaded). */
+    String runtimeVersion();
+
+    /** The result line's notes: how the runtime is called and configured. */
+    default Map<String, Object> notes() {
+        return Map.of();
+    }
 
     /** Frees the runtime's resources; unchecked, since a run has nothing left to do if it fails. */
     @Override

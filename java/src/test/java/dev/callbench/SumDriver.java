@@ -36,16 +36,6 @@ final class SumDriver implements Driver {
     }
 
     @Override
-    public String runtimeVersion() {
-        return "1.0";
-    }
-
-    @Override
-    public Map<String, Object> notes() {
-        return Map.of("call", "x1 + x2");
-    }
-
-    @Override
     public TensorModel load(Path model, Options options) throws Exception {
         String text = Files.readString(model).strip();
         if (!text.equals("sum")) {
@@ -76,6 +66,16 @@ final class SumDriver implements Driver {
                 for (int i = first; i < first + batch; i++) {
                     y.putFloat(4 * i, x.getFloat(8 * i) + x.getFloat(8 * i + 4));
                 }
+            }
+
+            @Override
+            public String runtimeVersion() {
+                return "1.0";
+            }
+
+            @Override
+            public Map<String, Object> notes() {
+                return Map.of("call", "x1 + x2");
             }
 
             @Override

@@ -35,16 +35,6 @@ final class SumTensorDriver implements Driver {
     }
 
     @Override
-    public String runtimeVersion() {
-        return "1.0";
-    }
-
-    @Override
-    public Map<String, Object> notes() {
-        return Map.of("call", "a0 + a1");
-    }
-
-    @Override
     public TensorModel load(Path model, Options options) throws Exception {
         if (!Files.readString(model).strip().equals("sum")) {
             throw new IllegalArgumentException("bad magic");
@@ -74,6 +64,16 @@ final class SumTensorDriver implements Driver {
                     s.putLong(8 * i, a0 + a.getLong(16 * i + 8));
                     f.putFloat(4 * i, a0);
                 }
+            }
+
+            @Override
+            public String runtimeVersion() {
+                return "1.0";
+            }
+
+            @Override
+            public Map<String, Object> notes() {
+                return Map.of("call", "a0 + a1");
             }
 
             @Override

@@ -8,11 +8,11 @@ import java.util.Map;
 
 /**
  * What the three Java driver families (ONNX Runtime, DJL, org.pytorch) share: a driver's id
- * and the words of its call, which lead its notes; its model bound over the runtime handle
- * the family opened ({@link Bound}: the signature kept, the handle released on close); and
- * the handle released at once when the driver's call cannot be set up
- * ({@link #releasingOnFailure}). A family adds its artifact, how it opens the handle, its
- * runtime's version and notes.
+ * and the words of its call, which lead its model's notes; its model bound over the runtime
+ * handle the family opened ({@link Bound}: the signature kept, the runtime's version and
+ * the notes told, the handle released on close); and the handle released at once when the
+ * driver's call cannot be set up ({@link #releasingOnFailure}). A family adds its artifact,
+ * how it opens the handle, its runtime's version and notes.
  */
 abstract class BoundFamily implements Driver {
     private final String id;
@@ -23,10 +23,14 @@ abstract class BoundFamily implements Driver {
         this.call = call;
     }
 
-    /** A driver's model over an opened runtime handle and its signature; closing it releases the handle. */
+    /**
+     * A driver's model over an opened runtime handle and its signature; its family tells its
+     * runtime's version and notes; closing it releases the handle.
+     */
     abstract static class Bound implements TensorModel {
         final Signature signature;
         private final Runnable release;
+        private BoundFamily family;
 
         Bound(Signature signature, Runnable release) {
             this.signature = signature;
@@ -36,6 +40,22 @@ abstract class BoundFamily implements Driver {
         @Override
         public final Signature signature() {
             return signature;
+        }
+
+        /** This model, its version and notes now its family's. */
+        final Bound describedBy(BoundFamily family) {
+            this.family = family;
+            return this;
+        }
+
+        @Override
+        public final String runtimeVersion() {
+            return family.runtimeVersion();
+        }
+
+        @Override
+        public final Map<String, Object> notes() {
+            return family.notes();
         }
 
         @Override
@@ -59,6 +79,9 @@ abstract class BoundFamily implements Driver {
         }
     }
 
+    /** The runtime's version (asked once the model is loaded). */
+    abstract String runtimeVersion();
+
     /** The runtime's own notes, after the call's words. */
     abstract Map<String, Object> runtimeNotes();
 
@@ -67,8 +90,8 @@ abstract class BoundFamily implements Driver {
         return id;
     }
 
-    @Override
-    public final Map<String, Object> notes() {
+    /** The model's notes: the call's words, then the runtime's. */
+    final Map<String, Object> notes() {
         Map<String, Object> notes = new LinkedHashMap<>();
         notes.put("call", call);
         notes.putAll(runtimeNotes());

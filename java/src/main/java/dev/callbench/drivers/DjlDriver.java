@@ -33,7 +33,7 @@ public final class DjlDriver extends DjlFamily {
     }
 
     @Override
-    TensorModel bind(ai.djl.Model loaded, int batch, Signature signature) {
+    Bound bind(ai.djl.Model loaded, int batch, Signature signature) {
         return new Plain(loaded, batch, signature);
     }
 

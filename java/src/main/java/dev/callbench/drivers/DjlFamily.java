@@ -29,7 +29,7 @@ abstract class DjlFamily extends BoundFamily {
     }
 
     /** The driver's call over a loaded model whose outputs the signature describes (checked). */
-    abstract TensorModel bind(ai.djl.Model loaded, int batch, Signature signature);
+    abstract Bound bind(ai.djl.Model loaded, int batch, Signature signature);
 
     @Override
     public final String artifact() {
@@ -43,12 +43,12 @@ abstract class DjlFamily extends BoundFamily {
         ai.djl.Model loaded = DjlModels.load(model);
         return releasingOnFailure(loaded::close, () -> {
             DjlModels.checkOutputs(loaded, model, options.batch, signature);
-            return bind(loaded, options.batch, signature);
+            return bind(loaded, options.batch, signature).describedBy(this);
         });
     }
 
     @Override
-    public final String runtimeVersion() {
+    final String runtimeVersion() {
         return DjlEngine.version();
     }
 

@@ -33,7 +33,7 @@ public final class OnnxRuntimeDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature) {
+    Bound bind(OrtEnvironment env, OrtSession session, int batch, Signature signature) {
         return new Plain(env, session, batch, signature);
     }
 

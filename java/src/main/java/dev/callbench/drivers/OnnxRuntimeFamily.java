@@ -34,7 +34,7 @@ abstract class OnnxRuntimeFamily extends BoundFamily {
      * The driver's call over an open session whose outputs the signature
      * describes (checked by one run); closing it closes the session.
      */
-    abstract TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
+    abstract Bound bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
             throws OrtException;
 
     @Override
@@ -49,12 +49,12 @@ abstract class OnnxRuntimeFamily extends BoundFamily {
         return releasingOnFailure(() -> OnnxRuntimeSessions.close(session), () -> {
             Signature signature = OnnxRuntimeSessions.signature(session, model);
             OnnxRuntimeSessions.checkAnswers(env, session, model, options.batch, signature);
-            return bind(env, session, options.batch, signature);
+            return bind(env, session, options.batch, signature).describedBy(this);
         });
     }
 
     @Override
-    public final String runtimeVersion() {
+    final String runtimeVersion() {
         return OnnxRuntimeSessions.version();
     }
 

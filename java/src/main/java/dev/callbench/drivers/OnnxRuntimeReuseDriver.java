@@ -34,7 +34,7 @@ public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     }
 
     @Override
-    TensorModel bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
+    Bound bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
             throws OrtException {
         return new Reuse(env, session, batch, signature);
     }

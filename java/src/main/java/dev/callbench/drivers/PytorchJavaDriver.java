@@ -30,7 +30,7 @@ public final class PytorchJavaDriver extends PytorchJavaFamily {
     }
 
     @Override
-    TensorModel bind(Module module, int batch, Signature signature) {
+    Bound bind(Module module, int batch, Signature signature) {
         return new Plain(module, batch, signature);
     }
 

@@ -29,7 +29,7 @@ abstract class PytorchJavaFamily extends BoundFamily {
     }
 
     /** The driver's call over a loaded module whose outputs the signature describes (checked). */
-    abstract TensorModel bind(Module module, int batch, Signature signature);
+    abstract Bound bind(Module module, int batch, Signature signature);
 
     @Override
     public final String artifact() {
@@ -40,11 +40,12 @@ abstract class PytorchJavaFamily extends BoundFamily {
     public final TensorModel load(Path model, Options options) throws Exception {
         Signature signature = TorchScriptSignature.read(model);
         Module module = PytorchModels.load(model, options.threads, options.batch, signature);
-        return releasingOnFailure(module::destroy, () -> bind(module, options.batch, signature));
+        return releasingOnFailure(module::destroy,
+                () -> bind(module, options.batch, signature).describedBy(this));
     }
 
     @Override
-    public final String runtimeVersion() {
+    final String runtimeVersion() {
         return PytorchModels.version();
     }
 

@@ -28,7 +28,7 @@ public final class PytorchJavaReuseDriver extends PytorchJavaFamily {
     }
 
     @Override
-    TensorModel bind(Module module, int batch, Signature signature) {
+    Bound bind(Module module, int batch, Signature signature) {
         return new Reuse(module, batch, signature);
     }
 

@@ -32,8 +32,6 @@ public final class OnnxRuntimeFfmDriver implements Driver {
     /** The system property naming libonnxruntime.so (the build extracts the jar's). */
     static final String LIBRARY_PROPERTY = "callbench.onnxruntime.library";
 
-    private OrtCApi api;
-
     public static void main(String[] args) {
         DriverMain.exit(new OnnxRuntimeFfmDriver(), args);
     }
@@ -54,24 +52,7 @@ public final class OnnxRuntimeFfmDriver implements Driver {
         if (library == null) {
             throw new IllegalStateException("-D" + LIBRARY_PROPERTY + " is not set");
         }
-        api = new OrtCApi(Path.of(library));
-        return new Bound(api, model, options.threads, options.batch);
-    }
-
-    @Override
-    public String runtimeVersion() {
-        return api == null ? "unknown" : api.version();
-    }
-
-    @Override
-    public Map<String, Object> notes() {
-        Map<String, Object> notes = new LinkedHashMap<>();
-        notes.put("call", "OrtApi::Run through a java.lang.foreign downcall, every input and output"
-                + " a tensor over native memory made once");
-        notes.put("session",
-                "intra-op threads = --threads, inter-op 1, sequential, all graph optimisations");
-        notes.put("binding", "Foreign Function & Memory API, Java " + Runtime.version().feature());
-        return notes;
+        return new Bound(new OrtCApi(Path.of(library)), model, options.threads, options.batch);
     }
 
     /** A session and the native memory of one call's inputs and outputs, freed together. */
@@ -179,6 +160,22 @@ public final class OnnxRuntimeFfmDriver implements Driver {
                         + answered.elementType() + ", expected " + Arrays.toString(expected) + " "
                         + output.dtype().contractName());
             }
+        }
+
+        @Override
+        public String runtimeVersion() {
+            return api.version();
+        }
+
+        @Override
+        public Map<String, Object> notes() {
+            Map<String, Object> notes = new LinkedHashMap<>();
+            notes.put("call", "OrtApi::Run through a java.lang.foreign downcall, every input and output"
+                    + " a tensor over native memory made once");
+            notes.put("session",
+                    "intra-op threads = --threads, inter-op 1, sequential, all graph optimisations");
+            notes.put("binding", "Foreign Function & Memory API, Java " + Runtime.version().feature());
+            return notes;
         }
 
         @Override
