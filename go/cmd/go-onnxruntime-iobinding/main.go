@@ -12,15 +12,6 @@ import (
 	"callbench/ortsupport"
 )
 
-type model struct {
-	path      string
-	session   *ort.DynamicAdvancedSession
-	binding   *ort.IoBinding
-	signature kit.Signature
-	x, y      [][]byte // the bound tensors' data
-	threads   int
-}
-
 func load(o kit.Options) (kit.TensorModel, error) {
 	opened, err := ortsupport.Open(o)
 	if err != nil {
@@ -52,33 +43,9 @@ func load(o kit.Options) (kit.TensorModel, error) {
 	if err := session.RunWithBinding(binding); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
-	return &model{path: path, session: session, binding: binding, signature: sig, x: x.Data, y: y.Data,
-		threads: o.Threads}, nil
-}
-
-func (m *model) Call(in, out [][]byte) error {
-	for k, data := range m.x {
-		copy(data, in[k])
-	}
-	if err := m.session.RunWithBinding(m.binding); err != nil {
-		return ortsupport.RunError(m.path, err)
-	}
-	for k, data := range m.y {
-		copy(out[k], data)
-	}
-	return nil
-}
-
-func (m *model) Signature() kit.Signature { return m.signature }
-
-func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
-
-func (m *model) Notes() kit.Notes {
-	return kit.Notes{
-		{Key: "call", Value: "DynamicAdvancedSession.RunWithBinding on tensors bound once; samples copied in, outputs copied out"},
-		{Key: "binding", Value: "onnxruntime_go " + ortsupport.BindingVersion()},
-		{Key: "intra_op_threads", Value: m.threads},
-	}
+	run := func() error { return session.RunWithBinding(binding) }
+	return &ortsupport.Bound{Path: path, Sig: sig, X: x.Data, Y: y.Data, Run: run, Threads: o.Threads,
+		CallWords: "DynamicAdvancedSession.RunWithBinding on tensors bound once; samples copied in, outputs copied out"}, nil
 }
 
 func main() { kit.DriverMain("go-onnxruntime-iobinding", load) }

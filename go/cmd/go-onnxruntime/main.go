@@ -11,14 +11,6 @@ import (
 	"callbench/ortsupport"
 )
 
-type model struct {
-	path      string
-	session   *ort.AdvancedSession
-	signature kit.Signature
-	x, y      [][]byte // the tensors' data, fixed for the session's life
-	threads   int
-}
-
 func load(o kit.Options) (kit.TensorModel, error) {
 	opened, err := ortsupport.Open(o)
 	if err != nil {
@@ -36,32 +28,8 @@ func load(o kit.Options) (kit.TensorModel, error) {
 	if err := session.Run(); err != nil {
 		return nil, ortsupport.RunError(path, err)
 	}
-	return &model{path: path, session: session, signature: sig, x: x.Data, y: y.Data, threads: o.Threads}, nil
-}
-
-func (m *model) Call(in, out [][]byte) error {
-	for k, data := range m.x {
-		copy(data, in[k])
-	}
-	if err := m.session.Run(); err != nil {
-		return ortsupport.RunError(m.path, err)
-	}
-	for k, data := range m.y {
-		copy(out[k], data)
-	}
-	return nil
-}
-
-func (m *model) Signature() kit.Signature { return m.signature }
-
-func (m *model) RuntimeVersion() string { return ortsupport.RuntimeVersion() }
-
-func (m *model) Notes() kit.Notes {
-	return kit.Notes{
-		{Key: "call", Value: "AdvancedSession.Run on input/output tensors made once; samples copied in, outputs copied out"},
-		{Key: "binding", Value: "onnxruntime_go " + ortsupport.BindingVersion()},
-		{Key: "intra_op_threads", Value: m.threads},
-	}
+	return &ortsupport.Bound{Path: path, Sig: sig, X: x.Data, Y: y.Data, Run: session.Run, Threads: o.Threads,
+		CallWords: "AdvancedSession.Run on input/output tensors made once; samples copied in, outputs copied out"}, nil
 }
 
 func main() { kit.DriverMain("go-onnxruntime", load) }

@@ -9,7 +9,7 @@ use crate::errors::Result;
 use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
 use crate::model::{Model, Notes, TensorModel};
 use crate::rounds::Buffers;
-use crate::tensors::{Dtype, Signature, Tensor};
+use crate::tensors::{Dtype, Signature, Tensor, f32s, f32s_mut};
 
 /// The MLP's signature, as its artifacts name it (inputs.f32 holds x, reference.f32 y).
 pub fn mlp_signature() -> &'static Signature {
@@ -27,22 +27,8 @@ pub fn mlp_signature() -> &'static Signature {
     })
 }
 
+/// A float [`Model`] as a [`TensorModel`]: `driver_main(id, |o| load(o).map(FloatModel))`.
 pub struct FloatModel<M: Model>(pub M);
-
-/// Bytes as the float32s they hold: the kit's buffers start on 64-byte boundaries.
-fn floats(bytes: &[u8]) -> &[f32] {
-    // SAFETY: any 4 bytes are an f32; align_to puts only whole, aligned f32s in the middle.
-    let (head, values, _) = unsafe { bytes.align_to::<f32>() };
-    assert!(head.is_empty(), "float32 samples start on a float's boundary");
-    values
-}
-
-fn floats_mut(bytes: &mut [u8]) -> &mut [f32] {
-    // SAFETY: as for floats.
-    let (head, values, _) = unsafe { bytes.align_to_mut::<f32>() };
-    assert!(head.is_empty(), "float32 outputs start on a float's boundary");
-    values
-}
 
 impl<M: Model> TensorModel for FloatModel<M> {
     fn signature(&self) -> &Signature {
@@ -50,7 +36,7 @@ impl<M: Model> TensorModel for FloatModel<M> {
     }
 
     fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
-        self.0.call(floats(inputs[0]), floats_mut(outputs[0]))
+        self.0.call(f32s(inputs[0]), f32s_mut(outputs[0]))
     }
 
     fn runtime_version(&self) -> String {
@@ -67,9 +53,9 @@ impl<M: Model> TensorModel for FloatModel<M> {
     fn run_calls(&mut self, buffers: Buffers<'_>, first: usize, calls: usize) -> Result<()> {
         let step_in = buffers.input_steps[0] / 4;
         let step_out = buffers.output_steps[0] / 4;
-        let inputs = &floats(&buffers.inputs[0].bytes)[first * step_in..(first + calls) * step_in];
+        let inputs = &f32s(&buffers.inputs[0].bytes)[first * step_in..(first + calls) * step_in];
         let outputs =
-            &mut floats_mut(&mut buffers.outputs[0])[first * step_out..(first + calls) * step_out];
+            &mut f32s_mut(&mut buffers.outputs[0])[first * step_out..(first + calls) * step_out];
         for (input, output) in inputs.chunks_exact(step_in).zip(outputs.chunks_exact_mut(step_out))
         {
             self.0.call(input, output)?;

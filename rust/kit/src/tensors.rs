@@ -187,6 +187,21 @@ impl DerefMut for Bytes {
     }
 }
 
+/// Bytes as the float32s they hold (the kit's buffers start on 64-byte boundaries).
+pub fn f32s(bytes: &[u8]) -> &[f32] {
+    // SAFETY: any 4 bytes are an f32; align_to puts only whole, aligned f32s in the middle.
+    let (head, values, _) = unsafe { bytes.align_to::<f32>() };
+    assert!(head.is_empty(), "float32 samples start on a float's boundary");
+    values
+}
+
+pub fn f32s_mut(bytes: &mut [u8]) -> &mut [f32] {
+    // SAFETY: as for f32s.
+    let (head, values, _) = unsafe { bytes.align_to_mut::<f32>() };
+    assert!(head.is_empty(), "float32 outputs start on a float's boundary");
+    values
+}
+
 /// One input's samples, as raw little-endian bytes.
 pub struct Samples {
     pub bytes: Bytes,
