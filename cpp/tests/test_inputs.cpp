@@ -1,28 +1,20 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "callbench/errors.hpp"
 #include "callbench/inputs.hpp"
+#include "message_of.hpp"
 #include "temp_dir.hpp"
 
 namespace callbench {
 namespace {
 
+using testing::message_of;
 using testing::TempDir;
-
-std::string message_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Inputs, ReadsSamplesAsWritten) {
   TempDir dir;

@@ -2,7 +2,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -10,21 +9,14 @@
 
 #include "callbench/errors.hpp"
 #include "callbench/tensors.hpp"
+#include "message_of.hpp"
 #include "temp_dir.hpp"
 
 namespace callbench {
 namespace {
 
+using testing::message_of;
 using testing::TempDir;
-
-std::string message_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A token model's signature: two int64 inputs of 4, a float32 [2] and an int64 [] output.
 Signature tokens() {
