@@ -159,3 +159,29 @@ def test_no_io_uring_without_a_command_says_how_to_call_it() -> None:
         [sys.executable, "-m", "callbench.harness.no_io_uring"], capture_output=True, text=True
     )
     assert done.returncode == 2 and done.stderr.startswith("usage:")
+
+
+def test_a_go_row_runs_under_callgrind_from_its_start_with_preemption_signals_off(
+    tmp_path: Path,
+) -> None:
+    """Counted from its first instruction (no --instr-atstart=no), where the timed build
+    meets Go's preemption signal at once and callgrind panics, go-handwritten with its count
+    build's environment runs its rounds to the end."""
+    import os
+
+    from callbench.harness import callgrind
+    from callbench.registry import lookup
+
+    driver = lookup("go-handwritten")
+    build = count_builds.builds_for([driver], Path("models"), tmp_path)[driver.id]
+    assert build.env == count_builds.GO_ENV and build.note == count_builds.GO_BUILD
+    if callgrind.unavailable() or driver.available() or not Path("models").is_dir():
+        pytest.skip("needs Valgrind, the Go build and models/")
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp_path}/out", "--quiet",
+         *driver.command(), "--models", "models", "--calls", "200", "--warmup", "10",
+         "--outputs", str(tmp_path / "outputs.f32")],
+        capture_output=True, text=True, timeout=300, env={**os.environ, **build.env},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert '"calls":200' in done.stdout

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,8 +226,29 @@ def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> Non
     assert verdict["pairs"] == pairs  # the raw counts stay
     crashed = {**block, "status": "failed", "error": "crashed with signal SIGABRT: oops"}
     assert jit_verdict(crashed)["status"] == "skipped"
-    steady = {**block, "varying": False}
+    steady = {**block, "pairs": pairs[:1] * 3}
     assert jit_verdict(steady) is steady
+
+
+def test_a_jit_row_with_one_pair_off_of_five_is_counted_on_its_middle_pairs() -> None:
+    """A garbage collection in one round moves one pair 2% (seen in full count runs): five
+    pairs, the middle three within 1%, count; the record keeps the whole spread. Two pairs
+    off the same way leave the middle apart, and the row is skipped."""
+    from callbench.harness.count_options import jit_verdict
+
+    def block_of(extra: list[int]) -> dict[str, Any]:
+        pairs = [{"single": [10_000_000], "double": [20_000_000 + d]} for d in extra]
+        block = {"status": "ok", "error": None, "calls": 1000, "events": ["Ir"],
+                 "pairs": pairs, "warmup": 10_000}  # fmt: skip
+        block.update(derive.summary(block))
+        return block
+
+    one_off = block_of([0, 20_000, 10_000, 200_000, 5_000])
+    assert one_off["varying"] and one_off["spread"] > 0.01
+    assert jit_verdict(one_off) is one_off
+    assert one_off["instructions_per_call"] == 10_010
+    two_off = block_of([0, 200_000, 10_000, 200_000, 5_000])
+    assert jit_verdict(two_off)["status"] == "skipped"
 
 
 def test_a_valgrind_panic_is_named_by_its_reason_not_its_plea(tmp_path: Path) -> None:
@@ -248,6 +270,19 @@ def test_a_valgrind_panic_is_named_by_its_reason_not_its_plea(tmp_path: Path) ->
     )
     stderr.write_text("progress: loaded\n==123== a Valgrind line\nmodel.onnx: truncated\n")
     assert error_line(stderr) == "model.onnx: truncated"
+
+
+def test_a_real_callgrind_panic_is_named_by_its_first_line() -> None:
+    """A Go driver's whole stderr when callgrind panicked on its preemption signal (Go
+    1.26, Valgrind 3.19): the record quotes the assertion, not the plea that ends it."""
+    from callbench.harness.processes import error_line
+
+    panic = Path(__file__).with_name("callgrind_go_panic.stderr")
+    assert panic.read_text().rstrip().endswith("what OS and version you are using.  Thanks.")
+    assert error_line(panic) == (
+        "Callgrind: threads.c:247 (vgCallgrind_post_signal): "
+        "Assertion 'sigNum == vgCallgrind_current_state.sig' failed."
+    )
 
 
 def test_a_jit_whose_double_round_cost_less_is_skipped_as_unstable() -> None:
@@ -312,7 +347,7 @@ def test_a_jit_rows_rounds_are_calibrated_eight_times_longer() -> None:
 
 
 def test_a_jvm_crash_is_named_from_its_crash_log_not_its_options_line(tmp_path: Path) -> None:
-    from callbench.harness.counting import jvm_crash
+    from callbench.harness.counter import jvm_crash
     from callbench.harness.processes import error_line
 
     stderr = tmp_path / "stderr"
@@ -338,7 +373,11 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
     fake: Callable[..., DriverSpec],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from callbench.harness import count_builds
+
     monkeypatch.setenv("FAKE_CRASH_MARKER", str(tmp_path / "crashed"))
+    # The fakes' runtime taken for DJL's: a row known to crash says what else was tried.
+    monkeypatch.setattr(count_builds, "DJL_RUNTIME", "none")
     records = count(
         small_models, tmp_path / "run", fake(500, "crash-once", "node-fake-flaky"),
         fake(500, "crash", "node-fake-crash"), fake(500, "crash", "cpp-fake-crash"),
@@ -349,6 +388,7 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
     crash = records["node-fake-crash"].count
     assert crash is not None and crash["status"] == "skipped"
     assert "SIGSEGV" in crash["error"] and "SIGSEGV" in crash["crashed_before"]
+    assert crash["tried"] == count_builds.DJL_TRIED and "tried" not in flaky
     # A compiled driver that crashes is not tried again: it is a fault, not a JIT's.
     once = records["cpp-fake-crash"].count
     assert once is not None and once["status"] == "failed" and "crashed_before" not in once

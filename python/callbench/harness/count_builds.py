@@ -7,6 +7,9 @@
   ``ATEN_CPU_CAPABILITY=avx2``): the same graph, compiler and options, 256-bit vectors.
 - IREE's runtime deadlocks under Valgrind on io_uring (``no_io_uring``): it is counted
   with io_uring turned off, on its POSIX backend.
+- A Go program's asynchronous preemption signal panics callgrind: Go rows are counted
+  with it off (cooperative preemption only).
+- DJL's JVM crashes under Valgrind however it is set: its record says what was tried.
 
 The record's ``count.build`` says which; the figure is that build's work.
 """
@@ -61,6 +64,33 @@ IREE_BUILD = (
     f"POSIX backend: {IREE_DEADLOCK}; the call runs inline on the calling thread "
     "(local-sync) either way"
 )
+# Go's runtime preempts a goroutine running over 10 ms with a signal (SIGURG); callgrind 3.19
+# panics on its return (threads.c:247, vgCallgrind_post_signal: Assertion 'sigNum ==
+# vgCallgrind_current_state.sig' failed) at whatever moment one lands, so a Go row's count
+# failed by chance, more often on a loaded machine. Without it a goroutine is preempted
+# only at a function's entry, and the driver's own code is the same.
+GO_LANGUAGE = "Go"
+GO_ENV = {"GODEBUG": "asyncpreemptoff=1"}
+GO_BUILD = (
+    "the timed build, run with GODEBUG=asyncpreemptoff=1: Go's preemption signal (SIGURG) "
+    "panics callgrind 3.19 (Assertion 'sigNum == vgCallgrind_current_state.sig' failed)"
+)
+
+# DJL's rows: the JVM that hosts them dies under Valgrind, during DJL's load, at the entry
+# of the first methods C2 compiled (tried by hand, JDK 17.0.15, Valgrind 3.19, on this VM).
+DJL_RUNTIME = "djl-pytorch"
+DJL_TRIED = (
+    "tried besides the timed settings, none counting the timed program: "
+    "-XX:-BackgroundCompilation (C2 compiling in the calling thread) crashed the same way, "
+    "in C2's HashMap.put; excluding the crashing method from C2 "
+    "(-XX:CompileCommand=exclude,java/lang/StringBuilder.append) moved the crash to the next "
+    "C2 method (AbstractStringBuilder.append, HashMap.put); -Dai.djl.util.cuda.fork=true "
+    "(DJL's GPU probe out of process, where JNA loads cudart) moved it later in the load "
+    "(C2's HashMap.put under java.time's DateTimeFormatter), each a null receiver at a C2 "
+    "method's entry (si_addr 0x8, 0x14); with C2 off (-XX:TieredStopAtLevel=1) it counted "
+    "121-123k instructions a call, but C1's code is another program than the timed row's"
+)
+
 # The artifacts compiled for this CPU that a count compiles again for AVX2.
 REBUILT = {AOTI_PACKAGE: AOTI_BUILD, VMFB: IREE_BUILD}
 
@@ -77,6 +107,9 @@ class Build:
     error: str | None = None
     # A program the count's command runs under (what it then executes is Valgrind).
     prefix: tuple[str, ...] = ()
+    # What else was tried for a row known to crash under Valgrind: its record's
+    # ``count.tried`` if it crashes again.
+    tried: str | None = None
 
 
 def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict[str, Build]:
@@ -95,6 +128,10 @@ def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict
         elif spec.runtime in JIT_COMPILED:
             env = {**AVX2_ENV, "TORCHINDUCTOR_CACHE_DIR": str(scratch / f"inductor-{spec.id}")}
             found[spec.id] = Build(models, env, COMPILE_BUILD)
+        elif spec.language == GO_LANGUAGE:
+            found[spec.id] = Build(models, GO_ENV, GO_BUILD)
+        elif spec.runtime == DJL_RUNTIME:
+            found[spec.id] = Build(models, tried=DJL_TRIED)
         else:
             found[spec.id] = Build(models)
     return found

@@ -106,7 +106,7 @@ class RunOptions:
     seed: int = _option(0, "shuffles the round order", int)
     # callbench count: pairs of rounds of K and 2K calls, drivers counted at once (counts
     # do not interfere, times would), and the cache simulation.
-    pairs: int = _option(3, "pairs of rounds counted", count(1))
+    pairs: int = _option(3, "pairs of rounds counted (a JIT row's at least 5)", count(1))
     jobs: int = _option(2, "drivers counted at once", count(1))
     cache_sim: bool = _option(
         False, "simulate the caches too: estimated cycles = L1 hits + 5 LL hits + 35 RAM accesses"

@@ -25,7 +25,13 @@ from callbench.harness.signals import child_setup
 VALGRIND_LINE = re.compile(r"^==\d+==")
 # The JVM's note that it read JAVA_TOOL_OPTIONS, printed first: never the error.
 JVM_OPTIONS_LINE = re.compile(r"^Picked up (JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS):")
+# A Valgrind panic's first line, the one that says what went wrong: Valgrind's own
+# ("the 'impossible' happened:", its reason on the next line) or a failed assertion of
+# Valgrind or its tool ("Callgrind: threads.c:247 (vgCallgrind_post_signal): Assertion
+# '...' failed.", what a Go program's preemption signal meets). The panic then prints
+# stacks and ends in a plea to report it, which says nothing of the panic.
 VALGRIND_PANIC = re.compile(r"^(valgrind|vex): the .impossible. happened:?$")
+VALGRIND_ASSERTION = re.compile(r"^(valgrind|vex|[A-Z][a-z]+): \S+:\d+ \(.*\): Assertion .* failed")
 # Every live driver process, so a signal can end them all.
 LIVE: set[DriverProcess] = set()
 
@@ -226,10 +232,11 @@ def error_line(stderr_path: Path, limit: int = 1 << 16) -> str | None:
     if text is None:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    # Valgrind's own panic ends in a plea to report it; its reason is the line after this one.
     for n, line in enumerate(lines[:-1]):
         if VALGRIND_PANIC.match(line):
             return f"{line} {lines[n + 1]}"[:500]
+        if VALGRIND_ASSERTION.match(line):
+            return line[:500]
     # Valgrind's own lines (``==PID== ...``) are not the driver's error.
     lines = [ln for ln in lines if not ln.startswith("progress:")
              and not VALGRIND_LINE.match(ln) and not JVM_OPTIONS_LINE.match(ln)]  # fmt: skip

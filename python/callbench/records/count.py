@@ -73,6 +73,13 @@ def spread(figures: Sequence[float]) -> float | None:
     return (max(figures) - min(figures)) / abs(middle) if middle else None
 
 
+def middle_spread(figures: Sequence[float]) -> float | None:
+    """The spread of the pairs but the lowest and the highest, with five or more (one
+    round's garbage collection moves one pair, not the median); else the whole spread."""
+    ordered = sorted(figures)
+    return spread(ordered[1:-1] if len(ordered) >= 5 else ordered)
+
+
 def summary(block: Mapping[str, Any]) -> dict[str, Any]:
     """The figures a record states beside its raw pairs (medians of the pairs)."""
     figures, cycles = pair_figures(block), pair_cycles(block)

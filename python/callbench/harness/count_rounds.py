@@ -1,0 +1,56 @@
+"""A driver serving counted rounds under callgrind: the instrumentation on around one round
+alone, each round's counters dumped, and, for a JIT, the calling thread's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from callbench.harness import callgrind
+from callbench.harness.callgrind import CallgrindError
+from callbench.harness.processes import DriverError, DriverProcess
+from callbench.records import count as derive
+
+
+class CountedRounds:
+    """Rounds of a driver started under ``callgrind.prefix(out_file, ...)`` in serve mode.
+
+    ``threads_apart``: the driver runs with a dump per thread (a JIT); a round's counts are
+    then the calling thread's, once ``caller`` is set, and the busiest thread's before."""
+
+    def __init__(
+        self, process: DriverProcess, out_file: Path, round_limit: float, threads_apart: bool
+    ) -> None:
+        self.process, self.out_file = process, out_file
+        self.round_limit, self.threads_apart = round_limit, threads_apart
+        self.dumps = 0
+        self.served = 0  # calls of the counted rounds so far
+        self.rounds = 0  # counted rounds so far
+        self.caller: int | None = None
+        self.busiest: int | None = None  # the last round's busiest thread
+
+    def count(self, calls: int) -> tuple[list[str], list[int]]:
+        """One round of ``calls`` counted alone: its events and counts."""
+        pid = self.process.proc.pid
+        callgrind.instrument(pid, True)
+        self.process.send(f"round {calls}")
+        answer = self.process.event("round", self.round_limit)
+        callgrind.instrument(pid, False)
+        if int(answer.get("calls", -1)) != calls:
+            raise DriverError(f"answered {answer} to `round {calls}`")
+        self.dumps += 1
+        self.rounds += 1
+        self.served += calls
+        if not self.threads_apart:
+            return callgrind.dump(pid, self.out_file, self.dumps)
+        events, per_thread = callgrind.dump_threads(pid, self.out_file, self.dumps)
+        if self.caller is None:
+            self.busiest, counts = callgrind.busiest(events, per_thread)
+            return events, counts
+        if self.caller not in per_thread:
+            raise CallgrindError(f"thread {self.caller}, the calling thread, ran no round")
+        return events, per_thread[self.caller]
+
+    def per_call(self, calls: int) -> float:
+        """One round of ``calls`` counted: its instructions a call."""
+        events, counts = self.count(calls)
+        return counts[events.index(derive.INSTRUCTIONS)] / calls
