@@ -9,7 +9,6 @@
   with io_uring turned off, on its POSIX backend.
 - A Go program's asynchronous preemption signal panics callgrind: Go rows are counted
   with it off (cooperative preemption only).
-- DJL's JVM crashes under Valgrind however it is set: its record says what was tried.
 
 The record's ``count.build`` says which; the figure is that build's work.
 """
@@ -76,21 +75,6 @@ GO_BUILD = (
     "panics callgrind 3.19 (Assertion 'sigNum == vgCallgrind_current_state.sig' failed)"
 )
 
-# DJL's rows: the JVM that hosts them dies under Valgrind, during DJL's load, at the entry
-# of the first methods C2 compiled (tried by hand, JDK 17.0.15, Valgrind 3.19, on this VM).
-DJL_RUNTIME = "djl-pytorch"
-DJL_TRIED = (
-    "tried besides the timed settings, none counting the timed program: "
-    "-XX:-BackgroundCompilation (C2 compiling in the calling thread) crashed the same way, "
-    "in C2's HashMap.put; excluding the crashing method from C2 "
-    "(-XX:CompileCommand=exclude,java/lang/StringBuilder.append) moved the crash to the next "
-    "C2 method (AbstractStringBuilder.append, HashMap.put); -Dai.djl.util.cuda.fork=true "
-    "(DJL's GPU probe out of process, where JNA loads cudart) moved it later in the load "
-    "(C2's HashMap.put under java.time's DateTimeFormatter), each a null receiver at a C2 "
-    "method's entry (si_addr 0x8, 0x14); with C2 off (-XX:TieredStopAtLevel=1) it counted "
-    "121-123k instructions a call, but C1's code is another program than the timed row's"
-)
-
 # The artifacts compiled for this CPU that a count compiles again for AVX2.
 REBUILT = {AOTI_PACKAGE: AOTI_BUILD, VMFB: IREE_BUILD}
 
@@ -107,9 +91,6 @@ class Build:
     error: str | None = None
     # A program the count's command runs under (what it then executes is Valgrind).
     prefix: tuple[str, ...] = ()
-    # What else was tried for a row known to crash under Valgrind: its record's
-    # ``count.tried`` if it crashes again.
-    tried: str | None = None
 
 
 def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict[str, Build]:
@@ -130,8 +111,6 @@ def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict
             found[spec.id] = Build(models, env, COMPILE_BUILD)
         elif spec.language == GO_LANGUAGE:
             found[spec.id] = Build(models, GO_ENV, GO_BUILD)
-        elif spec.runtime == DJL_RUNTIME:
-            found[spec.id] = Build(models, tried=DJL_TRIED)
         else:
             found[spec.id] = Build(models)
     return found

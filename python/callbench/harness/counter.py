@@ -66,6 +66,7 @@ class Counter:
         # A JIT's threads counted apart: its figure is the calling thread's, the one that
         # ran the settling rounds (their busiest).
         self.jit = language_key(spec) in JIT_LANGUAGES
+        self.java = language_key(spec) == "java"
         # The largest K calibration may choose; a driver may be asked for rounds of 2K calls.
         self.max_k = min(JIT_MAX_CALLS, expected.samples // 2) if self.jit else MAX_CALLS
         self.most_calls = 2 * (options.calls or self.max_k)
@@ -90,8 +91,6 @@ class Counter:
             first = counted["error"]
             self._start_again()
             counted = {**self._attempt(), "crashed_before": first}
-            if crashed(counted) and self.build.tried is not None:
-                counted["tried"] = self.build.tried
         return jit_verdict(counted) if self.jit else counted
 
     def _attempt(self) -> dict[str, Any]:
@@ -131,12 +130,14 @@ class Counter:
         )  # fmt: skip
         self.command = [
             *self.build.prefix,
-            *callgrind.prefix(self.out_file, opts.cache_sim, threads_apart=self.jit),
+            *callgrind.prefix(
+                self.out_file, opts.cache_sim, threads_apart=self.jit, precise=self.java
+            ),
             *self.spec.command(),
             *driver_options.arguments(),
         ]
         env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0", **self.build.env}
-        if language_key(self.spec) == "java":
+        if self.java:
             # The JVM may crash under Valgrind: its crash log goes beside the count, not into cwd.
             given = env.get("JAVA_TOOL_OPTIONS", "")
             env["JAVA_TOOL_OPTIONS"] = (
