@@ -232,7 +232,7 @@ def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> Non
 
 def test_a_jit_row_with_one_pair_off_of_five_is_counted_on_its_middle_pairs() -> None:
     """A garbage collection in one round moves one pair 2% (seen in full count runs): five
-    pairs, the middle three within 1%, count; the record keeps the whole spread. Two pairs
+    pairs, the middle three within 2%, count; the record keeps the whole spread. Two pairs
     off the same way leave the middle apart, and the row is skipped."""
     from callbench.harness.count_options import jit_verdict
 
@@ -247,7 +247,11 @@ def test_a_jit_row_with_one_pair_off_of_five_is_counted_on_its_middle_pairs() ->
     assert one_off["varying"] and one_off["spread"] > 0.01
     assert jit_verdict(one_off) is one_off
     assert one_off["instructions_per_call"] == 10_010
-    two_off = block_of([0, 200_000, 10_000, 200_000, 5_000])
+    # Two levels 1.5% apart, as node-onnxruntime-reuse's pairs sat in one process: within
+    # the 2% a JIT row's figures keep from run to run, so counted.
+    two_levels = block_of([0, 5_000, 150_000, 150_000, 10_000])
+    assert jit_verdict(two_levels) is two_levels
+    two_off = block_of([0, 300_000, 10_000, 300_000, 5_000])
     assert jit_verdict(two_off)["status"] == "skipped"
 
 
