@@ -24,6 +24,7 @@ from typing import Any
 
 from callbench.errors import first_line
 from callbench.harness import console, no_io_uring
+from callbench.languages import go
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model.exported_programs import AOTI_PACKAGE
@@ -68,7 +69,6 @@ IREE_BUILD = (
 # vgCallgrind_current_state.sig' failed) at whatever moment one lands, so a Go row's count
 # failed by chance, more often on a loaded machine. Without it a goroutine is preempted
 # only at a function's entry, and the driver's own code is the same.
-GO_LANGUAGE = "Go"
 GO_ENV = {"GODEBUG": "asyncpreemptoff=1"}
 GO_BUILD = (
     "the timed build, run with GODEBUG=asyncpreemptoff=1: Go's preemption signal (SIGURG) "
@@ -109,7 +109,7 @@ def builds_for(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> dict
         elif spec.runtime in JIT_COMPILED:
             env = {**AVX2_ENV, "TORCHINDUCTOR_CACHE_DIR": str(scratch / f"inductor-{spec.id}")}
             found[spec.id] = Build(models, env, COMPILE_BUILD)
-        elif spec.language == GO_LANGUAGE:
+        elif spec.language == go.LANGUAGE:
             found[spec.id] = Build(models, GO_ENV, GO_BUILD)
         else:
             found[spec.id] = Build(models)

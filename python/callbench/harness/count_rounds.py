@@ -22,9 +22,8 @@ class CountedRounds:
     ) -> None:
         self.process, self.out_file = process, out_file
         self.round_limit, self.threads_apart = round_limit, threads_apart
-        self.dumps = 0
+        self.rounds = 0  # counted rounds so far: each one callgrind's dump of that number
         self.served = 0  # calls of the counted rounds so far
-        self.rounds = 0  # counted rounds so far
         self.caller: int | None = None
         self.busiest: int | None = None  # the last round's busiest thread
 
@@ -37,12 +36,11 @@ class CountedRounds:
         callgrind.instrument(pid, False)
         if int(answer.get("calls", -1)) != calls:
             raise DriverError(f"answered {answer} to `round {calls}`")
-        self.dumps += 1
         self.rounds += 1
         self.served += calls
         if not self.threads_apart:
-            return callgrind.dump(pid, self.out_file, self.dumps)
-        events, per_thread = callgrind.dump_threads(pid, self.out_file, self.dumps)
+            return callgrind.dump(pid, self.out_file, self.rounds)
+        events, per_thread = callgrind.dump_threads(pid, self.out_file, self.rounds)
         if self.caller is None:
             self.busiest, counts = callgrind.busiest(events, per_thread)
             return events, counts

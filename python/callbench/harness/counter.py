@@ -85,9 +85,10 @@ class Counter:
             return block(opts, "failed", str(exc))
         counted = self._attempt()
         if self.jit and crashed(counted) and not self.stop.is_set():
-            # A JVM's C2-compiled code crashes under Valgrind now and then (a run counted
-            # java-onnxruntime, the next died in C2's Reference.processPendingReferences):
-            # one more try, in a fresh process, the first crash kept in the record.
+            # A JVM's C2-compiled code crashed under Valgrind now and then (a run counted
+            # java-onnxruntime, the next died in C2's Reference.processPendingReferences),
+            # before Java ran with precise registers (callgrind.PRECISE_REGISTERS): one more
+            # try, in a fresh process, the first crash kept in the record.
             first = counted["error"]
             self._start_again()
             counted = {**self._attempt(), "crashed_before": first}
