@@ -1,8 +1,8 @@
 """Valgrind's callgrind, driven from outside: the command prefix, the toggles, the dumps.
 
 A driver runs under ``valgrind --tool=callgrind --instr-atstart=no``, so its
-load and warm-up run uncounted. ``callgrind_control`` (over vgdb) turns the
-instrumentation on and off around one round and dumps the counters; each
+load and warm-up run uncounted. vgdb sends callgrind's monitor commands: the
+instrumentation on before one round, off after it, and a dump of the counters; each
 dump zeroes them, so a dump's ``totals:`` line is what was counted since the
 one before.
 """
@@ -15,16 +15,22 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-TOOLS = ("valgrind", "callgrind_control")
-# callgrind_control waits on the driver's gdbserver; a stuck one must not hang the count.
+TOOLS = ("valgrind", "vgdb")
+# vgdb waits on the driver's gdbserver; a stuck one must not hang the count.
 CONTROL_LIMIT = 60.0
+# A driver between rounds waits in a read, where its gdbserver answers only once vgdb
+# wakes it (ptrace), by default after 100 ms: callgrind_control (vgdb -l, then vgdb) took
+# 0.23 s a request, three a round, some 300 s of a full count. vgdb woken at once, the
+# instrumentation's off and the dump in one request, take 0.1 s each, two a round.
+VGDB = ("vgdb", "--max-invoke-ms=1")
 # Valgrind emulates x86 up to AVX2: runtimes that choose kernels by CPU feature
 # (ONNX Runtime's MLAS, oneDNN, XNNPACK, ...) take their AVX2 paths under it.
 VALGRIND_ISA = "AVX2 at most (Valgrind emulates no AVX-512)"
 
 
 class CallgrindError(Exception):
-    """callgrind_control failed, or a dump could not be read."""
+    """vgdb could not reach the driver, callgrind refused a command, or a dump could not
+    be read."""
 
 
 def unavailable() -> str | None:
@@ -88,36 +94,45 @@ def prefix(
     ]  # fmt: skip
 
 
-def control(pid: int, *args: str) -> None:
-    """One callgrind_control request to the driver ``pid`` (CallgrindError if refused)."""
+def control(pid: int, *commands: str) -> None:
+    """Callgrind's monitor ``commands``, in order, to the driver ``pid`` in one vgdb request
+    (CallgrindError if vgdb cannot reach it or callgrind refuses one)."""
+    said = " and ".join(f"`{c}`" for c in commands)
     try:
         done = subprocess.run(
-            ["callgrind_control", *args, str(pid)],
+            [*VGDB, f"--pid={pid}", *(a for c in commands for a in ("-c", c))],
             capture_output=True, text=True, timeout=CONTROL_LIMIT, check=False,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
-        raise CallgrindError(f"callgrind_control {' '.join(args)} got no answer") from None
-    if done.returncode != 0 or "OK." not in done.stdout:
-        said = (done.stderr or done.stdout).strip().splitlines()
-        raise CallgrindError(
-            f"callgrind_control {' '.join(args)} failed: {said[-1] if said else done.returncode}"
-        )
+        raise CallgrindError(f"vgdb {said} got no answer") from None
+    # vgdb exits 0 when callgrind refuses a command: its answer says so.
+    if done.returncode != 0 or "not recognised" in done.stdout:
+        lines = (done.stdout + done.stderr).strip().splitlines()
+        reason = next((line for line in lines if "error" in line or "not recognised" in line),
+                      lines[-1] if lines else f"exit {done.returncode}")  # fmt: skip
+        raise CallgrindError(f"vgdb {said} failed: {reason}")
 
 
-def instrument(pid: int, on: bool) -> None:
-    control(pid, "--instr=on" if on else "--instr=off")
+STOP_AND_DUMP = ("instrumentation off", "dump")
+
+
+def instrument(pid: int) -> None:
+    """The instrumentation on: what runs from now is counted."""
+    control(pid, "instrumentation on")
 
 
 def dump(pid: int, out_file: Path, number: int) -> tuple[list[str], list[int]]:
-    """Dump the counters (which zeroes them) and read dump ``number``'s events and totals."""
-    control(pid, "--dump")
+    """The instrumentation off and the counters dumped (which zeroes them): dump
+    ``number``'s events and totals."""
+    control(pid, *STOP_AND_DUMP)
     return read_totals(Path(f"{out_file}.{number}"))
 
 
 def dump_threads(pid: int, out_file: Path, number: int) -> tuple[list[str], dict[int, list[int]]]:
-    """Dump the counters of a driver counted with its threads apart: the events, and each
-    thread's totals (by Valgrind's thread number) in dump ``number``."""
-    control(pid, "--dump")
+    """The instrumentation off and the counters of a driver counted with its threads apart
+    dumped: the events, and each thread's totals (by Valgrind's thread number) in dump
+    ``number``."""
+    control(pid, *STOP_AND_DUMP)
     found = sorted(out_file.parent.glob(f"{out_file.name}.{number}-*"))
     if not found:
         raise CallgrindError(f"{out_file}.{number}-*: no per-thread dump")

@@ -18,11 +18,13 @@ from callbench.records import count as derive
 TARGET_INSTRUCTIONS = 50_000_000
 # A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
 # paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
-# eight times longer average it out: K = 4,000 counted Node's rows within 0.5%, and
-# K = 16,000 Java's ONNX Runtime rows within 0.8%, where K = 4,000 left Java's 2-3% apart.
-JIT_TARGET_INSTRUCTIONS = 400_000_000
+# four times longer average it out: K = 4,000 left Java's ONNX Runtime rows 2-3% apart
+# (before the 100,000-call warm-up), while at 4e8 every JIT row's middle three pairs of
+# five agreed within 0.3% (run 20261128T1205Z-count-issue67-2), so 2e8 keeps them well
+# inside JIT_VARYING at half the time (JIT rows took 1,160 s of that run's 3,724).
+JIT_TARGET_INSTRUCTIONS = 200_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
-# A JIT row's K may go higher (Java's cheapest calls need rounds of ~20,000), at most
+# A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
 JIT_MAX_CALLS = 20_000
 # Under Valgrind a JIT may still compile during counted rounds, or crash: such a

@@ -30,10 +30,9 @@ class CountedRounds:
     def count(self, calls: int) -> tuple[list[str], list[int]]:
         """One round of ``calls`` counted alone: its events and counts."""
         pid = self.process.proc.pid
-        callgrind.instrument(pid, True)
+        callgrind.instrument(pid)
         self.process.send(f"round {calls}")
         answer = self.process.event("round", self.round_limit)
-        callgrind.instrument(pid, False)
         if int(answer.get("calls", -1)) != calls:
             raise DriverError(f"answered {answer} to `round {calls}`")
         self.rounds += 1

@@ -21,7 +21,14 @@ from typing import Any
 from callbench.errors import RunError
 from callbench.harness import callgrind, console
 from callbench.harness.count_builds import builds_for
-from callbench.harness.count_options import JIT_MAX_CALLS, JIT_PAIRS, MAX_CALLS, MIN_CALLS, block
+from callbench.harness.count_options import (
+    JIT_LANGUAGES,
+    JIT_MAX_CALLS,
+    JIT_PAIRS,
+    MAX_CALLS,
+    MIN_CALLS,
+    block,
+)
 from callbench.harness.counter import Counter
 from callbench.harness.expected import read_expected
 from callbench.harness.launch import base_record
@@ -31,6 +38,14 @@ from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.records.store import read_record, write_record
+from callbench.registry import language_key
+
+# The languages whose rows count longest, first: a JIT row settles and counts five pairs
+# (120-210 s in run 20261128T1205Z-count-issue67-2), an interpreter loads its runtime
+# under Valgrind (a minute for torch); compiled rows took 6-32 s. Started first, the long
+# rows leave the short ones to fill both workers to the end (the node rows, counted last
+# in registry order, kept one worker busy alone).
+SLOWEST_FIRST = (*sorted(JIT_LANGUAGES), "python")
 
 
 def _record(run_dir: Path, spec: DriverSpec, counted: dict[str, Any]) -> Record:
@@ -61,6 +76,12 @@ def describe(counted: dict[str, Any]) -> str:
     if width is not None:
         text += f" (pairs within {width:.2%}{', varying' if counted['varying'] else ''})"
     return text + f" [{counted['seconds']:.0f} s]"
+
+
+def slowest_first(specs: Sequence[DriverSpec]) -> list[DriverSpec]:
+    """The order the rows are started in: by SLOWEST_FIRST, else as given."""
+    rank = {language: at for at, language in enumerate(SLOWEST_FIRST)}
+    return sorted(specs, key=lambda spec: rank.get(language_key(spec), len(rank)))
 
 
 def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Path) -> list[Record]:
@@ -97,7 +118,7 @@ def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Pat
         pool = ThreadPoolExecutor(max_workers=max(1, options.jobs))
         stop = threading.Event()
         running: dict[Future[dict[str, Any]], DriverSpec] = {}
-        for spec in specs:
+        for spec in slowest_first(specs):
             workdir = Path(tmp) / spec.id
             workdir.mkdir()
             counter = Counter(spec, options, workdir, expected, stop, builds[spec.id])
