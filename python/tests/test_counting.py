@@ -443,3 +443,22 @@ def test_the_rows_that_count_longest_are_started_first() -> None:
     assert [s.id for s in slowest_first(DRIVERS) if s.id.startswith("cpp")] == [
         s.id for s in DRIVERS if s.id.startswith("cpp")
     ]
+
+
+def test_k_is_calibrated_from_the_cheaper_of_two_first_rounds() -> None:
+    """A first round carrying one-off work does not shrink K."""
+    from callbench.harness.count_calibration import calibrated_calls
+    from callbench.harness.count_options import TARGET_INSTRUCTIONS
+
+    class Rounds:
+        def __init__(self, costs: list[float]) -> None:
+            self.costs, self.asked = costs, []
+
+        def per_call(self, calls: int) -> float:
+            self.asked.append(calls)
+            return self.costs.pop(0)
+
+    inflated = Rounds([113_000.0, 81_000.0])
+    assert calibrated_calls(inflated, TARGET_INSTRUCTIONS, MAX_CALLS) == 617
+    assert inflated.asked == [100, 100]
+    assert calibrated_calls(Rounds([81_000.0, 113_000.0]), TARGET_INSTRUCTIONS, MAX_CALLS) == 617
