@@ -18,11 +18,12 @@ from pathlib import Path
 TOOLS = ("valgrind", "vgdb")
 # vgdb waits on the driver's gdbserver; a stuck one must not hang the count.
 CONTROL_LIMIT = 60.0
-# A driver between rounds waits in a read, where its gdbserver answers only once vgdb
-# wakes it (ptrace), by default after 100 ms: callgrind_control (vgdb -l, then vgdb) took
-# 0.23 s a request, three a round, some 300 s of a full count. vgdb woken at once, the
-# instrumentation's off and the dump in one request, take 0.1 s each, two a round.
-VGDB = ("vgdb", "--max-invoke-ms=1")
+# callgrind_control asked vgdb for every Valgrind process (vgdb -l) before each request:
+# 0.23-0.25 s a request, three a round. vgdb alone takes 0.21 s (it wakes a driver waiting
+# in a read after its default 100 ms), and the instrumentation's off and the dump go in
+# one request: two a round. (Woken after 1 ms, a request took 0.1 s, but one of two Node
+# counts then never answered its first `instrumentation on`.)
+VGDB = ("vgdb",)
 # Valgrind emulates x86 up to AVX2: runtimes that choose kernels by CPU feature
 # (ONNX Runtime's MLAS, oneDNN, XNNPACK, ...) take their AVX2 paths under it.
 VALGRIND_ISA = "AVX2 at most (Valgrind emulates no AVX-512)"
