@@ -18,11 +18,12 @@ from callbench.records import count as derive
 TARGET_INSTRUCTIONS = 50_000_000
 # A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
 # paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
-# four times longer average it out: K = 4,000 left Java's ONNX Runtime rows 2-3% apart
-# (before the 100,000-call warm-up), while at 4e8 every JIT row's middle three pairs of
-# five agreed within 0.3% (run 20261128T1205Z-count-issue67-2), so 2e8 keeps them well
-# inside JIT_VARYING at half the time (JIT rows took 1,160 s of that run's 3,724).
-JIT_TARGET_INSTRUCTIONS = 200_000_000
+# eight times longer average it out: K = 4,000 counted Node's rows within 0.5%, and
+# K = 16,000 Java's ONNX Runtime rows within 0.8%, where K = 4,000 left Java's 2-3% apart.
+# Not 2e8: java-pytorch's young collections (some 6e6 instructions every ~5,000 calls) then
+# fell in every other round of K = 2,577, its pairs 75,300 or 78,400 a call, and the row
+# was skipped (a full count at 2e8, stopped; 4e8 took 4 min more of 22).
+JIT_TARGET_INSTRUCTIONS = 400_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
