@@ -23,7 +23,6 @@ CONTROL_LIMIT = 60.0
 # in a read after its default 100 ms), and the instrumentation's off and the dump go in
 # one request: two a round. (Woken after 1 ms, a request took 0.1 s, but one of two Node
 # counts then never answered its first `instrumentation on`.)
-VGDB = ("vgdb",)
 # Valgrind emulates x86 up to AVX2: runtimes that choose kernels by CPU feature
 # (ONNX Runtime's MLAS, oneDNN, XNNPACK, ...) take their AVX2 paths under it.
 VALGRIND_ISA = "AVX2 at most (Valgrind emulates no AVX-512)"
@@ -101,7 +100,7 @@ def control(pid: int, *commands: str) -> None:
     said = " and ".join(f"`{c}`" for c in commands)
     try:
         done = subprocess.run(
-            [*VGDB, f"--pid={pid}", *(a for c in commands for a in ("-c", c))],
+            ["vgdb", f"--pid={pid}", *(a for c in commands for a in ("-c", c))],
             capture_output=True, text=True, timeout=CONTROL_LIMIT, check=False,
         )  # fmt: skip
     except subprocess.TimeoutExpired:

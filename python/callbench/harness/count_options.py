@@ -22,7 +22,8 @@ TARGET_INSTRUCTIONS = 50_000_000
 # K = 16,000 Java's ONNX Runtime rows within 0.8%, where K = 4,000 left Java's 2-3% apart.
 # Not 2e8: java-pytorch's young collections (some 6e6 instructions every ~5,000 calls) then
 # fell in every other round of K = 2,577, its pairs 75,300 or 78,400 a call, and the row
-# was skipped (a full count at 2e8, stopped; 4e8 took 4 min more of 22).
+# was skipped (a full count at 2e8, stopped). 4e8 costs some 4 min more than run
+# 20261128T1415Z-count-issue67-3's 22 at 2e8 (an estimate: no quiet run at 4e8 timed yet).
 JIT_TARGET_INSTRUCTIONS = 400_000_000
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
