@@ -357,16 +357,56 @@ def test_a_jit_that_never_settles_is_skipped_saying_so() -> None:
     )
 
 
-def test_a_jit_rows_rounds_are_calibrated_eight_times_longer() -> None:
-    """Its calling thread's garbage collection averages out over longer rounds, up to
-    JIT_MAX_CALLS calls."""
-    from callbench.harness.count_options import JIT_MAX_CALLS, JIT_TARGET_INSTRUCTIONS, calls_for
+def test_a_jit_rows_rounds_are_calibrated_longer() -> None:
+    """Its calling thread's garbage collection averages out over longer rounds (Java's
+    eight times, Node's four), up to JIT_MAX_CALLS calls."""
+    from callbench.harness.count_options import JIT_MAX_CALLS, JIT_TARGETS, calls_for
 
+    java = JIT_TARGETS["java"]
     assert calls_for(78_000) == 641  # 5e7 instructions a round
-    assert calls_for(78_000, JIT_TARGET_INSTRUCTIONS) == 5128
-    assert calls_for(5_000, JIT_TARGET_INSTRUCTIONS) == MAX_CALLS
-    assert calls_for(21_000, JIT_TARGET_INSTRUCTIONS, JIT_MAX_CALLS) == 19048
-    assert calls_for(5_000, JIT_TARGET_INSTRUCTIONS, JIT_MAX_CALLS) == JIT_MAX_CALLS
+    assert calls_for(78_000, java) == 5128
+    assert calls_for(78_000, JIT_TARGETS["node"]) == 2564
+    assert calls_for(5_000, java) == MAX_CALLS
+    assert calls_for(21_000, java, JIT_MAX_CALLS) == 19048
+    assert calls_for(5_000, java, JIT_MAX_CALLS) == JIT_MAX_CALLS
+
+
+class WanderingRounds:
+    """Counted rounds whose calls cost ``costs[n]`` instructions each in the n-th pair,
+    plus a fixed 1,000 a round: what ``count_pairs`` asks of ``CountedRounds``."""
+
+    def __init__(self, costs: list[float]) -> None:
+        self.costs, self.rounds = costs, 0
+
+    def count(self, calls: int) -> tuple[list[str], list[int]]:
+        cost = self.costs[self.rounds // 2]
+        self.rounds += 1
+        return ["Ir"], [round(1_000 + cost * calls)]
+
+
+@pytest.mark.parametrize(
+    ("costs", "counted"),
+    [
+        ([100.0, 100.5, 100.2], 3),  # within 1%: three pairs
+        ([100.0, 103.0, 100.2, 100.4, 100.1], 5),  # the middle three of five within 1%
+        ([100.0, 103.0, 97.0, 104.0, 96.0, 106.0, 94.0, 105.0, 95.0, 101.0], 9),  # at most
+    ],
+)
+def test_pairs_that_spread_wide_get_two_more_up_to_the_most(
+    costs: list[float], counted: int
+) -> None:
+    from callbench.harness.count_pairs import count_pairs
+
+    events, pairs = count_pairs(WanderingRounds(costs), 1_000, (3, 9))  # type: ignore[arg-type]
+    assert len(pairs) == counted
+    figures = derive.pair_figures({"events": events, "calls": 1_000, "pairs": pairs})
+    assert figures == pytest.approx(costs[:counted])
+
+
+def test_the_middle_spread_is_the_middle_three_pairs_of_five_or_more() -> None:
+    assert derive.middle_spread([100.0, 90.0, 101.0, 110.0, 102.0]) == pytest.approx(0.02 / 1.01)
+    assert derive.middle_spread([80, 90, 99, 100, 101, 110, 120]) == pytest.approx(0.02)
+    assert derive.middle_spread([100.0, 104.0]) == pytest.approx(0.04 / 1.02)
 
 
 def test_a_jvm_crash_is_named_from_its_crash_log_not_its_options_line(tmp_path: Path) -> None:

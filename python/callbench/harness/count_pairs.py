@@ -5,24 +5,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbench.harness.count_options import JIT_PAIRS
+from callbench.harness.count_options import (
+    JIT_PAIRS,
+    MORE_PAIRS_ABOVE,
+    MOST_JIT_PAIRS,
+    MOST_PAIRS,
+)
 from callbench.harness.count_rounds import CountedRounds
 from callbench.harness.options import RunOptions
+from callbench.records import count as derive
 
 
-def pairs_for(options: RunOptions, jit: bool) -> int:
-    """How many pairs a row counts: the option's, a JIT row's at least JIT_PAIRS."""
-    return max(options.pairs, JIT_PAIRS) if jit else options.pairs
+def pairs_for(options: RunOptions, jit: bool) -> tuple[int, int]:
+    """How many pairs a row counts at first (the option's, a JIT row's at least JIT_PAIRS),
+    and at most, where they spread wide."""
+    first = max(options.pairs, JIT_PAIRS) if jit else options.pairs
+    return first, max(first, MOST_JIT_PAIRS if jit else MOST_PAIRS)
 
 
 def count_pairs(
-    rounds: CountedRounds, calls: int, pairs: int
+    rounds: CountedRounds, calls: int, pairs: tuple[int, int]
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """The events and ``pairs`` pairs of rounds of ``calls`` and ``2 * calls``, raw."""
+    """The events and the raw pairs of rounds of ``calls`` and ``2 * calls``: ``first``
+    pairs, then two more at a time while their middle spreads over MORE_PAIRS_ABOVE, up to
+    ``most``."""
+    first, most = pairs
     events: list[str] = []
-    counted = []
-    for _ in range(pairs):
-        events, single = rounds.count(calls)
-        _, double = rounds.count(2 * calls)
-        counted.append({"single": single, "double": double})
+    counted: list[dict[str, Any]] = []
+
+    def count(more: int) -> None:
+        nonlocal events
+        for _ in range(more):
+            events, single = rounds.count(calls)
+            _, double = rounds.count(2 * calls)
+            counted.append({"single": single, "double": double})
+
+    def wide() -> bool:
+        figures = derive.pair_figures({"events": events, "calls": calls, "pairs": counted})
+        return (derive.middle_spread(figures) or 0.0) > MORE_PAIRS_ABOVE
+
+    count(first)
+    while len(counted) < most and wide():
+        count(min(2, most - len(counted)))
     return events, counted

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbench.harness.count_options import JIT_TARGET_INSTRUCTIONS, SETTLE_ROUNDS, calls_for
+from callbench.harness.count_options import SETTLE_ROUNDS, calls_for
 from callbench.harness.count_rounds import CountedRounds
 from callbench.records import count as derive
 
@@ -40,12 +40,12 @@ def settle(rounds: CountedRounds, calls: int, warmup: int) -> dict[str, Any]:
 
 
 def settle_calibrated(
-    rounds: CountedRounds, calls: int, warmup: int, most: int
+    rounds: CountedRounds, calls: int, warmup: int, most: int, target: int
 ) -> tuple[int, dict[str, Any]]:
-    """Settle at ``calls``, then at K calibrated again from the warm figure: K and the
-    settling (its figures at both Ks)."""
+    """Settle at ``calls``, then at K calibrated again from the warm figure (rounds of
+    ``target`` instructions): K and the settling (its figures at both Ks)."""
     first = settle(rounds, calls, warmup)
-    warm_k = calls_for(first["figures"][-1], JIT_TARGET_INSTRUCTIONS, most)
+    warm_k = calls_for(first["figures"][-1], target, most)
     if not first["settled"] or warm_k == calls:
         return calls, first
     # The first counted round of a JIT row carries one-off work (a JVM's ran 600,000

@@ -17,7 +17,7 @@ from callbench.harness.count_calibration import calibrated_calls
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
     JIT_MAX_CALLS,
-    JIT_TARGET_INSTRUCTIONS,
+    JIT_TARGETS,
     MAX_CALLS,
     TARGET_INSTRUCTIONS,
     block,
@@ -67,6 +67,8 @@ class Counter:
         # ran the settling rounds (their busiest).
         self.jit = language_key(spec) in JIT_LANGUAGES
         self.java = language_key(spec) == "java"
+        # Instructions a counted round aims at.
+        self.target = JIT_TARGETS[language_key(spec)] if self.jit else TARGET_INSTRUCTIONS
         # The largest K calibration may choose; a driver may be asked for rounds of 2K calls.
         self.max_k = min(JIT_MAX_CALLS, expected.samples // 2) if self.jit else MAX_CALLS
         self.most_calls = 2 * (options.calls or self.max_k)
@@ -164,12 +166,13 @@ class Counter:
         rounds = CountedRounds(self.process, self.out_file, opts.round_limit, self.jit)
         calls = opts.calls
         if calls is None:
-            target = JIT_TARGET_INSTRUCTIONS if self.jit else TARGET_INSTRUCTIONS
-            calls = calibrated_calls(rounds, target, self.max_k)
+            calls = calibrated_calls(rounds, self.target, self.max_k)
         more: dict[str, Any] = self._build_note()
         if self.jit:
             if opts.calls is None:
-                calls, settling = settle_calibrated(rounds, calls, self.warmup, self.max_k)
+                calls, settling = settle_calibrated(
+                    rounds, calls, self.warmup, self.max_k, self.target
+                )
             else:
                 settling = settle(rounds, calls, self.warmup)
             more.update(settle=settling, threads_apart=True, counted_thread=rounds.caller)

@@ -74,10 +74,11 @@ def spread(figures: Sequence[float]) -> float | None:
 
 
 def middle_spread(figures: Sequence[float]) -> float | None:
-    """The spread of the pairs but the lowest and the highest, with five or more (one
-    round's garbage collection moves one pair, not the median); else the whole spread."""
+    """The spread of the middle three pairs, with five or more (one round's garbage
+    collection moves one pair, not the median); else the whole spread."""
     ordered = sorted(figures)
-    return spread(ordered[1:-1] if len(ordered) >= 5 else ordered)
+    middle = (len(ordered) - 3) // 2
+    return spread(ordered[middle : middle + 3] if len(ordered) >= 5 else ordered)
 
 
 def summary(block: Mapping[str, Any]) -> dict[str, Any]:
