@@ -121,10 +121,12 @@ def instrument(pid: int) -> None:
     control(pid, "instrumentation on")
 
 
-def dump(pid: int, out_file: Path, number: int) -> tuple[list[str], list[int]]:
-    """The instrumentation off and the counters dumped (which zeroes them): dump
-    ``number``'s events and totals."""
-    control(pid, *STOP_AND_DUMP)
+def dump(
+    pid: int, out_file: Path, number: int, keep_on: bool = False
+) -> tuple[list[str], list[int]]:
+    """The instrumentation off (unless ``keep_on``) and the counters dumped (which zeroes
+    them): dump ``number``'s events and totals."""
+    control(pid, *(("dump",) if keep_on else STOP_AND_DUMP))
     return read_totals(Path(f"{out_file}.{number}"))
 
 

@@ -17,15 +17,15 @@ from callbench.records import count as derive
 # enough for the whole count to fit its budget.
 TARGET_INSTRUCTIONS = 50_000_000
 # A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
-# paths), a few percent of a round of 5e7 instructions one round and not the next; longer
-# rounds average it out: K = 4,000 counted Node's rows within 0.5%, and K = 16,000 Java's
-# ONNX Runtime rows within 0.8%, where K = 4,000 left Java's 2-3% apart.
-# Java's at 4e8: at 2e8, java-pytorch's young collections (some 6e6 instructions every
-# ~5,000 calls) fell in every other round of K = 2,577, its pairs 75,300 or 78,400 a call,
-# and the row was skipped (a full count at 2e8, stopped). Node's at 2e8: its three rows
-# agreed within 1.2% with 4e8's in runs 20261128T1415Z-count-issue67-3 (2e8), -4 and -5
-# (4e8), and each Node row's round is one of the count's longest.
-JIT_TARGETS = {"java": 400_000_000, "node": 200_000_000}
+# paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
+# four times longer average it out: Java's and Node's rows agreed within 1.2% between run
+# 20261128T1415Z-count-issue67-3 (2e8) and runs -4 and -5 (4e8), but one.
+JIT_TARGET_INSTRUCTIONS = 200_000_000
+# That one, by driver id (its -reuse variant too): java-pytorch's young collections (some
+# 6e6 instructions every ~5,000 calls) fell in every other round of K = 2,577 at 2e8, its
+# pairs 75,300 or 78,400 a call, and the row was skipped (a full count at 2e8, stopped); at
+# 4e8 (K ~ 5,200, one collection a round) its pairs agree.
+LONGER_ROUNDS = {"java-pytorch": 400_000_000}
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
@@ -43,11 +43,12 @@ SETTLE_ROUNDS = 12
 # same); the record keeps all five and their whole spread.
 JIT_PAIRS = 5
 # Pairs whose middle (the middle three of five or more, else all) spread more than this
-# get two more, up to MOST_PAIRS (a JIT row's up to MOST_JIT_PAIRS): a call's own cost
-# can wander from round to round in one process (rust-tract-state's glibc malloc, whose
-# _int_malloc and malloc_consolidate ran 290,000 instructions apart in two rounds of
-# 1,450 calls: pairs 34,219-35,123 a call, rounds of 5,800 calls as wide), and the median
-# of more pairs holds still where that of three moved 3% from run to run.
+# get two more, up to MOST_PAIRS (a JIT row's up to MOST_JIT_PAIRS), and the figure is the
+# median of them all: with the instrumentation switched on and off around each round,
+# rust-tract-state's glibc malloc (_int_malloc, malloc_consolidate) ran 290,000
+# instructions apart in two rounds of 1,450 calls, its pairs 1-2% apart at any K, and the
+# median of three moved 3% from run to run. (Left on between rounds, count_rounds, its
+# pairs came within 0.1%; the rule stays for whatever else wanders.)
 MORE_PAIRS_ABOVE = 0.01
 MOST_PAIRS, MOST_JIT_PAIRS = 9, 7
 # How far apart those middle three may be: a JIT row's figures agree within 2% from run to
@@ -92,6 +93,14 @@ def jit_verdict(counted: dict[str, Any]) -> dict[str, Any]:
 def crashed(counted: dict[str, Any]) -> bool:
     """Whether a count failed because its process died of a signal."""
     return counted["status"] == "failed" and "crashed with signal" in str(counted["error"])
+
+
+def round_target(driver: str, jit: bool) -> int:
+    """The instructions a counted round of ``driver`` aims at."""
+    if not jit:
+        return TARGET_INSTRUCTIONS
+    longer = [t for d, t in LONGER_ROUNDS.items() if driver == d or driver.startswith(d + "-")]
+    return max(longer, default=JIT_TARGET_INSTRUCTIONS)
 
 
 def calls_for(

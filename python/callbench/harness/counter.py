@@ -17,12 +17,11 @@ from callbench.harness.count_calibration import calibrated_calls
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
     JIT_MAX_CALLS,
-    JIT_TARGETS,
     MAX_CALLS,
-    TARGET_INSTRUCTIONS,
     block,
     crashed,
     jit_verdict,
+    round_target,
 )
 from callbench.harness.count_pairs import count_pairs, pairs_for
 from callbench.harness.count_rounds import CountedRounds
@@ -68,7 +67,7 @@ class Counter:
         self.jit = language_key(spec) in JIT_LANGUAGES
         self.java = language_key(spec) == "java"
         # Instructions a counted round aims at.
-        self.target = JIT_TARGETS[language_key(spec)] if self.jit else TARGET_INSTRUCTIONS
+        self.target = round_target(spec.id, self.jit)
         # The largest K calibration may choose; a driver may be asked for rounds of 2K calls.
         self.max_k = min(JIT_MAX_CALLS, expected.samples // 2) if self.jit else MAX_CALLS
         self.most_calls = 2 * (options.calls or self.max_k)
