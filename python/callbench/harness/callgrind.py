@@ -21,7 +21,8 @@ CONTROL_LIMIT = 60.0
 # callgrind_control asked vgdb for every Valgrind process (vgdb -l) before each request:
 # 0.23-0.25 s a request, three a round. vgdb alone takes 0.21 s (it wakes a driver waiting
 # in a read after its default 100 ms), and the instrumentation's off and the dump go in
-# one request: two a round. (Woken after 1 ms, a request took 0.1 s, but one of two Node
+# one request: two a round for a JIT row, one for the others, whose instrumentation stays
+# on between rounds (count_rounds). (Woken after 1 ms, a request took 0.1 s, but one of two Node
 # counts then never answered its first `instrumentation on`.)
 # Valgrind emulates x86 up to AVX2: runtimes that choose kernels by CPU feature
 # (ONNX Runtime's MLAS, oneDNN, XNNPACK, ...) take their AVX2 paths under it.

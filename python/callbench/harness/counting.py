@@ -27,6 +27,7 @@ from callbench.harness.count_options import (
     JIT_PAIRS,
     MAX_CALLS,
     MIN_CALLS,
+    MOST_JIT_PAIRS,
     MOST_PAIRS,
     block,
 )
@@ -112,7 +113,7 @@ def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Pat
     console.say(
         f"counting {len(specs)} drivers under callgrind into {run_dir.name}: "
         f"{options.pairs} pairs of rounds of K and 2K calls (a JIT row's at least {JIT_PAIRS}; "
-        f"two more while they spread wide, up to {MOST_PAIRS}; "
+        f"two more while they spread wide, up to {MOST_PAIRS}, a JIT row's {MOST_JIT_PAIRS}; "
         f"K {k}), {options.jobs} at once"
     )
     with tempfile.TemporaryDirectory(prefix="callbench-count-") as tmp:
