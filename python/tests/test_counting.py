@@ -505,3 +505,31 @@ def test_k_is_calibrated_from_the_cheaper_of_two_first_rounds() -> None:
     assert calibrated_calls(inflated, TARGET_INSTRUCTIONS, MAX_CALLS) == 617
     assert inflated.asked == [100, 100]
     assert calibrated_calls(Rounds([81_000.0, 113_000.0]), TARGET_INSTRUCTIONS, MAX_CALLS) == 617
+
+
+def test_a_jit_rows_settling_follows_k_that_moves_far_from_the_calibrated_one() -> None:
+    """java-pytorch's K from its 100-call rounds was a third of its warm K, and there its
+    young collections fell in every other round: settling moves to the warm K at once."""
+    from callbench.harness.count_settling import settle_calibrated
+
+    class Collecting:
+        """Rounds below 3,000 calls alternate with a collection; longer ones hold one each."""
+
+        busiest, caller, served = 1, None, 0
+
+        def __init__(self) -> None:
+            self.asked: list[int] = []
+
+        def per_call(self, calls: int) -> float:
+            self.asked.append(calls)
+            self.served += calls
+            if calls >= 3_000:
+                return 76_800.0
+            return 77_500.0 if len(self.asked) % 2 else 76_100.0
+
+    rounds = Collecting()
+    calls, settling = settle_calibrated(rounds, 1_673, 100, 20_000, 400_000_000)  # type: ignore[arg-type]
+    assert settling["settled"] and calls == 5_208
+    assert rounds.asked == [1_673, 5_161, 5_161, 5_208, 5_208]
+    assert settling["figures"] == [77_500.0] + [76_800.0] * 4
+    assert settling["calls_before_pairs"] == 100 + sum(rounds.asked)
