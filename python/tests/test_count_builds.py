@@ -185,3 +185,22 @@ def test_a_go_row_runs_under_callgrind_from_its_start_with_preemption_signals_of
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert '"calls":200' in done.stdout
+
+
+def test_rows_that_do_not_load_the_avx2_rebuild_start_while_it_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    made = threading.Event()
+
+    def rebuilt(specs: object, models: Path, scratch: Path) -> tuple[Path, None]:
+        assert made.wait(30)
+        return scratch / "models-avx2", None
+
+    monkeypatch.setattr(count_builds, "_rebuilt", rebuilt)
+    rows = [spec("cpp-aoti", "aotinductor", AOTI_PACKAGE), spec("cpp-plain", "none", art.WEIGHTS)]
+    builds = count_builds.Builds(rows, tmp_path / "models", tmp_path)
+    assert builds.of(rows[1]) == count_builds.Build(tmp_path / "models")  # not waiting
+    made.set()
+    assert builds.of(rows[0]).models == tmp_path / "models-avx2"

@@ -20,7 +20,7 @@ from typing import Any
 
 from callbench.errors import RunError
 from callbench.harness import callgrind, console
-from callbench.harness.count_builds import builds_for
+from callbench.harness.count_builds import Builds
 from callbench.harness.count_options import (
     JIT_LANGUAGES,
     JIT_MAX_CALLS,
@@ -117,15 +117,19 @@ def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Pat
         f"K {k}), {options.jobs} at once"
     )
     with tempfile.TemporaryDirectory(prefix="callbench-count-") as tmp:
-        builds = builds_for(specs, options.models, Path(tmp))
+        builds = Builds(specs, options.models, Path(tmp))
+
+        def count_one(spec: DriverSpec, workdir: Path) -> dict[str, Any]:
+            # The build is resolved in the worker: a row of the AVX2 rebuild waits for it there.
+            return Counter(spec, options, workdir, expected, stop, builds.of(spec)).run()
+
         pool = ThreadPoolExecutor(max_workers=max(1, options.jobs))
         stop = threading.Event()
         running: dict[Future[dict[str, Any]], DriverSpec] = {}
         for spec in slowest_first(specs):
             workdir = Path(tmp) / spec.id
             workdir.mkdir()
-            counter = Counter(spec, options, workdir, expected, stop, builds[spec.id])
-            running[pool.submit(counter.run)] = spec
+            running[pool.submit(count_one, spec, workdir)] = spec
         try:
             pending = set(running)
             while pending:
