@@ -204,3 +204,20 @@ def test_rows_that_do_not_load_the_avx2_rebuild_start_while_it_is_made(
     assert builds.of(rows[1]) == count_builds.Build(tmp_path / "models")  # not waiting
     made.set()
     assert builds.of(rows[0]).models == tmp_path / "models-avx2"
+
+
+def test_a_node_row_is_counted_with_v8s_hash_seed_fixed(tmp_path: Path) -> None:
+    from callbench.registry import lookup
+
+    driver = lookup("node-onnxruntime-reuse")
+    build = count_builds.builds_for([driver], tmp_path, tmp_path)[driver.id]
+    assert build.runtime_flags == count_builds.NODE_FLAGS and build.note == count_builds.NODE_BUILD
+    node, script = driver.command()
+    assert build.program([node, script]) == [node, *count_builds.NODE_FLAGS, script]
+    if shutil.which("node") is None:
+        pytest.skip("no node")
+    # V8 takes the option as given (an unknown one would stop node).
+    done = subprocess.run(
+        [node, *count_builds.NODE_FLAGS, "-e", "process.exit(0)"], capture_output=True, text=True
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr

@@ -9,6 +9,8 @@
   with io_uring turned off, on its POSIX backend.
 - A Go program's asynchronous preemption signal panics callgrind: Go rows are counted
   with it off (cooperative preemption only).
+- V8 seeds its hashes per process, which moved a Node.js row's count by 2%: Node.js rows
+  are counted with the seed fixed.
 
 The record's ``count.build`` says which; the figure is that build's work.
 """
@@ -25,7 +27,7 @@ from typing import Any
 
 from callbench.errors import first_line
 from callbench.harness import console, no_io_uring
-from callbench.languages import go
+from callbench.languages import go, node
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model.exported_programs import AOTI_PACKAGE
@@ -76,6 +78,19 @@ GO_BUILD = (
     "panics callgrind 3.19 (Assertion 'sigNum == vgCallgrind_current_state.sig' failed)"
 )
 
+# V8 hashes strings and dictionary keys with a seed drawn per process: node-onnxruntime-reuse's
+# string-table probes (StringTable::FindEntry, 842 and 800 instructions a call) and
+# property lookups (LookupInRegularHolder, 1,300 and 1,127) differed between two processes,
+# and its level moved 2% from run to run (76,055 / 77,617 / 76,337 in runs
+# 20261128T1758Z-count-issue67-10, -11, -12). With the seed fixed, four processes gave
+# 77,278-77,615. It changes no code; each process is one seed's program, this is one seed.
+NODE_FLAGS = ("--hash-seed=1",)
+NODE_BUILD = (
+    "the timed program, with V8's hash seed fixed (node --hash-seed=1): V8 draws it per "
+    "process, and the string table's and dictionaries' probes moved the count by up to 2% "
+    "from process to process"
+)
+
 # The artifacts compiled for this CPU that a count compiles again for AVX2.
 REBUILT = {AOTI_PACKAGE: AOTI_BUILD, VMFB: IREE_BUILD}
 
@@ -92,6 +107,12 @@ class Build:
     error: str | None = None
     # A program the count's command runs under (what it then executes is Valgrind).
     prefix: tuple[str, ...] = ()
+    # Options given to the driver's runtime program (the first word of its command).
+    runtime_flags: tuple[str, ...] = ()
+
+    def program(self, command: Sequence[str]) -> list[str]:
+        """The driver's ``command`` with the runtime's options after its first word."""
+        return [*command[:1], *self.runtime_flags, *command[1:]]
 
 
 class Builds:
@@ -122,6 +143,8 @@ class Builds:
             return Build(models, env, COMPILE_BUILD)
         if spec.language == go.LANGUAGE:
             return Build(models, GO_ENV, GO_BUILD)
+        if spec.language == node.LANGUAGE:
+            return Build(models, note=NODE_BUILD, runtime_flags=NODE_FLAGS)
         return Build(models)
 
 

@@ -21,11 +21,17 @@ TARGET_INSTRUCTIONS = 50_000_000
 # four times longer average it out: Java's and Node's rows agreed within 1.2% between run
 # 20261128T1415Z-count-issue67-3 (2e8) and runs -4 and -5 (4e8), but one.
 JIT_TARGET_INSTRUCTIONS = 200_000_000
-# That one, by driver id (its -reuse variant too): java-pytorch's young collections (some
-# 6e6 instructions every ~5,000 calls) fell in every other round of K = 2,577 at 2e8, its
-# pairs 75,300 or 78,400 a call, and the row was skipped (a full count at 2e8, stopped); at
-# 4e8 (K ~ 5,200, one collection a round) its pairs agree.
-LONGER_ROUNDS = {"java-pytorch": 400_000_000}
+# Rows whose rounds are longer, by driver id (their -reuse or other variants too):
+# - java-pytorch's young collections (some 6e6 instructions every ~5,000 calls) fell in
+#   every other round of K = 2,577 at 2e8, its pairs 75,300 or 78,400 a call, and the row
+#   was skipped (a full count at 2e8, stopped); at 4e8 (K ~ 5,200, one collection a round)
+#   its pairs agree.
+# - rust-tract-state's glibc malloc work wanders over tens of thousands of calls
+#   (_int_malloc 649 and 1,403 instructions a call in two pairs of one process, at
+#   K = 1,457): three pairs at K ~ 1,450 read 34,309, 34,551 and 35,043 in three full
+#   counts (runs 20261128T1758Z-count-issue67-10, -11, -12). At K = 10,000 a pair spans
+#   30,000 calls.
+LONGER_ROUNDS = {"java-pytorch": 400_000_000, "rust-tract-state": 350_000_000}
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
@@ -97,10 +103,8 @@ def crashed(counted: dict[str, Any]) -> bool:
 
 def round_target(driver: str, jit: bool) -> int:
     """The instructions a counted round of ``driver`` aims at."""
-    if not jit:
-        return TARGET_INSTRUCTIONS
     longer = [t for d, t in LONGER_ROUNDS.items() if driver == d or driver.startswith(d + "-")]
-    return max(longer, default=JIT_TARGET_INSTRUCTIONS)
+    return max(longer, default=JIT_TARGET_INSTRUCTIONS if jit else TARGET_INSTRUCTIONS)
 
 
 def calls_for(

@@ -135,7 +135,7 @@ class Counter:
             *callgrind.prefix(
                 self.out_file, opts.cache_sim, threads_apart=self.jit, precise=self.java
             ),
-            *self.spec.command(),
+            *self.build.program(self.spec.command()),
             *driver_options.arguments(),
         ]
         env = {**driver_env(self.spec, 1), "PYTHONHASHSEED": "0", **self.build.env}
