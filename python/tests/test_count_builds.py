@@ -206,7 +206,7 @@ def test_rows_that_do_not_load_the_avx2_rebuild_start_while_it_is_made(
     assert builds.of(rows[0]).models == tmp_path / "models-avx2"
 
 
-def test_a_node_row_is_counted_with_v8s_hash_seed_fixed(tmp_path: Path) -> None:
+def test_a_node_row_is_counted_with_v8s_seeds_and_collection_schedule_fixed(tmp_path: Path) -> None:
     from callbench.registry import lookup
 
     driver = lookup("node-onnxruntime-reuse")

@@ -80,15 +80,21 @@ GO_BUILD = (
 
 # V8 hashes strings and dictionary keys with a seed drawn per process: node-onnxruntime-reuse's
 # string-table probes (StringTable::FindEntry, 842 and 800 instructions a call) and
-# property lookups (LookupInRegularHolder, 1,300 and 1,127) differed between two processes,
-# and its level moved 2% from run to run (76,055 / 77,617 / 76,337 in runs
-# 20261128T1758Z-count-issue67-10, -11, -12). With the seed fixed, four processes gave
-# 77,278-77,615. It changes no code; each process is one seed's program, this is one seed.
-NODE_FLAGS = ("--hash-seed=1",)
+# property lookups (LookupInRegularHolder, 1,300 and 1,127) differed between two processes.
+# With that seed fixed, a process still drew its level: full count runs
+# 20261129T0316Z-count-issue67-16/-17/-18 gave node-onnxruntime-reuse 76,246 / 77,782 /
+# 77,763 and node-onnxruntime-web 104,114 / 104,076 / 106,861, each process's rounds within
+# 0.5%. V8 sizes its heap from the collection speeds it measures by the clock, so under
+# Valgrind, beside another row, the collections' schedule (and their work on the calling
+# thread) moved with the machine's load; --predictable-gc-schedule fixes the heap's growing
+# and idle and memory-reducing steps, --random-seed=1 V8's other draws (its heap's
+# addresses). Two processes on a loaded machine then gave 75,801 and 75,727 (-reuse). The
+# JIT's code is the same; the count is one schedule's program, as each timed process is one.
+NODE_FLAGS = ("--hash-seed=1", "--random-seed=1", "--predictable-gc-schedule")
 NODE_BUILD = (
-    "the timed program, with V8's hash seed fixed (node --hash-seed=1): V8 draws it per "
-    "process, and the string table's and dictionaries' probes moved the count by up to 2% "
-    "from process to process"
+    "the timed program, with V8's seeds and collection schedule fixed (node --hash-seed=1 "
+    "--random-seed=1 --predictable-gc-schedule): V8 draws its seeds per process and sizes its "
+    "heap by the clock, and the count moved by up to 2.7% from process to process"
 )
 
 # The artifacts compiled for this CPU that a count compiles again for AVX2.
