@@ -86,10 +86,11 @@ GO_BUILD = (
 # 77,763 and node-onnxruntime-web 104,114 / 104,076 / 106,861, each process's rounds within
 # 0.5%. V8 sizes its heap from the collection speeds it measures by the clock, so under
 # Valgrind, beside another row, the collections' schedule (and their work on the calling
-# thread) moved with the machine's load; --predictable-gc-schedule fixes the heap's growing
+# thread) can follow the machine's load; --predictable-gc-schedule fixes the heap's growing
 # and idle and memory-reducing steps, --random-seed=1 V8's other draws (its heap's
-# addresses). Two processes on a loaded machine then gave 75,801 and 75,727 (-reuse). The
-# JIT's code is the same; the count is one schedule's program, as each timed process is one.
+# addresses). Runs 20261129T0552Z-count-issue67-19/-20/-21 then gave -reuse 75,838 / 75,820 /
+# 75,737 and -web 102,953 / 103,028 / 102,904. The JIT's code is the same; the count is one
+# schedule's program (about 2% under the clock's), as each timed process is one schedule's.
 NODE_FLAGS = ("--hash-seed=1", "--random-seed=1", "--predictable-gc-schedule")
 NODE_BUILD = (
     "the timed program, with V8's seeds and collection schedule fixed (node --hash-seed=1 "
