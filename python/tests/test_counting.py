@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from callbench.driver_options import WARMUP
-from callbench.harness.count_options import MAX_CALLS
+from callbench.harness.count_options import MAX_CALLS, MOST_PAIRS
 from callbench.harness.counting import count_drivers
 from callbench.harness.options import RunOptions
 from callbench.languages.spec import DriverSpec
@@ -358,22 +358,40 @@ def test_a_jit_that_never_settles_is_skipped_saying_so() -> None:
 
 
 def test_a_jit_rows_rounds_are_calibrated_longer() -> None:
-    """Its calling thread's garbage collection averages out over rounds four times longer
-    (java-pytorch's, and its variants', eight), up to JIT_MAX_CALLS calls; a compiled row
-    whose allocator's work wanders gets longer rounds too."""
+    """Its calling thread's garbage collection averages out over rounds twice as long
+    (java-pytorch's, and its variants', eight times), up to JIT_MAX_CALLS calls; a compiled
+    row whose allocator's work wanders gets longer rounds too."""
     from callbench.harness.count_options import JIT_MAX_CALLS, calls_for, round_target
 
     jit = round_target("java-onnxruntime", jit=True)
     assert round_target("java-onnxruntime", jit=False) == 50_000_000
-    assert round_target("java-pytorch-reuse", jit=True) == 2 * jit
+    assert jit == 2 * 50_000_000
+    assert round_target("java-pytorch-reuse", jit=True) == 4 * jit
     assert round_target("java-pytorchish", jit=True) == jit
     assert calls_for(34_700, round_target("rust-tract-state", jit=False)) == MAX_CALLS
     assert calls_for(78_000) == 641  # 5e7 instructions a round
-    assert calls_for(78_000, jit) == 2564
+    assert calls_for(78_000, jit) == 1282
     assert calls_for(78_000, round_target("java-pytorch", jit=True)) == 5128
     assert calls_for(5_000, jit) == MAX_CALLS
-    assert calls_for(21_000, 2 * jit, JIT_MAX_CALLS) == 19048
-    assert calls_for(5_000, jit, JIT_MAX_CALLS) == JIT_MAX_CALLS
+    assert calls_for(21_000, 4 * jit, JIT_MAX_CALLS) == 19048
+    assert calls_for(4_000, jit, JIT_MAX_CALLS) == JIT_MAX_CALLS
+
+
+def test_a_row_counts_three_pairs_at_first_and_a_wandering_one_nine() -> None:
+    """--pairs for most rows; a JIT row at least JIT_PAIRS; rust-tract-state (and a variant
+    of it) the most from the start, its median steadier; the most never below the first."""
+    from callbench.harness.count_options import JIT_PAIRS, MOST_JIT_PAIRS, first_pairs
+    from callbench.harness.count_pairs import pairs_for
+
+    assert first_pairs("cpp-onnxruntime", 3, jit=False) == 3
+    assert first_pairs("cpp-onnxruntime", 1, jit=False) == 1
+    assert first_pairs("java-onnxruntime", 1, jit=True) == JIT_PAIRS == 3
+    assert first_pairs("rust-tract-state", 3, jit=False) == MOST_PAIRS
+    assert first_pairs("rust-tract-state-x", 3, jit=False) == MOST_PAIRS
+    assert first_pairs("rust-tract", 3, jit=False) == 3
+    assert pairs_for(RunOptions(), "rust-tract-state", jit=False) == (MOST_PAIRS, MOST_PAIRS)
+    assert pairs_for(RunOptions(), "node-onnxruntime", jit=True) == (3, MOST_JIT_PAIRS)
+    assert pairs_for(RunOptions(pairs=11), "rust-tract", jit=False) == (11, 11)
 
 
 class WanderingRounds:

@@ -18,9 +18,10 @@ from callbench.records import count as derive
 TARGET_INSTRUCTIONS = 50_000_000
 # A JIT's calling thread also collects garbage (V8's scavenges, a JVM's allocation slow
 # paths), a few percent of a round of 5e7 instructions one round and not the next; rounds
-# four times longer average it out: Java's and Node's rows agreed within 1.2% between run
-# 20261128T1415Z-count-issue67-3 (2e8) and runs -4 and -5 (4e8), but one.
-JIT_TARGET_INSTRUCTIONS = 200_000_000
+# twice as long average it out. At 2e8 a JIT row's pairs came within 0.1% of each other but
+# for one in five 1-2% (or 11%) off (runs 20261129T0552Z-count-issue67-19 to -21), which
+# the median and more pairs while they spread (count_pairs) absorb.
+JIT_TARGET_INSTRUCTIONS = 100_000_000
 # Rows whose rounds are longer, by driver id (their -reuse or other variants too):
 # - java-pytorch's young collections (some 6e6 instructions every ~5,000 calls) fell in
 #   every other round of K = 2,577 at 2e8, its pairs 75,300 or 78,400 a call, and the row
@@ -44,10 +45,12 @@ JIT_LANGUAGES = frozenset(JIT_WARMUP)
 # a call: the JIT warm. At most SETTLE_ROUNDS such rounds; the record states how many it took.
 SETTLE_ROUNDS = 12
 # A JIT row's calling thread still collects garbage now and then: one round of five in a
-# full count ran 1.4-2% off the others, which skipped its row by chance. A JIT row counts at
-# least five pairs and is judged on the middle three (its figure, their median, is the
-# same); the record keeps all five and their whole spread.
-JIT_PAIRS = 5
+# full count ran 1.4-2% off the others. A JIT row counts at least three pairs and two more
+# while their middle spreads over MORE_PAIRS_ABOVE; with five or more it is judged on the
+# middle three (its figure, their median, is the same). Counting five from the start gave
+# the same figures within 0.16% in three full counts (runs -19 to -21, their first three
+# pairs taken so) for 40% more counted calls.
+JIT_PAIRS = 3
 # Pairs whose middle (the middle three of five or more, else all) spread more than this
 # get two more, up to MOST_PAIRS (a JIT row's up to MOST_JIT_PAIRS), and the figure is the
 # median of them all: with the instrumentation switched on and off around each round,
@@ -57,6 +60,12 @@ JIT_PAIRS = 5
 # pairs came within 0.1%; the rule stays for whatever else wanders.)
 MORE_PAIRS_ABOVE = 0.01
 MOST_PAIRS, MOST_JIT_PAIRS = 9, 7
+# Rows that count this many pairs from the start, by driver id (their variants too): the
+# median of three to seven of rust-tract-state's pairs, 2-3.5% apart within a process (its
+# malloc wanders), moved 1.02% over three full counts (34,674, 34,402 and 34,324 in runs
+# 20261129T0552Z-count-issue67-19 to -21), past the 1% a compiled row keeps; its rounds of
+# one process, each a K-call round's count over K, moved 0.3%.
+MORE_PAIRS = {"rust-tract-state": MOST_PAIRS}
 # How far apart those middle three may be: a JIT row's figures agree within 2% from run to
 # run (a compiled row's within 1%), and node-onnxruntime-reuse's pairs sat at two levels
 # 1.1% apart in one process (run 20261128T1120Z-count-issue67-1), its median between.
@@ -101,10 +110,21 @@ def crashed(counted: dict[str, Any]) -> bool:
     return counted["status"] == "failed" and "crashed with signal" in str(counted["error"])
 
 
+def _of_driver(table: dict[str, int], driver: str) -> list[int]:
+    """``table``'s values for ``driver``: its own, or that of the row it is a variant of."""
+    return [v for d, v in table.items() if driver == d or driver.startswith(d + "-")]
+
+
 def round_target(driver: str, jit: bool) -> int:
     """The instructions a counted round of ``driver`` aims at."""
-    longer = [t for d, t in LONGER_ROUNDS.items() if driver == d or driver.startswith(d + "-")]
+    longer = _of_driver(LONGER_ROUNDS, driver)
     return max(longer, default=JIT_TARGET_INSTRUCTIONS if jit else TARGET_INSTRUCTIONS)
+
+
+def first_pairs(driver: str, asked: int, jit: bool) -> int:
+    """The pairs ``driver`` counts at first: ``asked`` (--pairs), a JIT row's at least
+    JIT_PAIRS, a row of MORE_PAIRS its own."""
+    return max([asked, JIT_PAIRS if jit else asked, *_of_driver(MORE_PAIRS, driver)])
 
 
 def calls_for(

@@ -6,20 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from callbench.harness.count_options import (
-    JIT_PAIRS,
     MORE_PAIRS_ABOVE,
     MOST_JIT_PAIRS,
     MOST_PAIRS,
+    first_pairs,
 )
 from callbench.harness.count_rounds import CountedRounds
 from callbench.harness.options import RunOptions
 from callbench.records import count as derive
 
 
-def pairs_for(options: RunOptions, jit: bool) -> tuple[int, int]:
-    """How many pairs a row counts at first (the option's, a JIT row's at least JIT_PAIRS),
-    and at most, where they spread wide."""
-    first = max(options.pairs, JIT_PAIRS) if jit else options.pairs
+def pairs_for(options: RunOptions, driver: str, jit: bool) -> tuple[int, int]:
+    """How many pairs ``driver`` counts at first (count_options.first_pairs), and at most,
+    where they spread wide."""
+    first = first_pairs(driver, options.pairs, jit)
     return first, max(first, MOST_JIT_PAIRS if jit else MOST_PAIRS)
 
 

@@ -175,7 +175,7 @@ class Counter:
             else:
                 settling = settle(rounds, calls, self.warmup)
             more.update(settle=settling, threads_apart=True, counted_thread=rounds.caller)
-        events, pairs = count_pairs(rounds, calls, pairs_for(opts, self.jit))
+        events, pairs = count_pairs(rounds, calls, pairs_for(opts, self.spec.id, self.jit))
         result = self.process.finish(120.0)
         self.process = None
         asked = {"driver": self.spec.id, "calls": self.most_calls, "batch": 1, "threads": 1}

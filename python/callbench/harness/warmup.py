@@ -30,11 +30,14 @@ class Asked(Protocol):
 
 
 # A count's warm-up for a JIT-compiled driver unless --warmup says otherwise: enough for a
-# JIT (the JVM's, V8's) to compile the call path and its heap to reach its steady size
-# (after 10,000, Java's ONNX Runtime rows still got 1-4% cheaper from round to round, with
-# 100,000 not); an interpreter or compiled code needs only its caches warm. Uncounted calls
-# under Valgrind are cheap: 100,000 of them add 10-40 s.
-COUNT_JIT_WARMUP = 100_000
+# JIT (the JVM's, V8's) to compile the call path and its heap to grow (after 10,000, Java's
+# ONNX Runtime rows still got 1-4% cheaper from round to round); the counted rounds that
+# follow settle it the rest of the way (count_settling). After 50,000, java-onnxruntime
+# settled in 8 rounds to 53,190 instructions a call, against 53,173 after 100,000 (run
+# 20261129T0659Z-count-issue67-21; by hand, not committed). An interpreter or compiled
+# code warms up as its timed rounds do (the run's cap): python-eager-seed counted 415,801
+# after 1,000 calls, 408,175 after 10,000 (by hand, not committed).
+COUNT_JIT_WARMUP = 50_000
 JIT_WARMUP = {"java": COUNT_JIT_WARMUP, "node": COUNT_JIT_WARMUP}
 
 
