@@ -495,11 +495,17 @@ def test_the_count_help_states_the_warmup_the_count_takes() -> None:
 
 
 def test_the_rows_that_count_longest_are_started_first() -> None:
-    """JIT rows, then the interpreter's, then the compiled ones, each in registry order."""
+    """Rows with longer rounds or more pairs than their language's, then JIT rows, then the
+    interpreter's, then the compiled ones, each in registry order."""
+    from callbench.harness.count_options import LONGER_ROUNDS, MORE_PAIRS
     from callbench.harness.counting import slowest_first
     from callbench.registry import DRIVERS, language_key
 
-    order = [language_key(spec) for spec in slowest_first(DRIVERS)]
+    longer = [s.id for s in DRIVERS if s.id.startswith((*LONGER_ROUNDS, *MORE_PAIRS))]
+    assert "rust-tract-state" in longer and "java-pytorch-reuse" in longer
+    started = slowest_first(DRIVERS)
+    assert [s.id for s in started[: len(longer)]] == longer
+    order = [language_key(spec) for spec in started[len(longer) :]]
     firsts = list(dict.fromkeys(order))
     assert firsts[:3] == ["java", "node", "python"] and set(firsts[3:]) == {"cpp", "go", "rust"}
     assert order == sorted(order, key=firsts.index)

@@ -121,6 +121,12 @@ def round_target(driver: str, jit: bool) -> int:
     return max(longer, default=JIT_TARGET_INSTRUCTIONS if jit else TARGET_INSTRUCTIONS)
 
 
+def counts_longer(driver: str) -> bool:
+    """Whether ``driver``'s rounds or pairs are more than its language's (LONGER_ROUNDS,
+    MORE_PAIRS)."""
+    return bool(_of_driver(LONGER_ROUNDS, driver) or _of_driver(MORE_PAIRS, driver))
+
+
 def first_pairs(driver: str, asked: int, jit: bool) -> int:
     """The pairs ``driver`` counts at first: ``asked`` (--pairs), a JIT row's at least
     JIT_PAIRS, a row of MORE_PAIRS its own."""
