@@ -49,7 +49,7 @@ SETTLE_ROUNDS = 12
 # while their middle spreads over MORE_PAIRS_ABOVE; with five or more it is judged on the
 # middle three (its figure, their median, is the same). Counting five from the start gave
 # the same figures within 0.16% in three full counts (runs -19 to -21, their first three
-# pairs taken so) for 40% more counted calls.
+# pairs taken so) for two more pairs, six rounds, a row.
 JIT_PAIRS = 3
 # Pairs whose middle (the middle three of five or more, else all) spread more than this
 # get two more, up to MOST_PAIRS (a JIT row's up to MOST_JIT_PAIRS), and the figure is the

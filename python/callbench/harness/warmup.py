@@ -33,8 +33,9 @@ class Asked(Protocol):
 # JIT (the JVM's, V8's) to compile the call path and its heap to grow (after 10,000, Java's
 # ONNX Runtime rows still got 1-4% cheaper from round to round); the counted rounds that
 # follow settle it the rest of the way (count_settling). After 50,000, java-onnxruntime
-# settled in 8 rounds to 53,190 instructions a call, against 53,173 after 100,000 (run
-# 20261129T0659Z-count-issue67-21; by hand, not committed). An interpreter or compiled
+# settled in 6-8 rounds to 53,205, 53,211 and 53,265 instructions a call (runs
+# 20261129T0914Z-count-issue67-22 to -24), against 53,162-53,173 after 100,000 (runs
+# 20261129T0552Z-count-issue67-19 to -21). An interpreter or compiled
 # code warms up as its timed rounds do (the run's cap): python-eager-seed counted 415,801
 # after 1,000 calls, 408,175 after 10,000 (by hand, not committed).
 COUNT_JIT_WARMUP = 50_000
