@@ -27,12 +27,14 @@ JIT_TARGET_INSTRUCTIONS = 100_000_000
 #   every other round of K = 2,577 at 2e8, its pairs 75,300 or 78,400 a call, and the row
 #   was skipped (a full count at 2e8, stopped); at 4e8 (K ~ 5,200, one collection a round)
 #   its pairs agree.
-# - rust-tract-state's glibc malloc work wanders over tens of thousands of calls
-#   (_int_malloc 649 and 1,403 instructions a call in two pairs of one process, at
-#   K = 1,457): three pairs at K ~ 1,450 read 34,309, 34,551 and 35,043 in three full
-#   counts (runs 20261128T1758Z-count-issue67-10, -11, -12). At K = 10,000 a pair spans
-#   30,000 calls.
-LONGER_ROUNDS = {"java-pytorch": 400_000_000, "rust-tract-state": 350_000_000}
+# - tract's rows (rust-tract, rust-tract-state): their glibc malloc work wanders over tens
+#   of thousands of calls (_int_malloc 649 and 1,403 instructions a call in two pairs of
+#   one rust-tract-state process, at K = 1,457): three pairs at K ~ 1,450 read 34,309,
+#   34,551 and 35,043 in three full counts (runs 20261128T1758Z-count-issue67-10, -11,
+#   -12), and rust-tract's, at K ~ 1,220, 40,898, 40,668 and 40,427 (runs
+#   20261129T0914Z-count-issue67-22 to -24), each process at its own level. At K = 10,000
+#   a pair spans 30,000 calls.
+LONGER_ROUNDS = {"java-pytorch": 400_000_000, "rust-tract": 350_000_000}
 MIN_CALLS, MAX_CALLS = 100, 10_000
 # A JIT row's K may go higher (a JIT call of 10,000 instructions needs 20,000), at most
 # half the samples the models hold (a pair's second round takes 2K).
@@ -63,9 +65,10 @@ MOST_PAIRS, MOST_JIT_PAIRS = 9, 7
 # Rows that count this many pairs from the start, by driver id (their variants too): the
 # median of three to seven of rust-tract-state's pairs, 2-3.5% apart within a process (its
 # malloc wanders), moved 1.02% over three full counts (34,674, 34,402 and 34,324 in runs
-# 20261129T0552Z-count-issue67-19 to -21), past the 1% a compiled row keeps; its rounds of
-# one process, each a K-call round's count over K, moved 0.3%.
-MORE_PAIRS = {"rust-tract-state": MOST_PAIRS}
+# 20261129T0552Z-count-issue67-19 to -21), past the 1% a compiled row keeps; with nine,
+# 34,364, 34,370 and 34,472 (runs 20261129T0914Z-count-issue67-22 to -24). rust-tract's
+# malloc wanders the same way.
+MORE_PAIRS = {"rust-tract": MOST_PAIRS}
 # How far apart those middle three may be: a JIT row's figures agree within 2% from run to
 # run (a compiled row's within 1%), and node-onnxruntime-reuse's pairs sat at two levels
 # 1.1% apart in one process (run 20261128T1120Z-count-issue67-1), its median between.

@@ -1,5 +1,6 @@
-"""A count's pairs: a round of K calls and one of 2K, each counted alone, a few times; a
-pair's cost a call is their difference over K (records.count derives the figures)."""
+"""A count's pairs: a round of one call (the baseline), one of K calls and one of 2K, each
+counted alone, a few times; a pair's cost a call is theirs beyond the baseline's
+(records.count derives the figures)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ def pairs_for(options: RunOptions, driver: str, jit: bool) -> tuple[int, int]:
 def count_pairs(
     rounds: CountedRounds, calls: int, pairs: tuple[int, int]
 ) -> tuple[list[str], list[dict[str, Any]]]:
-    """The events and the raw pairs of rounds of ``calls`` and ``2 * calls``: ``first``
-    pairs, then two more at a time while their middle spreads over MORE_PAIRS_ABOVE, up to
+    """The events and the raw pairs of rounds of one call, ``calls`` and ``2 * calls``:
+    ``first`` pairs, then two more at a time while their middle spreads over MORE_PAIRS_ABOVE, up to
     ``most``."""
     first, most = pairs
     events: list[str] = []
@@ -36,9 +37,10 @@ def count_pairs(
     def count(more: int) -> None:
         nonlocal events
         for _ in range(more):
-            events, single = rounds.count(calls)
+            events, baseline = rounds.count(derive.BASELINE_CALLS)
+            _, single = rounds.count(calls)
             _, double = rounds.count(2 * calls)
-            counted.append({"single": single, "double": double})
+            counted.append({"baseline": baseline, "single": single, "double": double})
 
     def wide() -> bool:
         figures = derive.pair_figures({"events": events, "calls": calls, "pairs": counted})

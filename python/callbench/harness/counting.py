@@ -3,8 +3,8 @@
 A count does not move with a neighbour's load, so it is the figure to compare
 on a shared machine (as ``torch.utils.benchmark``'s ``collect_callgrind``,
 CodSpeed and Gungraun do). Each driver loads and warms up uninstrumented;
-then, a few times, a round of K calls and one of 2K calls are each counted
-alone (instrumentation on, ``round``, instrumentation off, dump). Its outputs
+then, a few times, a round of one call (the baseline), one of K calls and one
+of 2K calls are each counted alone (``round``, then a dump). Its outputs
 are checked against the reference as in a timed run: a driver whose outputs
 do not match gets no figure. Two drivers are counted at once, unpinned.
 """
@@ -39,6 +39,7 @@ from callbench.harness.options import RunOptions
 from callbench.harness.processes import kill_all
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.records import count as derive
 from callbench.records.record import Record
 from callbench.records.store import read_record, write_record
 from callbench.registry import language_key
@@ -50,7 +51,7 @@ from callbench.registry import language_key
 # in registry order, kept one worker busy alone). A row whose rounds or pairs are more
 # than its language's goes first of all: rust-tract-state's nine pairs (101 s), started
 # last in registry order, kept one worker busy alone at the end of run
-# 20261129T0914Z-count-issue67-22.
+# 20261129T0914Z-count-issue67-22 (rust-tract's count the same now).
 SLOWEST_FIRST = (*sorted(JIT_LANGUAGES), "python")
 
 
@@ -121,7 +122,8 @@ def count_drivers(specs: Sequence[DriverSpec], options: RunOptions, run_dir: Pat
     k = options.calls or f"calibrated, {MIN_CALLS}-{MAX_CALLS}, a JIT row's up to {JIT_MAX_CALLS}"
     console.say(
         f"counting {len(specs)} drivers under callgrind into {run_dir.name}: "
-        f"{options.pairs} pairs of rounds of K and 2K calls (a JIT row's at least {JIT_PAIRS}; "
+        f"{options.pairs} pairs of rounds of K and 2K calls, each after a baseline round of "
+        f"{derive.BASELINE_CALLS} (a JIT row's at least {JIT_PAIRS}; "
         f"two more while they spread wide, up to {MOST_PAIRS}, a JIT row's {MOST_JIT_PAIRS}; "
         f"K {k}), {options.jobs} at once"
     )

@@ -1,10 +1,14 @@
 """What a record's instruction count says, derived from its raw pairs.
 
-``callbench count`` runs each driver under callgrind and counts a round of K
-calls and one of 2K calls, a few times; a pair's cost per call is
-(I(2K) - I(K)) / K, so what a round costs besides its calls (reading the
-command, writing the answer, toggling the instrumentation) cancels. The record
-keeps every raw total; every figure here is computed from them.
+``callbench count`` runs each driver under callgrind and counts, a few times, a
+round of one call (the baseline), a round of K calls and one of 2K calls. A
+pair's cost per call is (B + I(K) + I(2K) - 3 Bmin) / (3K - 2), Bmin the
+cheapest baseline: what a round costs besides its calls (reading the command,
+writing the answer, toggling the instrumentation) cancels, and work a runtime
+defers from one round's calls into the next round stays in the calls' cost.
+The record keeps every raw total; every figure here is computed from them.
+Records counted before the baseline (their pairs hold none) keep
+(I(2K) - I(K)) / K.
 """
 
 from __future__ import annotations
@@ -31,11 +35,43 @@ VARYING = 0.01
 SETTLE_TOLERANCE = 0.01
 
 
+# The baseline round's calls: one, so that it costs what any round costs besides its calls
+# and next to nothing more. A round's own cost is not the same every time: glibc's malloc
+# consolidates what the last round's calls freed when the next command is read, 0.2-1.1
+# million instructions in python-torchscript-frozen's rounds of 617 calls, and where it
+# falls moves from process to process. (I(2K) - I(K)) / K took it as the calls' cost when
+# it fell in the 2K round and took it off when it fell in the K round: the median of seven
+# such pairs moved 1.5% (runs 20261129T0914Z-count-issue67-22 and -24). A pair and its
+# baseline together hold what their calls leave, wherever it falls; the cheapest baseline
+# is the round's own cost with the least of it.
+BASELINE_CALLS = 1
+
+
+def cheapest_baseline(block: Mapping[str, Any]) -> list[int] | None:
+    """Each event's least count over the pairs' baseline rounds; None where the pairs hold
+    none (a record counted before them)."""
+    pairs = block["pairs"]
+    if not pairs or any("baseline" not in p for p in pairs):
+        return None
+    return [min(p["baseline"][i] for p in pairs) for i in range(len(block["events"]))]
+
+
 def per_call(
-    pair: Mapping[str, Sequence[int]], events: Sequence[str], calls: int
+    pair: Mapping[str, Sequence[int]],
+    events: Sequence[str],
+    calls: int,
+    cheapest: Sequence[int] | None = None,
 ) -> dict[str, float]:
-    """Each event's count per call of one pair: (2K round - K round) / K."""
-    return {e: (pair["double"][i] - pair["single"][i]) / calls for i, e in enumerate(events)}
+    """Each event's count per call of one pair: its three rounds (baseline, K, 2K) less three
+    ``cheapest`` baselines, over the calls they make beyond those three rounds' (3K - 2);
+    without baselines, (2K round - K round) / K."""
+    if cheapest is None:
+        return {e: (pair["double"][i] - pair["single"][i]) / calls for i, e in enumerate(events)}
+    beyond = 3 * calls - 2 * BASELINE_CALLS
+    return {
+        e: (pair["baseline"][i] + pair["single"][i] + pair["double"][i] - 3 * cheapest[i]) / beyond
+        for i, e in enumerate(events)
+    }
 
 
 def est_cycles(counts: Mapping[str, float]) -> float | None:
@@ -53,13 +89,14 @@ def pair_figures(block: Mapping[str, Any], event: str = INSTRUCTIONS) -> list[fl
     events, calls = block["events"], int(block["calls"])
     if event not in events:
         return []
-    return [per_call(p, events, calls)[event] for p in block["pairs"]]
+    cheapest = cheapest_baseline(block)
+    return [per_call(p, events, calls, cheapest)[event] for p in block["pairs"]]
 
 
 def pair_cycles(block: Mapping[str, Any]) -> list[float]:
     """Estimated cycles per call of each pair; empty without cache simulation."""
-    events, calls = block["events"], int(block["calls"])
-    found = [est_cycles(per_call(p, events, calls)) for p in block["pairs"]]
+    events, calls, cheapest = block["events"], int(block["calls"]), cheapest_baseline(block)
+    found = [est_cycles(per_call(p, events, calls, cheapest)) for p in block["pairs"]]
     return [c for c in found if c is not None]
 
 

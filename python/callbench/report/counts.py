@@ -69,13 +69,21 @@ def count_section(records: Sequence[Record]) -> str:
         cells = [f"{block.get('status')}: {fmt.one_line(block.get('error'))}"]
         rows.append([f"`{record.id}`", *cells, *[""] * (len(header) - 2)])
     first = (ok or rest)[0].count or {"pairs": []}
+    how = (
+        f"then rounds of one call (the baseline), of K and of 2K calls are each counted "
+        f"alone, {len(first['pairs'])} times, and instructions per call = "
+        "(B + I(K) + I(2K) - 3 Bmin) / (3K - 2), Bmin the cheapest baseline, so a round's "
+        "own cost cancels and work deferred into the next round still counts. "
+        if derive.cheapest_baseline(first) is not None
+        else f"then rounds of K and of 2K calls are each counted alone, "
+        f"{len(first['pairs'])} times, and instructions per call = (I(2K) - I(K)) / K, so "
+        "a round's own cost cancels. "
+    )
     text = [
         "Each driver served under Valgrind's callgrind "
         f"({first.get('valgrind') or 'Valgrind'}), loaded and warmed up uninstrumented; "
-        f"then rounds of K and of 2K calls are each counted alone, {len(first['pairs'])} "
-        "times, and "
-        "instructions per call = (I(2K) - I(K)) / K, so a round's own cost cancels. "
-        "The figure is the median of the pairs; a row whose pairs differ by over "
+        + how
+        + "The figure is the median of the pairs; a row whose pairs differ by over "
         f"{derive.VARYING:.0%} is marked varying: that runtime does different work "
         "from call to call. Outputs were checked against `reference.f32` as in a timed run.",
         "",
