@@ -36,8 +36,8 @@ SETTLE_TOLERANCE = 0.01
 
 
 # The baseline round's calls: one, so that it costs what any round costs besides its calls
-# and next to nothing more. A round's own cost is not the same every time: glibc's malloc
-# consolidates what the last round's calls freed when the next command is read, 0.2-1.1
+# and next to nothing more. A round's own cost is not the same every time: glibc's
+# malloc_consolidate gathers what earlier calls freed in whichever round sets it off, 0.2-1.1
 # million instructions in python-torchscript-frozen's rounds of 617 calls, and where it
 # falls moves from process to process. (I(2K) - I(K)) / K took it as the calls' cost when
 # it fell in the 2K round and took it off when it fell in the K round: the median of seven
