@@ -28,8 +28,8 @@ def count_pairs(
     rounds: CountedRounds, calls: int, pairs: tuple[int, int]
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """The events and the raw pairs of rounds of one call, ``calls`` and ``2 * calls``:
-    ``first`` pairs, then two more at a time while their middle spreads over MORE_PAIRS_ABOVE, up to
-    ``most``."""
+    ``first`` pairs, then two more at a time while their middle spreads over
+    MORE_PAIRS_ABOVE, up to ``most``."""
     first, most = pairs
     events: list[str] = []
     counted: list[dict[str, Any]] = []
