@@ -5,6 +5,7 @@
  *   count_fake_driver ADDS MODE --driver-id ID <contract options>
  *   MODE: ok | crash (SIGSEGV in its second round) | hang (in its second round)
  *         | crash-once (crash, unless the file FAKE_CRASH_MARKER names exists; it makes it)
+ *         | crash-after-first (crash if that file exists; else make it and count)
  *         | wrong-outputs
  *         | jit: like a JIT's driver, each round also starts a "collector" thread doing a
  *           tenth of the round's additions; its first three rounds also start a "compiler"
@@ -87,6 +88,13 @@ int main(int argc, char **argv) {
                 if (left != NULL) fclose(left);
                 raise(SIGSEGV);
             }
+        }
+        if (served == 1 && strcmp(mode, "crash-after-first") == 0) {
+            /* The first process leaves FAKE_CRASH_MARKER behind; any later one dies. */
+            const char *marker = getenv("FAKE_CRASH_MARKER");
+            if (marker != NULL && access(marker, F_OK) == 0) raise(SIGSEGV);
+            FILE *left = marker != NULL ? fopen(marker, "w") : NULL;
+            if (left != NULL) fclose(left);
         }
         if (served == 1 && strcmp(mode, "hang") == 0) sleep(600);
         if (strcmp(mode, "jit") == 0) {

@@ -379,21 +379,29 @@ def test_a_jit_rows_rounds_are_calibrated_longer() -> None:
     assert calls_for(4_000, jit, JIT_MAX_CALLS) == JIT_MAX_CALLS
 
 
-def test_a_row_counts_three_pairs_at_first_and_a_wandering_one_nine() -> None:
+def test_a_row_counts_three_pairs_at_first_and_tracts_three_in_each_process() -> None:
     """--pairs for most rows; a JIT row at least JIT_PAIRS; tract's rows (rust-tract and its
-    variants) the most from the start, their median steadier; the most never below the
-    first."""
-    from callbench.harness.count_options import JIT_PAIRS, MOST_JIT_PAIRS, first_pairs
+    variants) in three processes, the most pairs shared among them; the most never below
+    the first."""
+    from callbench.harness.count_options import (
+        JIT_PAIRS,
+        MOST_JIT_PAIRS,
+        first_pairs,
+        processes_for,
+    )
     from callbench.harness.count_pairs import pairs_for
 
-    assert first_pairs("cpp-onnxruntime", 3, jit=False) == 3
-    assert first_pairs("cpp-onnxruntime", 1, jit=False) == 1
-    assert first_pairs("java-onnxruntime", 1, jit=True) == JIT_PAIRS == 3
-    assert first_pairs("rust-tract-state", 3, jit=False) == MOST_PAIRS
-    assert first_pairs("rust-tract-state-x", 3, jit=False) == MOST_PAIRS
-    assert first_pairs("rust-tract", 3, jit=False) == MOST_PAIRS
-    assert first_pairs("rust-tractor", 3, jit=False) == 3
-    assert pairs_for(RunOptions(), "rust-tract-state", jit=False) == (MOST_PAIRS, MOST_PAIRS)
+    assert first_pairs(3, jit=False) == 3
+    assert first_pairs(1, jit=False) == 1
+    assert first_pairs(1, jit=True) == JIT_PAIRS == 3
+    assert [processes_for(d) for d in ("rust-tract", "rust-tract-state", "rust-tractor")] == [
+        3,
+        3,
+        1,
+    ]
+    # A row counted in three processes: three pairs in each, no more.
+    assert pairs_for(RunOptions(), "rust-tract-state", jit=False) == (3, 3)
+    assert pairs_for(RunOptions(), "cpp-onnxruntime", jit=False) == (3, MOST_PAIRS)
     assert pairs_for(RunOptions(), "node-onnxruntime", jit=True) == (3, MOST_JIT_PAIRS)
     assert pairs_for(RunOptions(pairs=11), "rust-ort", jit=False) == (11, 11)
 
@@ -506,6 +514,45 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
     assert once is not None and once["status"] == "failed" and "crashed_before" not in once
 
 
+def test_a_row_whose_level_is_set_per_process_pools_the_pairs_of_several(
+    small_models: Path,
+    tmp_path: Path,
+    fake: Callable[..., DriverSpec],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from callbench.harness import count_options
+
+    monkeypatch.setattr(count_options, "PROCESSES", {"cpp-fake-pooled": 3})
+    records = count(
+        small_models, tmp_path / "run", fake(2000, driver_id="cpp-fake-pooled"),
+        fake(2000, driver_id="cpp-fake-alone"),
+    )  # fmt: skip
+    pooled, alone = records["cpp-fake-pooled"].count, records["cpp-fake-alone"].count
+    assert pooled is not None and alone is not None
+    assert pooled["processes"] == [2, 2, 2] and len(pooled["pairs"]) == 6
+    assert "processes" not in alone and len(alone["pairs"]) == 2
+    assert per_call(records["cpp-fake-pooled"]) == pytest.approx(
+        per_call(records["cpp-fake-alone"]), rel=0.01
+    )
+    assert derive.summary(pooled)["instructions_per_call"] == pooled["instructions_per_call"]
+
+
+def test_a_row_whose_later_process_fails_is_failed_saying_which(
+    small_models: Path,
+    tmp_path: Path,
+    fake: Callable[..., DriverSpec],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from callbench.harness import count_options
+
+    monkeypatch.setattr(count_options, "PROCESSES", {"cpp-fake-pooled": 3})
+    monkeypatch.setenv("FAKE_CRASH_MARKER", str(tmp_path / "crashed"))
+    spec = fake(500, "crash-after-first", "cpp-fake-pooled")
+    block = count(small_models, tmp_path / "run", spec)["cpp-fake-pooled"].count
+    assert block is not None and block["status"] == "failed", block
+    assert block["error"].startswith("process 2 of 3: crashed with signal SIGSEGV")
+
+
 def test_the_count_help_states_the_warmup_the_count_takes() -> None:
     from callbench.cli.main import build_parser
     from callbench.harness.warmup import JIT_WARMUP, Warmup, of_count
@@ -528,11 +575,11 @@ def test_the_count_help_states_the_warmup_the_count_takes() -> None:
 def test_the_rows_that_count_longest_are_started_first() -> None:
     """Rows with longer rounds or more pairs than their language's, then JIT rows, then the
     interpreter's, then the compiled ones, each in registry order."""
-    from callbench.harness.count_options import LONGER_ROUNDS, MORE_PAIRS
+    from callbench.harness.count_options import LONGER_ROUNDS, PROCESSES
     from callbench.harness.counting import slowest_first
     from callbench.registry import DRIVERS, language_key
 
-    longer = [s.id for s in DRIVERS if s.id.startswith((*LONGER_ROUNDS, *MORE_PAIRS))]
+    longer = [s.id for s in DRIVERS if s.id.startswith((*LONGER_ROUNDS, *PROCESSES))]
     assert {"rust-tract", "rust-tract-state", "java-pytorch-reuse"} <= set(longer)
     started = slowest_first(DRIVERS)
     assert [s.id for s in started[: len(longer)]] == longer

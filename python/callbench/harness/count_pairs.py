@@ -11,6 +11,7 @@ from callbench.harness.count_options import (
     MOST_JIT_PAIRS,
     MOST_PAIRS,
     first_pairs,
+    processes_for,
 )
 from callbench.harness.count_rounds import CountedRounds
 from callbench.harness.options import RunOptions
@@ -18,10 +19,12 @@ from callbench.records import count as derive
 
 
 def pairs_for(options: RunOptions, driver: str, jit: bool) -> tuple[int, int]:
-    """How many pairs ``driver`` counts at first (count_options.first_pairs), and at most,
-    where they spread wide."""
-    first = first_pairs(driver, options.pairs, jit)
-    return first, max(first, MOST_JIT_PAIRS if jit else MOST_PAIRS)
+    """How many pairs ``driver`` counts at first in a process (count_options.first_pairs),
+    and at most, where they spread wide: a row counted in several processes shares the
+    most among them."""
+    first = first_pairs(options.pairs, jit)
+    most = (MOST_JIT_PAIRS if jit else MOST_PAIRS) // processes_for(driver)
+    return first, max(first, most)
 
 
 def count_pairs(

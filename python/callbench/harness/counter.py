@@ -1,6 +1,7 @@
 """One driver's count: started under callgrind, loaded and warmed up uninstrumented, K
 calibrated, a JIT's rounds settled, its pairs counted, its outputs checked; a JVM that
-crashed under Valgrind tried once more."""
+crashed under Valgrind tried once more; a row whose level is set per process counted in
+several, their pairs pooled."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from callbench.harness.count_options import (
     block,
     crashed,
     jit_verdict,
+    processes_for,
     round_target,
 )
 from callbench.harness.count_pairs import count_pairs, pairs_for
@@ -71,6 +73,7 @@ class Counter:
         # The largest K calibration may choose; a driver may be asked for rounds of 2K calls.
         self.max_k = min(JIT_MAX_CALLS, expected.samples // 2) if self.jit else MAX_CALLS
         self.most_calls = 2 * (options.calls or self.max_k)
+        self.calls = options.calls  # K when given (--calls, or a first process's); else calibrated
 
     def run(self) -> dict[str, Any]:
         self.started = time.monotonic()
@@ -91,9 +94,35 @@ class Counter:
             # before Java ran with precise registers (callgrind.PRECISE_REGISTERS): one more
             # try, in a fresh process, the first crash kept in the record.
             first = counted["error"]
-            self._start_again()
+            self._start_again("second-try")
             counted = {**self._attempt(), "crashed_before": first}
+        counted = self._in_more_processes(counted)
         return jit_verdict(counted) if self.jit else counted
+
+    def _in_more_processes(self, first: dict[str, Any]) -> dict[str, Any]:
+        """``first`` and the counts of the row's further processes (processes_for), at its
+        K, as one count: their pairs pooled, ``processes`` the pairs of each; the first
+        that did not count, if one did not, named so."""
+        wanted = processes_for(self.spec.id)
+        counts = [first]
+        while counts[-1]["status"] == "ok" and len(counts) < wanted and not self.stop.is_set():
+            self.calls = first["calls"]
+            self._start_again(f"process-{len(counts) + 1}")
+            counts.append(self._attempt())
+        if len(counts) == 1:
+            return first
+        if counts[-1]["status"] != "ok":
+            last = counts[-1]
+            return {**last, "error": f"process {len(counts)} of {wanted}: {last['error']}"}
+        errors = [c["max_abs_error"] for c in counts if c["max_abs_error"] is not None]
+        pooled = {
+            **first, "pairs": [pair for c in counts for pair in c["pairs"]],
+            "processes": [len(c["pairs"]) for c in counts],
+            "seconds": round(sum(c["seconds"] for c in counts), 1),
+            "max_abs_error": max(errors, default=None),
+        }  # fmt: skip
+        pooled.update(derive.summary(pooled))
+        return pooled
 
     def _attempt(self) -> dict[str, Any]:
         try:
@@ -105,9 +134,9 @@ class Counter:
                 self.process.kill()
                 self.process = None
 
-    def _start_again(self) -> None:
-        """A second try's state: its own folder (callgrind's dumps, outputs, crash log)."""
-        self.workdir = self.workdir / "second-try"
+    def _start_again(self, name: str) -> None:
+        """Another process's state: its own folder (callgrind's dumps, outputs, crash log)."""
+        self.workdir = self.workdir / name
         self.workdir.mkdir()
         self.out_file = self.workdir / "callgrind.out"
         self.load_s = None
@@ -163,12 +192,12 @@ class Counter:
             )  # fmt: skip
         self.load_s = round(time.monotonic() - self.started, 1)
         rounds = CountedRounds(self.process, self.out_file, opts.round_limit, self.jit)
-        calls = opts.calls
+        calls = self.calls
         if calls is None:
             calls = calibrated_calls(rounds, self.target, self.max_k)
         more: dict[str, Any] = self._build_note()
         if self.jit:
-            if opts.calls is None:
+            if self.calls is None:
                 calls, settling = settle_calibrated(
                     rounds, calls, self.warmup, self.max_k, self.target
                 )
