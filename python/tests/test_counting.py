@@ -514,15 +514,18 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
     assert once is not None and once["status"] == "failed" and "crashed_before" not in once
 
 
-def test_a_row_whose_level_is_set_per_process_pools_the_pairs_of_several(
-    small_models: Path,
-    tmp_path: Path,
-    fake: Callable[..., DriverSpec],
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def in_three_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """cpp-fake-pooled counted as tract's rows are: in three processes."""
     from callbench.harness import count_options
 
     monkeypatch.setattr(count_options, "PROCESSES", {"cpp-fake-pooled": 3})
+
+
+@pytest.mark.usefixtures("in_three_processes")
+def test_a_row_whose_level_is_set_per_process_pools_the_pairs_of_several(
+    small_models: Path, tmp_path: Path, fake: Callable[..., DriverSpec]
+) -> None:
     records = count(
         small_models, tmp_path / "run", fake(2000, driver_id="cpp-fake-pooled"),
         fake(2000, driver_id="cpp-fake-alone"),
@@ -537,15 +540,13 @@ def test_a_row_whose_level_is_set_per_process_pools_the_pairs_of_several(
     assert derive.summary(pooled)["instructions_per_call"] == pooled["instructions_per_call"]
 
 
+@pytest.mark.usefixtures("in_three_processes")
 def test_a_row_whose_later_process_fails_is_failed_saying_which(
     small_models: Path,
     tmp_path: Path,
     fake: Callable[..., DriverSpec],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from callbench.harness import count_options
-
-    monkeypatch.setattr(count_options, "PROCESSES", {"cpp-fake-pooled": 3})
     monkeypatch.setenv("FAKE_CRASH_MARKER", str(tmp_path / "crashed"))
     spec = fake(500, "crash-after-first", "cpp-fake-pooled")
     block = count(small_models, tmp_path / "run", spec)["cpp-fake-pooled"].count

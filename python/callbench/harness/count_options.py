@@ -131,8 +131,8 @@ def counts_longer(driver: str) -> bool:
 
 
 def first_pairs(asked: int, jit: bool) -> int:
-    """The pairs ``driver`` counts at first in a process: ``asked`` (--pairs), a JIT row's
-    at least JIT_PAIRS."""
+    """The pairs a row counts at first in a process: ``asked`` (--pairs), a JIT row's at
+    least JIT_PAIRS."""
     return max(asked, JIT_PAIRS if jit else asked)
 
 

@@ -105,8 +105,8 @@ class Counter:
         that did not count, if one did not, named so."""
         wanted = processes_for(self.spec.id)
         counts = [first]
+        self.calls = first.get("calls", self.calls)
         while counts[-1]["status"] == "ok" and len(counts) < wanted and not self.stop.is_set():
-            self.calls = first["calls"]
             self._start_again(f"process-{len(counts) + 1}")
             counts.append(self._attempt())
         if len(counts) == 1:
