@@ -22,6 +22,8 @@ from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
 from callbench.model import left_out, user_onnx, user_torch
 from callbench.model.export_options import ExportOptions, run_export
+from callbench.model.family import Width
+from callbench.records.phases import Phases
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import LANGUAGES, SWEEP_DRIVERS, language_key
@@ -148,19 +150,27 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
     sizes = common.widths(args, options.models)
     run_dir = None
+    phases = Phases()
     try:
         if args.build:
-            build(sorted({language_key(s) for s in specs}))
+            build(sorted({language_key(s) for s in specs}), phases=phases)
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         if sizes:
-            done = run_widths(specs, options, run_dir, sizes)
+            with phases.timed("widths"):
+                done = run_widths(specs, options, run_dir, sizes)
         elif args.sweep:
-            done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)
+            with phases.timed("sweeps"):
+                done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)
         else:
-            done = run_group(specs, options, run_dir)
+            with phases.timed("measure"):
+                done = run_group(specs, options, run_dir)
     except KeyboardInterrupt as stop:
+        if run_dir is not None:
+            phases.write(run_dir)
         return stopped(stop, run_dir)
     _finish(done, run_dir)
+    phases.write(run_dir)
+    print(phases.summary())
     return 0
 
 
@@ -183,7 +193,8 @@ def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
 
 
 def bench(args: argparse.Namespace) -> int:
-    """Export if needed, build, every driver, both sweeps, the kernels, the report: one run."""
+    """Export if needed, build, every driver, both sweeps, the kernels, the report: one run,
+    each phase timed into its env.json and the whole said in one line at the end."""
     signals.install()
     defaults = QUICK if args.quick else {}
     options = common.protocol_options(args, **defaults)
@@ -192,16 +203,52 @@ def bench(args: argparse.Namespace) -> int:
         # are about our MLP and the machine, not about the model brought.
         return user_model_run(args, options, not args.no_build)
     specs = common.selection(args)
-    # A row that cannot run here (a GPU row on a CPU host) asks for no artifact.
-    ensure_models(options.models, {s.artifact for s in specs if s.available() is None})
+    phases = Phases()
+    with phases.timed("export"):
+        # A row that cannot run here (a GPU row on a CPU host) asks for no artifact.
+        ensure_models(options.models, {s.artifact for s in specs if s.available() is None})
     # Checked before anything runs: a width not exported is a usage error, not a lost hour.
     sizes = common.widths(args, options.models)
     languages = sorted({language_key(s) for s in specs})
     if not args.no_build:
-        build([lang for lang in LANGUAGES if lang in languages and lang in BUILT])
+        build([lang for lang in LANGUAGES if lang in languages and lang in BUILT], phases=phases)
     run_dir = new_run_dir(args.runs_dir, args.run_id)
     try:
+        done = measure(args, specs, options, run_dir, sizes, phases)
+    except KeyboardInterrupt as stop:
+        phases.write(run_dir)
+        return stopped(stop, run_dir)
+    _finish(done, run_dir)
+    from callbench.kernels.launch import KernelOptions, run_kernels
+
+    quick = args.quick or options.calls is None
+    with phases.timed("kernels"):
+        status = run_kernels(KernelOptions(run_dir, quick, options.threads))
+    if status != 0:
+        print("callbench: the kernels failed; the report goes on without them", file=sys.stderr)
+    if args.only is None and (args.language is None or "python" in args.language):
+        with phases.timed("ladder"):
+            ladder(args, options, run_dir)
+    phases.write(run_dir)  # the report reads them
+    with phases.timed("report"):
+        status = write_report(run_dir)
+    phases.write(run_dir)
+    print(phases.summary())
+    return status
+
+
+def measure(
+    args: argparse.Namespace,
+    specs: Sequence[DriverSpec],
+    options: RunOptions,
+    run_dir: Path,
+    sizes: Sequence[Width],
+    phases: Phases,
+) -> list[Record]:
+    """bench's measuring: every chosen driver, then the sweeps, then the widths."""
+    with phases.timed("measure"):
         done = run_group(specs, options, run_dir)
+    with phases.timed("sweeps"):
         on_gpu = gpu_sweep.drivers(specs, done)
         if on_gpu:
             run_sweep("batch", on_gpu, options, run_dir, gpu_sweep.BATCHES)
@@ -210,36 +257,26 @@ def bench(args: argparse.Namespace) -> int:
         for kind, values in sweeps.items():
             if sweepers:
                 run_sweep(kind, sweepers, options, run_dir, values)
-        if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
+    if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
+        with phases.timed("widths"):
             widened = [*sweepers, *(s for s in on_gpu if gpu_sweep.runs_here(s))]
             wide = run_widths(specs if args.only else widened, options, run_dir, sizes)
             if on_gpu:  # the GPU batch sweep again at each wider width
                 gpu_sweep.run_grid(specs, wide, options, run_dir, sizes)
-    except KeyboardInterrupt as stop:
-        return stopped(stop, run_dir)
-    _finish(done, run_dir)
-    from callbench.kernels.launch import KernelOptions, run_kernels
+    return done
 
-    quick = args.quick or options.calls is None
-    status = run_kernels(KernelOptions(run_dir, quick, options.threads))
-    if status != 0:
-        print("callbench: the kernels failed; the report goes on without them", file=sys.stderr)
-    if args.only is None and (args.language is None or "python" in args.language):
-        from callbench.cli.profile import (
-            LADDER_CALLS,
-            LADDER_ROUNDS,
-            QUICK_LADDER_CALLS,
-            run_ladder,
-        )  # fmt: skip
 
-        calls = QUICK_LADDER_CALLS if args.quick else LADDER_CALLS
-        ladder = replace(options, calls=calls, rounds=LADDER_ROUNDS, batch=1, threads=1)
-        try:
-            run_ladder(ladder, run_dir)
-        except Exception as exc:  # a runtime's own failure: the report goes on
-            print(f"callbench: the ladder failed ({named_first_line(exc)}); the report goes on "
-                  "without it", file=sys.stderr)  # fmt: skip
-    return write_report(run_dir)
+def ladder(args: argparse.Namespace, options: RunOptions, run_dir: Path) -> None:
+    """The Python call ladder into the run; its failure is said and the report goes on."""
+    from callbench.cli.profile import LADDER_CALLS, LADDER_ROUNDS, QUICK_LADDER_CALLS, run_ladder
+
+    calls = QUICK_LADDER_CALLS if args.quick else LADDER_CALLS
+    ladder = replace(options, calls=calls, rounds=LADDER_ROUNDS, batch=1, threads=1)
+    try:
+        run_ladder(ladder, run_dir)
+    except Exception as exc:  # a runtime's own failure: the report goes on
+        print(f"callbench: the ladder failed ({named_first_line(exc)}); the report goes on "
+              "without it", file=sys.stderr)  # fmt: skip
 
 
 def write_report(run_dir: Path, out: Path | None = None) -> int:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from callbench.paths import REPO_ROOT
+from callbench.paths import BUILD, REPO_ROOT
+from callbench.records.phases import CACHED, COLD, Phase, Phases
 
 # Languages with a build script (Python's: the compiled floors' extensions).
 BUILT = ("python", "cpp", "java", "rust", "go", "node")
@@ -16,9 +20,36 @@ BUILT = ("python", "cpp", "java", "rust", "go", "node")
 TOOLCHAINS = {"cpp": "cmake", "java": "mvn", "rust": "cargo", "go": "go", "node": "npm"}
 
 
-def build(languages: Sequence[str], *flags: str) -> list[str]:
-    """Build each language; return the ones whose build failed (each said why in one line)."""
+def user_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+def reused(language: str) -> list[Path]:
+    """The folders a language's build reuses when they are there: its build folder, and
+    Cargo's and Go's caches, which every clone on the machine shares (scripts/build_rust.py
+    puts Cargo's in CALLBENCH_CACHE_DIR, else ~/.cache/callbench)."""
+    cache = Path(os.environ.get("CALLBENCH_CACHE_DIR") or user_cache() / "callbench")
+    return {
+        "python": [BUILD / "python"],
+        "cpp": [BUILD / "cpp"],
+        "java": [REPO_ROOT / "java" / "target"],
+        "rust": [cache / "rust-target"],
+        "go": [BUILD / "go", Path(os.environ.get("GOCACHE") or user_cache() / "go-build")],
+        "node": [REPO_ROOT / "node" / "node_modules"],
+    }.get(language, [])
+
+
+def how_it_begins(language: str) -> str:
+    """cold when none of the folders the build reuses holds anything yet, else cached."""
+    there = any(folder.is_dir() and any(folder.iterdir()) for folder in reused(language))
+    return CACHED if there else COLD
+
+
+def build(languages: Sequence[str], *flags: str, phases: Phases | None = None) -> list[str]:
+    """Build each language; return the ones whose build failed (each said why in one line).
+    ``phases``: each language's build is timed into it, saying whether it began cold."""
     failed = []
+    phases = phases if phases is not None else Phases()
     for language in languages:
         if language not in BUILT:
             continue
@@ -31,7 +62,11 @@ def build(languages: Sequence[str], *flags: str) -> list[str]:
                   "(its drivers will be recorded as skipped)", flush=True)  # fmt: skip
             continue
         print(f"callbench: building {language}", flush=True)
+        begins = how_it_begins(language)
+        started = time.perf_counter()
         done = subprocess.run([sys.executable, str(script), *flags], check=False)
+        seconds = round(time.perf_counter() - started, 3)
+        phases.add(Phase("build", seconds, language, begins, failed=done.returncode != 0))
         if done.returncode != 0:
             failed.append(language)
     return failed
