@@ -73,7 +73,9 @@ def main(
     parser = argparse.ArgumentParser(prog=name, description=(doc or name).splitlines()[0])
     parser.add_argument("--test", action="store_true", help=test_help)
     parser.add_argument("--lint", action="store_true", help=lint_help)
-    parser.add_argument("--jobs", type=int, default=int(os.environ.get("CALLBENCH_JOBS", "2")))
+    # Every core by default: each tool's own parallelism (Ninja's, Cargo's) set to the machine's.
+    jobs = int(os.environ.get("CALLBENCH_JOBS") or os.cpu_count() or 2)
+    parser.add_argument("--jobs", type=int, default=jobs, help=f"parallel jobs (default {jobs})")
     if more_options is not None:
         more_options(parser)
     args = parser.parse_args(argv)
