@@ -101,11 +101,11 @@ def build(args: argparse.Namespace) -> str:
     _build.require(TOOLS)
     cxx11_abi, device = lay_out_deps()
     cuda = builds_cuda(args.cuda, args.lint, device)
-    # Some targets alone (a GPU host's CUDA rows): no unit tests, which need GoogleTest.
-    # The unit tests are built only to be run (--test) or linted (--lint): a bench needs
-    # the drivers alone, and turning them off re-configures without rebuilding a driver.
-    targets = [a for t in args.target for a in ("--target", t)]
-    tests = (args.test or args.lint) and not targets
+    # Some targets alone (a GPU host's CUDA rows, the drivers a run chose): no unit tests,
+    # which need GoogleTest. The unit tests are built only to be run (--test) or linted
+    # (--lint): turning them off re-configures without rebuilding a driver.
+    asked = [*args.target, *args.driver]
+    tests = (args.test or args.lint) and not asked
     run(
         "cmake", "-S", SOURCE, "-B", BUILD, "-G", "Ninja",
         "-DCMAKE_BUILD_TYPE=Release",
@@ -114,15 +114,30 @@ def build(args: argparse.Namespace) -> str:
         f"-DCALLBENCH_TESTS={'ON' if tests else 'OFF'}",
         f"-DCALLBENCH_CUDA={'ON' if cuda else 'OFF'}",
     )  # fmt: skip
-    run("cmake", "--build", BUILD, "--parallel", str(args.jobs), *targets)
+    # A chosen driver CMake did not configure here (a CUDA row on a CPU host) has its
+    # .skipped file, which the harness records; --target asks for it to be built.
+    targets = [*args.target, *(d for d in args.driver if d in configured())]
+    if asked and not targets:
+        return "none of the chosen drivers is configured here (each .skipped says why)"
+    flags = [a for t in targets for a in ("--target", t)]
+    run("cmake", "--build", BUILD, "--parallel", str(args.jobs), *flags)
     if args.test:
         run("ctest", "--test-dir", BUILD, "--output-on-failure")
     return f"drivers in {BUILD / 'bin'}"
 
 
+def configured() -> set[str]:
+    """The targets the configured build has (Ninja's own list)."""
+    listed = run("ninja", "-C", BUILD, "-t", "targets", "all", capture=True)
+    return {line.split(":", 1)[0] for line in listed.splitlines()}
+
+
 def options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", action="append", default=[],
                         help="build only this driver (repeatable), no unit tests")  # fmt: skip
+    parser.add_argument("--driver", action="append", default=[],
+                        help="build only this driver where it is configured (repeatable), "
+                             "no unit tests")  # fmt: skip
     parser.add_argument("--cuda", choices=("auto", "on", "off"), default="auto",
                         help="build the CUDA rows (default: where torch sees a CUDA device, "
                              "and for --lint)")  # fmt: skip

@@ -1,5 +1,6 @@
 """Build the Rust drivers (rust/) into build/rust/release/<driver-id>; --test also
-runs `cargo test`, --lint `cargo fmt --check` and `cargo clippy -D warnings`.
+runs `cargo test`, --lint `cargo fmt --check` and `cargo clippy -D warnings`;
+--driver ID (repeatable) builds only those drivers.
 
 Every crate comes from the Rust crate registry, pinned in rust/Cargo.lock. ONNX
 Runtime is loaded at run time from the file named by CALLBENCH_ONNXRUNTIME_LIB
@@ -33,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import _build
@@ -194,17 +196,34 @@ def record_skipped(reasons: dict[str, str]) -> None:
         (BIN_DIR / driver_id).unlink(missing_ok=True)
 
 
-def copy_binaries(left_out: dict[str, str]) -> None:
-    """The drivers just built, from the shared Cargo folder into this clone's BIN_DIR."""
+def copy_binaries(left_out: dict[str, str], built_now: set[str]) -> None:
+    """The drivers just built, from the shared Cargo folder into this clone's BIN_DIR (only
+    those: the folder also holds what other clones built)."""
     BIN_DIR.mkdir(parents=True, exist_ok=True)
     built = CARGO_TARGET / "release"
     for binary in built.glob("rust-*"):
         if binary.is_file() and not binary.suffix:
-            if binary.name in left_out:
+            if binary.name in left_out or binary.name not in built_now:
                 continue
             tmp = BIN_DIR / (binary.name + ".tmp")
             shutil.copy2(binary, tmp)
             tmp.replace(BIN_DIR / binary.name)
+
+
+def binaries(manifest: Path) -> dict[str, list[str]]:
+    """Each driver binary of a Cargo.toml and the features it requires."""
+    with manifest.open("rb") as file:
+        bins = tomllib.load(file).get("bin", [])
+    return {b["name"]: b.get("required-features", []) for b in bins}
+
+
+def chosen(asked: list[str]) -> set[str]:
+    """The driver binaries to build: those asked for (every one when none is), each known."""
+    every = {*binaries(SOURCE / "drivers" / "Cargo.toml"), *BURN_DRIVERS}
+    unknown = sorted(set(asked) - every)
+    if unknown:
+        raise BuildError(f"no Rust driver {', '.join(unknown)} (rust/*/Cargo.toml's [[bin]])")
+    return set(asked) or every
 
 
 def run(command: list[str], env: dict[str, str], cwd: Path = SOURCE) -> None:
@@ -213,19 +232,24 @@ def run(command: list[str], env: dict[str, str], cwd: Path = SOURCE) -> None:
 
 def build(args: argparse.Namespace) -> str:
     cargo, version = find_cargo()
+    wanted = chosen(args.driver)
+    drivers = binaries(SOURCE / "drivers" / "Cargo.toml")
     env = {name: value for name, value in os.environ.items() if name not in TORCH_SYS_VARS}
     env.update(CARGO_TARGET_DIR=str(CARGO_TARGET), CARGO_BUILD_JOBS=str(args.jobs))
-    tch_env, why_not = tch_setup()
-    features = ["ort", "tract", "candle"]
+    # Only what the chosen drivers need: LibTorch is provisioned only for a tch driver.
+    needed = {f for driver_id in wanted for f in drivers.get(driver_id, [])}
+    features = [f for f in ("ort", "tract", "candle") if f in needed or args.test or args.lint]
     left_out: dict[str, str] = {}
-    if tch_env is None:
-        left_out.update({driver_id: why_not for driver_id in TCH_DRIVERS})
-        print(f"build_rust: tch drivers skipped: {why_not}", file=sys.stderr)
-    else:
-        env.update(tch_env)
-        features.append("tch")
-    burn = version >= BURN_MIN_RUST
-    if not burn:
+    if "tch" in needed or args.test or args.lint:
+        tch_env, why_not = tch_setup()
+        if tch_env is None:
+            left_out.update({driver_id: why_not for driver_id in TCH_DRIVERS})
+            print(f"build_rust: tch drivers skipped: {why_not}", file=sys.stderr)
+        else:
+            env.update(tch_env)
+            features.append("tch")
+    burn = version >= BURN_MIN_RUST and bool(wanted & set(BURN_DRIVERS))
+    if version < BURN_MIN_RUST:
         too_old = (f"burn 0.22.1 needs Rust >= {'.'.join(map(str, BURN_MIN_RUST))}, "
                    f"this is {'.'.join(map(str, version))}: {INSTALL_HINT}")  # fmt: skip
         left_out.update({driver_id: too_old for driver_id in BURN_DRIVERS})
@@ -246,19 +270,29 @@ def build(args: argparse.Namespace) -> str:
     # The tch binaries apart: built with the others, every binary of the crate
     # would need LibTorch's libraries to start, the ONNX Runtime ones included.
     untied = ",".join(f"callbench-drivers/{f}" for f in features if f != "tch")
-    plain = ["--workspace", "--locked", "--no-default-features", "--features", untied]
-    run([cargo, "build", "--release", "--bins", *plain], env)
-    if "tch" in features:
-        bins = [arg for driver_id in TCH_DRIVERS for arg in ("--bin", driver_id)]
-        tch = ["-p", "callbench-drivers", "--locked", "--no-default-features",
-               "--features", "callbench-drivers/tch", *bins]  # fmt: skip
-        run([cargo, "build", "--release", *tch], env)
+    plain = sorted(d for d in wanted & set(drivers) if "tch" not in drivers[d])
+    bins = [arg for driver_id in plain for arg in ("--bin", driver_id)]
+    if plain:
+        chosen_features = ["--features", untied] if untied else []
+        run([cargo, "build", "--release", "--workspace", "--locked", "--no-default-features",
+             *chosen_features, *bins], env)  # fmt: skip
+    tch = sorted(wanted & set(TCH_DRIVERS)) if "tch" in features else []
+    if tch:
+        bins = [arg for driver_id in tch for arg in ("--bin", driver_id)]
+        only = ["-p", "callbench-drivers", "--locked", "--no-default-features",
+                "--features", "callbench-drivers/tch", *bins]  # fmt: skip
+        run([cargo, "build", "--release", *only], env)
     if burn:
         run([cargo, "build", "--release", "--locked", "--bins"], env, cwd=BURN)
-    copy_binaries(left_out)
+    copy_binaries(left_out, {*plain, *tch, *(BURN_DRIVERS if burn else ())})
     if args.test:
         run([cargo, "test", "--release", *selected], env)
     return f"drivers in {BIN_DIR}"
+
+
+def options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--driver", action="append", default=[],
+                        help="build only this driver (repeatable); default: every one")  # fmt: skip
 
 
 if __name__ == "__main__":
@@ -269,5 +303,6 @@ if __name__ == "__main__":
             build,
             test_help="run cargo test too",
             lint_help="run cargo fmt --check and clippy",
+            more_options=options,
         )
     )

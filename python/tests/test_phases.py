@@ -133,3 +133,18 @@ def test_every_committed_runs_env_json_follows_the_schema(repo_root: Path) -> No
             for e in schema.validator(SCHEMA_FILE).iter_errors(json.loads(path.read_text()))
         ]
         assert not found, (path, found)
+
+
+def test_the_report_tables_the_phases_and_their_whole() -> None:
+    from callbench.report import phases_table
+
+    assert phases_table.section({"host": "h"}) == ""
+    text = phases_table.section({"phases": [
+        {"phase": "venv", "seconds": 61.0},
+        {"phase": "build", "seconds": 700.4, "language": "rust", "build": "cold", "failed": True},
+        {"phase": "measure", "seconds": 781.0},
+    ]})  # fmt: skip
+    assert "| venv | 61.0 s |  |" in text
+    assert "| build rust (failed) | 11 min 40 s | cold |" in text
+    assert text.splitlines()[-1] == "| all | 25 min 42 s | |"
+    assert "cold when none of the folders it reuses" in text

@@ -102,7 +102,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
         check_call(replace(options, models=folder), check_models(folder), path)
         if build_first:
             chosen = {language_key(s) for s in specs}
-            build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT])
+            build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT], chosen=specs)
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         models = user_onnx.place(folder, run_dir)
         left = f" ({len(others)} of our MLP's alone left out, saying why)" if others else ""
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     phases = Phases()
     try:
         if args.build:
-            build(sorted({language_key(s) for s in specs}), phases=phases)
+            build(sorted({language_key(s) for s in specs}), phases=phases, chosen=specs)
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         if sizes:
             with phases.timed("widths"):
@@ -211,7 +211,8 @@ def bench(args: argparse.Namespace) -> int:
     sizes = common.widths(args, options.models)
     languages = sorted({language_key(s) for s in specs})
     if not args.no_build:
-        build([lang for lang in LANGUAGES if lang in languages and lang in BUILT], phases=phases)
+        chose = [lang for lang in LANGUAGES if lang in languages and lang in BUILT]
+        build(chose, phases=phases, chosen=specs)
     run_dir = new_run_dir(args.runs_dir, args.run_id)
     try:
         done = measure(args, specs, options, run_dir, sizes, phases)

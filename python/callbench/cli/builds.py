@@ -11,8 +11,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from callbench.languages.spec import DriverSpec
 from callbench.paths import BUILD, REPO_ROOT
 from callbench.records.phases import CACHED, COLD, Phase, Phases
+from callbench.registry import DRIVERS, language_key
 
 # Languages with a build script (Python's: the compiled floors' extensions).
 BUILT = ("python", "cpp", "java", "rust", "go", "node")
@@ -45,9 +47,29 @@ def how_it_begins(language: str) -> str:
     return CACHED if there else COLD
 
 
-def build(languages: Sequence[str], *flags: str, phases: Phases | None = None) -> list[str]:
+# Languages whose build script builds only the drivers named by --driver.
+BUILT_BY_DRIVER = ("cpp", "rust")
+
+
+def only_these(language: str, chosen: Sequence[DriverSpec]) -> list[str]:
+    """``--driver ID`` for each chosen driver of a language that builds drivers one by one,
+    when the choice leaves some of its drivers out; else nothing (build them all)."""
+    if language not in BUILT_BY_DRIVER or not chosen:
+        return []
+    ids = sorted(s.id for s in chosen if language_key(s) == language)
+    every = sorted(s.id for s in DRIVERS if language_key(s) == language)
+    return [] if ids == every else [a for driver_id in ids for a in ("--driver", driver_id)]
+
+
+def build(
+    languages: Sequence[str],
+    *flags: str,
+    phases: Phases | None = None,
+    chosen: Sequence[DriverSpec] = (),
+) -> list[str]:
     """Build each language; return the ones whose build failed (each said why in one line).
-    ``phases``: each language's build is timed into it, saying whether it began cold."""
+    ``phases``: each language's build is timed into it, saying whether it began cold.
+    ``chosen``: the drivers to be run, so that C++ and Rust build only those."""
     failed = []
     phases = phases if phases is not None else Phases()
     for language in languages:
@@ -64,7 +86,8 @@ def build(languages: Sequence[str], *flags: str, phases: Phases | None = None) -
         print(f"callbench: building {language}", flush=True)
         begins = how_it_begins(language)
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, str(script), *flags], check=False)
+        command = [sys.executable, str(script), *flags, *only_these(language, chosen)]
+        done = subprocess.run(command, check=False)
         seconds = round(time.perf_counter() - started, 3)
         phases.add(Phase("build", seconds, language, begins, failed=done.returncode != 0))
         if done.returncode != 0:

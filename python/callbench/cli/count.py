@@ -79,7 +79,7 @@ def main(args: argparse.Namespace) -> int:
     specs = common.selection(args)
     options = RunOptions.of(args)
     if args.build:
-        build(sorted({language_key(s) for s in specs}))
+        build(sorted({language_key(s) for s in specs}), chosen=specs)
     run_dir = run_folder(args, options)
     try:
         done = count_drivers(specs, options, run_dir)

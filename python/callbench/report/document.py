@@ -14,6 +14,7 @@ from callbench.report import (
     gpu_floor,
     model_size,
     peers,
+    phases_table,
     puzzles,
     sections,
     seed,
@@ -178,6 +179,9 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
     ladder = ladder_section(run.path, chart_dir)
     if ladder:
         parts += ["", ladder.rstrip()]
+    took = phases_table.section(run.env)
+    if took:
+        parts += ["", f"## {phases_table.TITLE}{title}", "", took]
     parts += ["", f"## Environment{title}", "", sections.environment(run)]
     return parts
 
