@@ -14,6 +14,12 @@ from callbench.records.phases import CACHED, COLD, VENV_SECONDS, Phase, Phases, 
 from tests.conftest import HarnessRun
 
 
+@pytest.fixture(autouse=True)
+def no_venv_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nox's session sets them for the callbench it runs, the tests included."""
+    monkeypatch.delenv(VENV_SECONDS, raising=False)
+
+
 def test_each_phase_is_timed_in_order_and_a_failed_one_is_kept_marked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -35,9 +41,8 @@ def test_a_venv_time_that_is_not_a_number_is_left_out(monkeypatch: pytest.Monkey
 
 
 def test_phases_are_added_to_env_json_once_each_after_an_earlier_invocations(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.delenv(VENV_SECONDS, raising=False)
     (tmp_path / "env.json").write_text(json.dumps({"host": "h", "phases": [
         {"phase": "build", "seconds": 3.0, "language": "cpp", "build": COLD}]}))  # fmt: skip
     phases = Phases()
