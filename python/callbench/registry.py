@@ -165,7 +165,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
     swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),
     # java/ffm/...: the C API through java.lang.foreign, in its own JVM of a JDK >= 22.
-    java.ffm_driver("java-onnxruntime-ffm", "onnxruntime-ffm", ONNX, "OnnxRuntimeFfmDriver"),
+    swept(java.ffm_driver("java-onnxruntime-ffm", "onnxruntime-ffm", ONNX, "OnnxRuntimeFfmDriver")),
     program(swept(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver"))),
     program(java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver")),
     seed_row(TORCHSCRIPT_FROM_JAVA, Call.OURS,
@@ -190,8 +190,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
-    swept(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node")),
-    node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node"),
+    node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"),
+    swept(node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node")),
     node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
 )  # fmt: skip
 

@@ -12,12 +12,12 @@ from callbench.paths import REPO_ROOT
 # A run id: a UTC stamp, then a host and a short hash or a name (20261125T145625Z-vm-c19928).
 RUN_ID = re.compile(r"\b20\d{6}T\d{4,6}Z-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 RUNS = Path("results") / "runs"
-# The report quotes its own charts' files, named after the run: those are not runs.
-NOT_QUOTING = {Path("results") / "report.md"}
+# The report names its charts' files after the run: a chart's path is not a run.
+CHART = re.compile(r"charts/[^)\s]*")
 
 
 def quoted_run_ids(text: str) -> set[str]:
-    return set(RUN_ID.findall(text))
+    return set(RUN_ID.findall(CHART.sub("", text)))
 
 
 def committed_runs(root: Path) -> set[str]:
@@ -34,12 +34,11 @@ def missing_runs(texts: dict[Path, str], committed: set[str]) -> list[str]:
 
 
 def documents(root: Path) -> dict[Path, str]:
-    """Every tracked Markdown file outside results/runs/ but the generated report."""
+    """Every tracked Markdown file outside results/runs/, the generated report too."""
     listed = subprocess.run(["git", "ls-files", "--", "*.md"], cwd=root, check=True,
                             capture_output=True, text=True).stdout  # fmt: skip
     paths = [Path(line) for line in listed.splitlines()]
-    return {p: (root / p).read_text() for p in paths
-            if p not in NOT_QUOTING and RUNS not in p.parents}  # fmt: skip
+    return {p: (root / p).read_text() for p in paths if RUNS not in p.parents}
 
 
 def test_every_run_a_document_quotes_is_committed() -> None:

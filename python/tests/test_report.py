@@ -308,11 +308,13 @@ def test_two_runs_from_hosts_of_one_name_are_told_apart(tmp_path: Path) -> None:
         env={**ENV, "host": "vm", "git": {"commit": "def456", "dirty": True}},
     )
     text = report(tmp_path, first, second)
-    header = next(line for line in text.splitlines() if line.startswith("| driver | "))
+    side = text.split("## Hosts side by side", 1)[1]
+    header = next(line for line in side.splitlines() if line.startswith("| driver | "))
     assert "`20261125T010000Z-vm-aaaaaa`" in header and "`20261125T020000Z-vm-bbbbbb`" in header
     made = [line for line in text.splitlines() if line.startswith("- `20261125T0")]
-    assert "commit `abc123`" in made[0] and "torch 2.15.0" in made[0]
-    assert "commit `def456` with uncommitted changes" in made[1] and "torch 2.16.0" in made[1]
+    assert "commit `abc123`" in made[0] and "commit `def456` with uncommitted changes" in made[1]
+    versions = [line for line in side.splitlines() if line.startswith("- `20261125T0")]
+    assert "torch 2.15.0" in versions[0] and "torch 2.16.0" in versions[1]
     titles = [line for line in text.splitlines() if line.startswith("## Cost per call")]
     assert len(set(titles)) == 2
 
@@ -343,11 +345,31 @@ def test_runs_from_two_hosts_side_by_side(tmp_path: Path) -> None:
                       env={**ENV, "host": "second-host", "cpu": "Another CPU"})  # fmt: skip
     text = report(tmp_path, first, second)
     assert "## Hosts side by side" in text
-    header = next(line for line in text.splitlines() if line.startswith("| driver | "))
+    side = text.split("## Hosts side by side", 1)[1]
+    header = next(line for line in side.splitlines() if line.startswith("| driver | "))
     assert "test-host · Test CPU · `first`" in header
     assert "second-host · Another CPU · `second`" in header
     assert "| `python-numpy` | 5.00 (1.00× python-numpy) | 7.00 (1.00× python-numpy) |" in text
     assert text.count("## Cost per call") == 2
+
+
+def test_the_report_leads_with_the_answer_and_sets_hosts_side_by_side_after(
+    tmp_path: Path,
+) -> None:
+    first = make_run(tmp_path / "first", [
+        driver("python-numpy", [5000] * 3, runtime="numpy"),
+        driver("python-onnxruntime", [4000] * 3, runtime="onnxruntime"),
+    ])  # fmt: skip
+    second = make_run(tmp_path / "second", [driver("python-numpy", [7000] * 3, runtime="numpy")],
+                      env={**ENV, "host": "second-host", "cpu": "Another CPU"})  # fmt: skip
+    lines = report(tmp_path, first, second).splitlines()
+    answer = next(i for i, line in enumerate(lines) if line.startswith("## The answer"))
+    assert answer < 40 and "`python-onnxruntime`" in "\n".join(lines[answer : answer + 8])
+    side = lines.index("## Hosts side by side")
+    assert side > answer
+    table = [line for line in lines[side:] if line.startswith("| `")]
+    assert [line.split(" | ")[0] for line in table] == ["| `python-numpy`"]
+    assert "1 other driver ran on one host only: see that host's sections." in lines[side:]
 
 
 def test_kernel_records_get_their_section(tmp_path: Path) -> None:

@@ -15,12 +15,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from adjustText import adjust_text
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.text import Text
 
 from callbench.records.record import Record
 from callbench.registry import the_floor
-from callbench.report.answer import cheapest_per_language
+from callbench.report.answer import HAND_WRITTEN
 from callbench.report.counts import Trend
+from callbench.report.cpu_or_gpu import is_gpu_floor, on_gpu
 from callbench.report.sweeps import per_unit_ns
 from callbench.report.tables import ordered
 
@@ -47,7 +51,10 @@ def linestyle(language: str) -> LineStyle:
 
 
 def _legend(languages: Sequence[str]) -> list[Patch]:
-    return [Patch(color=colour(name), label=name) for name in STYLES if name in languages]
+    """One patch a language shown: ours in their order, any other after them."""
+    named = [name for name in STYLES if name in languages]
+    named += sorted({name for name in languages if name not in STYLES})
+    return [Patch(color=colour(name), label=name or "unknown") for name in named]
 
 
 def per_call(records: Sequence[Record], run_id: str, path: Path) -> Path:
@@ -73,63 +80,122 @@ def per_call(records: Sequence[Record], run_id: str, path: Path) -> Path:
     return path
 
 
-def width_drivers(points: Mapping[int, Sequence[Record]]) -> set[str]:
-    """Each language's cheapest real runtime at the smallest value among the drivers that
-    ran at every value, and the floor."""
-    everywhere = set.intersection(*({r.id for r in rs if r.ok} for rs in points.values()))
-    first = [r for r in points[min(points)] if r.id in everywhere]
-    return {r.id for r in cheapest_per_language(first)} | {the_floor()}
+GPU_STYLE: tuple[str, LineStyle] = ("black", (0, (1, 1)))
+FLOOR_STYLE: tuple[str, LineStyle] = ("grey", "-")
+
+
+def _line_key(record: Record) -> str:
+    """The line a record belongs to: its language, or its language on the GPU."""
+    return f"{record.language} on GPU" if on_gpu(record) else record.language
+
+
+FLOOR_LINE = "the floor"
+
+
+def best_rows(points: Mapping[int, Sequence[Record]], kind: str) -> dict[str, str]:
+    """Each line's driver: per language (and per language on the GPU), the verified row of a
+    real runtime (as the answer counts them: no hand-written forward) that ran at the most
+    values of the sweep, the cheapest of those by its geometric mean; and the floor."""
+    costs: dict[str, dict[int, float]] = {}
+    keys: dict[str, str] = {}
+    for value, records in points.items():
+        for r in records:
+            if not r.ok or is_gpu_floor(r):
+                continue
+            if r.id == the_floor():
+                keys[r.id] = FLOOR_LINE
+            elif r.runtime in HAND_WRITTEN:
+                continue
+            else:
+                keys[r.id] = _line_key(r)
+            costs.setdefault(r.id, {})[value] = per_unit_ns(r, kind)
+
+    def rank(driver: str) -> tuple[int, float]:
+        found = list(costs[driver].values())
+        return -len(found), float(np.mean(np.log(found)))
+
+    return {key: min((d for d in costs if keys[d] == key), key=rank) for key in set(keys.values())}
 
 
 def sweep(
     points: Mapping[int, Sequence[Record]], kind: str, run_id: str, path: Path
 ) -> Path | None:
-    """Cost per sample against batch size, or per call against threads or model width, one
-    line a driver (for the width, each language's cheapest driver only: the lines cross)."""
-    series: dict[str, list[tuple[int, float]]] = {}
-    languages: dict[str, str] = {}
-    kept = width_drivers(points) if kind == "width" and points else None
-    for value, records in sorted(points.items()):
-        for r in records:
-            if r.ok and (kept is None or r.id in kept):
-                series.setdefault(r.id, []).append((value, per_unit_ns(r, kind) / 1e3))
-                languages[r.id] = r.language
-    if not series:
+    """Cost per sample against batch size, or per call against threads or model width: one
+    line a language, its best row (the rest are in the sweep's table), and the floor in
+    grey; a language's GPU rows are a line of their own, black and dotted."""
+    best = best_rows(points, kind)
+    if not best:
         return None
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    # Colour and line style tell the language, the marker the driver within it.
-    by_language = itertools.groupby(sorted(series, key=lambda d: (languages[d], d)),
-                                    key=lambda d: languages[d])  # fmt: skip
-    for language, drivers in by_language:
-        for marker, driver in zip(itertools.cycle(MARKERS), drivers, strict=False):
-            xs, ys = zip(*series[driver], strict=True)
-            ax.plot(xs, ys, marker=marker, markersize=4, label=driver, color=colour(language),
-                    ls=linestyle(language))  # fmt: skip
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for key in sorted(best, key=lambda k: (k == FLOOR_LINE, k.endswith("on GPU"), k)):
+        driver = best[key]
+        xy = sorted((value, per_unit_ns(r, kind) / 1e3) for value, records in points.items()
+                    for r in records if r.id == driver and r.ok)  # fmt: skip
+        xs, ys = zip(*xy, strict=True)
+        gpu = key.endswith("on GPU")
+        tint, style = (
+            GPU_STYLE
+            if gpu
+            else FLOOR_STYLE
+            if key == FLOOR_LINE
+            else (colour(key), linestyle(key))
+        )
+        ax.plot(xs, ys, marker="x" if gpu else "o", markersize=5, label=f"{key}: {driver}",
+                color=tint, ls=style, lw=1.6)  # fmt: skip
     ax.set_yscale("log")
+    values = sorted(points)
     if kind == "batch":
         ax.set_xscale("log")
-        ax.set_xlabel("samples per call (batch)")
+        ax.set_xlabel("samples per call (batch), log scale")
         ax.set_ylabel("µs per sample, log scale")
         ax.set_title(f"Where batching stops paying — run {run_id}")
     elif kind == "width":
         ax.set_xscale("log", base=2)
-        ax.set_xticks(sorted(points), [f"{v:,}" for v in sorted(points)])
+        ax.set_xticks(values, [f"{v:,}" for v in values])
         ax.set_xlabel("hidden width H of the 2 -> H -> H -> 1 model (log scale)")
         ax.set_ylabel("µs per call, log scale")
         ax.set_title(f"Where the binding stops mattering — run {run_id}")
     else:
-        ax.set_xticks(sorted(points), [str(v) for v in sorted(points)])  # whole threads only
+        ax.set_xticks(values, [str(v) for v in values])  # whole threads only
         ax.set_xlabel("intra-op threads")
         ax.set_ylabel("µs per call, log scale")
         ax.set_title(f"Thread sweep — run {run_id}")
     ax.grid(True, which="both", alpha=0.3)
-    # Beside the plot, never over a line; a driver's id starts with its language, whose
-    # colour and line style it has.
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), title="driver")
+    # Beside the plot, never over a line.
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
+              title="each language's cheapest runtime")  # fmt: skip
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def overlapping_labels(fig: Figure, labels: Sequence[Text]) -> list[tuple[str, str]]:
+    """The pairs of labels whose drawn boxes intersect."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in labels]
+    return [(a, b) for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2)
+            if box_a.overlaps(box_b)]  # fmt: skip
+
+
+def set_apart(fig: Figure, ax: Axes, labels: Sequence[Text], rounds: int = 20) -> None:
+    """Move the upper label of each touching pair up until no two labels touch (or after
+    ``rounds`` passes), in screen units, so a log scale moves it as far as a linear one."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    for _ in range(rounds):
+        touching = False
+        for a, b in itertools.combinations(labels, 2):
+            box_a, box_b = a.get_window_extent(renderer), b.get_window_extent(renderer)
+            if not box_a.overlaps(box_b):
+                continue
+            touching = True
+            upper, lower = (a, box_b) if box_a.y0 >= box_b.y0 else (b, box_a)
+            x, y = ax.transData.transform(upper.get_position())
+            lift = lower.y1 - upper.get_window_extent(renderer).y0 + 2
+            new_x, new_y = ax.transData.inverted().transform((x, y + lift))
+            upper.set_position((float(new_x), float(new_y)))
+        if not touching:
+            return
 
 
 def work_and_time(found: Trend, run_id: str, languages: Mapping[str, str], path: Path) -> Path:
@@ -150,11 +216,12 @@ def work_and_time(found: Trend, run_id: str, languages: Mapping[str, str], path:
     ax.set_ylabel("µs per call, median of the timed rounds, log scale")
     ax.set_title(f"Wall time against work — run {run_id}")
     ax.grid(True, which="both", alpha=0.3)
-    # Rows doing similar work crowd together: adjustText moves the labels apart,
-    # each joined to its point by a thin line.
-    # A wider box around each label than the default keeps neighbours from touching.
-    adjust_text(labels, ax=ax, expand=(1.3, 1.9), force_text=(0.3, 0.6), iter_lim=2000,
+    # Rows doing similar work crowd together: adjustText moves the labels apart, each
+    # joined to its point by a thin line; a wider box around each label than the default
+    # keeps neighbours from touching. A pair it leaves touching is then set apart by hand.
+    adjust_text(labels, ax=ax, expand=(1.5, 2.2), force_text=(0.4, 0.8), iter_lim=1500,
                 arrowprops={"arrowstyle": "-", "color": "grey", "lw": 0.4})  # fmt: skip
+    set_apart(fig, ax, labels)
     trend_line = ax.legend(loc="lower right", fontsize=8)
     ax.add_artist(trend_line)
     shown = [languages.get(d, "") for d in found.points]

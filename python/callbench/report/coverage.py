@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from callbench.paths import REPO_ROOT
 from callbench.records.store import Run
 from callbench.registry import DRIVERS
+from callbench.report.format import driver_ids
 
 REGISTRY = "python/callbench/registry.py"
 
@@ -24,7 +25,7 @@ def registry_at(commit: str) -> str | None:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    return ", ".join(f"`{i}`" for i in ids)
+    return driver_ids(ids)
 
 
 def not_in_run(run: Run, read_registry: Callable[[str], str | None] = registry_at) -> str | None:

@@ -73,9 +73,9 @@ def _intro(runs: Sequence[Run]) -> str:
         run = runs[0]
         return (f"Made from run `{run.name}` (host `{run.host}`, {_machine(run)}) "
                 f"at {_made_at(run)}. {closing}")  # fmt: skip
-    lines = [f"Made from {len(runs)} runs. {closing}", ""]
-    lines += [f"- `{run.name}`: host `{run.host}`, {_machine(run)}, {_made_at(run)}; "
-              f"runtimes: {_versions(run) or 'none recorded'}." for run in runs]  # fmt: skip
+    lines = [f"Made from {len(runs)} runs, each its own machine's. {closing}", ""]
+    lines += [f"- `{run.name}`: host `{run.host}`, {_machine(run)}, {_made_at(run)}."
+              for run in runs]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -109,10 +109,11 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     missing = coverage.not_in_run(run)
     if missing:
         timed += ["", missing]
-    choice = ["", f"## {answer.TITLE}{title}", "", answer.choice_table(run.drivers)]
+    choice = ["", f"## {answer.TITLE}{title}", "", answer.DEFINITION, "",
+              answer.choice_table(run.drivers)]  # fmt: skip
     floor = answer.floor_line(run.drivers)
-    choice += ["", floor] if floor else []
-    lever = answer.batch_lever(run.sweeps.get("batch") or {})
+    choice += ["", f"{floor} {answer.TIE_WORDS}"] if floor else []
+    lever = answer.batch_lever(run.sweeps.get("batch") or {}, run.drivers)
     choice += ["", answer.LEVER_INTRO, "", lever] if lever else []
     return [
         *choice,
@@ -220,13 +221,15 @@ def render(runs: Sequence[Run], out: Path) -> str:
     # (the GPU's CUDA rows), not a host of its own for every section.
     main = [run for run in runs if run.drivers] or list(runs)
     second_hosts = [run for run in runs if run not in main]
-    if len(main) > 1:
-        parts += ["", "## Hosts side by side", "",
-                  "median µs per call (× each run's base driver)", "",
-                  tables.hosts_table(main)]  # fmt: skip
     for run in main:
-        title = f" — {run.host}, run `{run.name}`" if len(main) > 1 else ""
+        title = f" — {_machine(run)}, run `{run.name}`" if len(main) > 1 else ""
         parts += _run_sections(run, title, chart_dir, same_model(run, main))
+    if len(main) > 1:
+        versions = [f"- `{run.name}`: {_versions(run) or 'none recorded'}." for run in main]
+        parts += ["", "## Hosts side by side", "",
+                  "Median µs per call (× each run's base driver) of the drivers verified on "
+                  "more than one host. Each run's runtimes:", "", *versions, "",
+                  tables.hosts_table(main)]  # fmt: skip
     if second_hosts:
         listed = "; ".join(second_host(r.name, r.env) for r in second_hosts)
         parts.insert(3, f"\nThe appendix merges kernels-only runs from a second host: {listed}.")

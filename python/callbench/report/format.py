@@ -58,3 +58,14 @@ def megabytes(n_bytes: float) -> str:
 def one_line(text: str | None) -> str:
     """An error message fit for a table cell."""
     return " ".join((text or "").split()).replace("|", "/")
+
+
+LISTED_AT_MOST = 10  # more driver ids than this in a paragraph become their count
+
+
+def driver_ids(ids: Sequence[str]) -> str:
+    """The ids in backticks, or, past ``LISTED_AT_MOST``, how many (a paragraph stays
+    readable; the tables name every row)."""
+    if len(ids) > LISTED_AT_MOST:
+        return f"{len(ids)} drivers"
+    return ", ".join(f"`{i}`" for i in ids)

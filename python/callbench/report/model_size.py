@@ -150,7 +150,9 @@ def plain_words(points: Points, crossovers: Mapping[str, str]) -> str:
                   key=lambda r: r.median_ns)  # fmt: skip
     gflops = flops_per_sample(widest) * top.batch / top.median_ns
     threads = "one thread" if top.threads == 1 else f"{top.threads} threads"
-    rows = ", ".join(f"`{r.id}` ({r.runtime})" for r in near)
+    rows = (", ".join(f"`{r.id}` ({r.runtime})" for r in near)
+            if len(near) <= fmt.LISTED_AT_MOST
+            else f"{len(near)} rows (the table below gives each)")  # fmt: skip
     second = (f"At width {widest:,} the fastest row runs {fmt.us(top.median_ns)} µs a call, "
               f"{gflops:.2f} GFLOP/s on {threads} of this CPU, and the rows within 10% of it are "
               f"{rows}: there the runtime's kernels decide, not the binding.")  # fmt: skip

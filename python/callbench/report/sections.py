@@ -8,6 +8,7 @@ from typing import Any
 from callbench.records import contention
 from callbench.records.record import Record
 from callbench.records.store import Run
+from callbench.report.format import driver_ids
 from callbench.report.ratios import NOISE
 from callbench.report.tables import TIE, WIDE
 
@@ -34,7 +35,7 @@ def protocol(env: Mapping[str, Any]) -> str:
 
 
 def _ids(records: Sequence[Record]) -> str:
-    return ", ".join(f"`{r.id}`" for r in records)
+    return driver_ids([r.id for r in records])
 
 
 def flagged(records: Sequence[Record], reruns: object) -> str:

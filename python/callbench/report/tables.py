@@ -243,8 +243,12 @@ def column(run: Run) -> str:
 
 
 def hosts_table(runs: Sequence[Run]) -> str:
-    """Drivers side by side by host: median µs per call and the ratio to the run's base."""
-    ids = sorted({r.id for run in runs for r in run.drivers})
+    """Drivers side by side by host: median µs per call and the ratio to the run's base; only
+    the drivers verified on two hosts or more (the rest are in each host's own sections)."""
+    every = sorted({r.id for run in runs for r in run.drivers})
+    ids = [i for i in every if sum(bool((r := run.driver(i)) and r.ok) for run in runs) > 1]
+    if not ids:
+        return "No driver was verified on more than one host."
     bases = [base_record(run.drivers) for run in runs]
     rows = []
     for driver_id in ids:
@@ -261,4 +265,10 @@ def hosts_table(runs: Sequence[Run]) -> str:
                 row.append(median_cell(record) + extra)
         rows.append(row)
     header = ["driver", *(column(run) for run in runs)]
-    return fmt.table(header, rows)
+    apart = len(every) - len(ids)
+    if not apart:
+        return fmt.table(header, rows)
+    drivers = "driver" if apart == 1 else "drivers"
+    return fmt.table(header, rows) + (
+        f"\n\n{apart} other {drivers} ran on one host only: see that host's sections."
+    )
