@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from callbench.errors import RunError
 from callbench.paths import RUNS
@@ -96,6 +97,11 @@ def _answer(runs: Sequence[Run]) -> str:
     floor = answer.floor_line(drivers)
     if floor:
         parts += ["", floor + " " + answer.TIE_WORDS]
+    timed = sum(len(r.rounds) for r in drivers)
+    flagged = sum(r.flagged_rounds for r in drivers)
+    parts += ["", f"{flagged:,} of {timed:,} timed rounds were flagged and re-run (the driver "
+                  "lacked the CPU, or the contention probe ran slow): on a shared machine, read "
+                  "the ratios within the run before its absolute times."]  # fmt: skip
     return "\n".join(parts)
 
 
@@ -164,6 +170,16 @@ def _cpu_or_gpu(runs: Sequence[Run]) -> str:
     return "\n".join(parts + (["", floor] if floor else []))
 
 
+def _ports(model: dict[str, Any]) -> str:
+    """``float32 [3, 32, 32] → float32 [10]``: each input and output, its batch left out."""
+
+    def said(ports: object) -> str:
+        listed = ports if isinstance(ports, list) else []
+        return ", ".join(f"{p.get('dtype')} {list(p.get('shape', []))[1:]}" for p in listed)
+
+    return f"{said(model.get('inputs'))} → {said(model.get('outputs'))}"
+
+
 def _your_models(runs: Sequence[Run]) -> str:
     """Each language's cheapest verified call on each user's model, one run a row."""
     from callbench.report.user_model import brought
@@ -172,15 +188,15 @@ def _your_models(runs: Sequence[Run]) -> str:
     rows: dict[str, dict[str, float]] = {}
     for run in runs:
         model = brought(run) or {}
-        label = f"`{model.get('name', run.name)}` (`{run.name}`)"
+        label = f"`{model.get('file', '?')}` {_ports(model)} (`{run.name}`)"
         best: dict[str, float] = {}
         for r in run.drivers:
             if r.ok and r.median_ns < best.get(r.language, float("inf")):
                 best[r.language] = r.median_ns
         rows[label] = best
         languages += [x for x in best if x not in languages]
-    return table(
-        ["model (run)", *languages],
+    return "Each language's cheapest verified call, µs at batch 1:\n\n" + table(
+        ["model: inputs → outputs (run)", *languages],
         [[label, *(us(best[x]) if x in best else "–" for x in languages)]
          for label, best in rows.items()],
     )  # fmt: skip
@@ -199,9 +215,12 @@ KINDS: dict[str, Callable[[Sequence[Run]], str]] = {
 }
 
 
-def rewrite(text: str, source: Path, runs_dir: Path = RUNS) -> str:
-    """``text`` with every block's body written again from its runs."""
-    loaded: dict[str, Run] = {}
+def rewrite(
+    text: str, source: Path, runs_dir: Path = RUNS, loaded: dict[str, Run] | None = None
+) -> str:
+    """``text`` with every block's body written again from its runs (``loaded``: runs
+    already read, by name, kept for the next call)."""
+    loaded = {} if loaded is None else loaded
 
     def run(name: str) -> Run:
         if name not in loaded:
