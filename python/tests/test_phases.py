@@ -10,7 +10,16 @@ import pytest
 
 from callbench.cli import builds
 from callbench.errors import RunError
-from callbench.records.phases import CACHED, COLD, VENV_SECONDS, Phase, Phases, duration
+from callbench.records.phases import (
+    CACHED,
+    COLD,
+    VENV_SECONDS,
+    Phase,
+    Phases,
+    duration,
+    recorded,
+    summarised,
+)
 from tests.conftest import HarnessRun
 
 
@@ -57,6 +66,9 @@ def test_phases_are_added_to_env_json_once_each_after_an_earlier_invocations(
         {"phase": "build", "seconds": 2.0, "language": "rust", "build": "cached", "failed": True},
         {"phase": "report", "seconds": 1.5},
     ]
+    # Read back, they are the phases written: the README's line is the console's.
+    assert recorded(env)[1:] == phases.done
+    assert f"callbench: {summarised(recorded(env)[1:])}" == phases.summary()
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -89,18 +89,28 @@ class Phases:
         self.written = len(self.done)
 
     def summary(self) -> str:
-        """One line: the whole, then each phase (builds together, each language's after)."""
-        total = sum(p.seconds for p in self.done)
-        parts: list[str] = []
-        builds = [p for p in self.done if p.phase == "build"]
-        for phase in self.done:
-            if phase.phase != "build":
-                parts.append(f"{phase.phase} {duration(phase.seconds)}{failed(phase)}")
-            elif phase is builds[0]:
-                each = ", ".join(f"{p.language} {duration(p.seconds)} {p.build}{failed(p)}"
-                                 for p in builds)  # fmt: skip
-                parts.append(f"builds {duration(sum(p.seconds for p in builds))} ({each})")
-        return f"callbench: {duration(total)} in all: {'; '.join(parts)}"
+        """The console's last line: ``callbench:`` and the phases (``summarised``)."""
+        return f"callbench: {summarised(self.done)}"
+
+
+def summarised(phases: Sequence[Phase]) -> str:
+    """The whole, then each phase (builds together, each language's after), in one line."""
+    total = sum(p.seconds for p in phases)
+    parts: list[str] = []
+    builds = [p for p in phases if p.phase == "build"]
+    for phase in phases:
+        if phase.phase != "build":
+            parts.append(f"{phase.phase} {duration(phase.seconds)}{failed(phase)}")
+        elif phase is builds[0]:
+            each = ", ".join(f"{p.language} {duration(p.seconds)} {p.build}{failed(p)}"
+                             for p in builds)  # fmt: skip
+            parts.append(f"builds {duration(sum(p.seconds for p in builds))} ({each})")
+    return f"{duration(total)} in all: {'; '.join(parts)}"
+
+
+def recorded(env: Mapping[str, Any]) -> list[Phase]:
+    """The phases a run's env.json holds, as ``Phase`` objects."""
+    return [Phase(**phase) for phase in env.get("phases") or []]
 
 
 def failed(phase: Phase) -> str:

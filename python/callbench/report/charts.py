@@ -39,7 +39,6 @@ STYLES: dict[str, tuple[str, LineStyle]] = {
     "Node.js": ("#2f9e44", (0, (3, 1, 1, 1, 1, 1))),
 }
 OTHER: tuple[str, LineStyle] = ("grey", "-")
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def colour(language: str) -> str:

@@ -14,9 +14,9 @@ from typing import Any
 
 from callbench.errors import RunError
 from callbench.paths import RUNS
-from callbench.records.phases import duration
+from callbench.records.phases import recorded, summarised
 from callbench.records.store import Run, find_run, load_run
-from callbench.report import answer, counts, cpu_or_gpu, gpu_floor, model_size, peers, seed
+from callbench.report import answer, cpu_or_gpu, gpu_floor, model_size, peers, seed
 from callbench.report.format import table, us
 
 # A block's markers each stand on a line of their own (one quoted in prose is not a block).
@@ -119,32 +119,12 @@ def _seed(runs: Sequence[Run]) -> str:
 
 
 def _took(runs: Sequence[Run]) -> str:
-    """One line a run: how long its command took, and its builds."""
+    """One line a run: its phases, as the console's last line gave them."""
     lines = []
     for run in runs:
-        phases = run.env.get("phases") or []
-        if not phases:
-            lines.append(f"- `{run.name}`: no phases recorded.")
-            continue
-        total = sum(p["seconds"] for p in phases)
-        builds = [p for p in phases if p["phase"] == "build"]
-        built = ", ".join(
-            f"{p['language']} {duration(p['seconds'])} {p.get('build', '')}".rstrip()
-            for p in builds
-        )
-        spent = sum(p["seconds"] for p in builds)
-        lines.append(
-            f"- `{run.name}`: {duration(total)} in all; builds {duration(spent)}"
-            + (f" ({built})" if built else "")
-            + "."
-        )
+        phases = recorded(run.env)
+        lines.append(f"- `{run.name}`: {summarised(phases) if phases else 'no phases recorded'}.")
     return "\n".join(lines)
-
-
-def _counts(runs: Sequence[Run]) -> str:
-    run = runs[0]
-    found = counts.count_section(run.drivers)
-    return f"Run `{run.name}`.\n\n{found}" if found else f"Run `{run.name}` has no counts."
 
 
 def _newer(runs: Sequence[Run]) -> str:
@@ -207,7 +187,6 @@ KINDS: dict[str, Callable[[Sequence[Run]], str]] = {
     "batch": _batch,
     "seed": _seed,
     "took": _took,
-    "counts": _counts,
     "newer": _newer,
     "widths": _widths,
     "cpu-or-gpu": _cpu_or_gpu,
