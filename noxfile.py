@@ -107,7 +107,8 @@ def bench_kernels(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def report(session: nox.Session) -> None:
-    """Write results/report.md and charts from the newest run (or the runs named)."""
+    """Write results/latest/report.md and charts from the newest run (or the runs named);
+    `-- --publish RUN ...` writes the project's committed results/report.md instead."""
     callbench(session, "report")
 
 

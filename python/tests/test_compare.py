@@ -266,6 +266,29 @@ def test_an_added_artifact_leaves_every_row_compared(
     assert out.splitlines()[0].endswith("files that differ: mlp.vmfb")
 
 
+def test_an_artifact_compiled_for_its_host_says_so_not_artifact_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    aoti = [driver("python-aoti", scaled(STEADY, 1.0), runtime="aotinductor",
+                   artifact="mlp.pt2"), driver("python-eager", scaled(STEADY, 4.0))]  # fmt: skip
+    a = make_run(tmp_path / "a", aoti, env=ENV)  # made before runs kept the mark
+    marked = {**with_files({"mlp.pt2": "7" * 64}), "files_compiled_for_host": ["mlp.pt2"]}
+    b = make_run(tmp_path / "b", aoti, env=marked)
+    status, out, _ = gate(capsys, a, b, "--fail-above", "5", "--json", tmp_path / "c.json")
+    assert status == 0, out
+    assert comparability(tmp_path / "c.json") == {
+        "python-aoti": "compiled for this host",
+        "python-eager": "same",
+    }
+    assert lines_of(out.split("listed apart", 1)[1], "python-aoti").endswith(
+        "compiled for this host"
+    )
+    # Without the mark, the same difference is a changed artifact.
+    c = make_run(tmp_path / "c", aoti, env=with_files({"mlp.pt2": "7" * 64}))
+    gate(capsys, a, c, "--json", tmp_path / "d.json")
+    assert comparability(tmp_path / "d.json")["python-aoti"] == "artifact changed"
+
+
 def test_a_changed_artifact_is_listed_apart_and_not_gated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

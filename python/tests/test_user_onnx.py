@@ -325,7 +325,9 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
              for kind, points in run.sweeps.items() for v, rs in points.items()}  # fmt: skip
     assert swept[("batch", 1000)] == swept[("threads", 1)] == ["onnxruntime", "openvino"]
     assert all(r.ok for points in run.sweeps.values() for rs in points.values() for r in rs)
-    # The report in the run's folder, the project's own left as it was.
+    # The report in the run's folder, the project's committed one left as it was.
     text = (tmp_path / "runs" / "mine" / "report.md").read_text()
     assert "## What decides a call's cost here" in text and "## Batch-size sweep" in text
     assert (RESULTS / "report.md").read_bytes() == ours
+    # A copy as the latest report, beside the runs folder (results/latest/ for results/runs/).
+    assert (tmp_path / "latest" / "report.md").read_text() == text

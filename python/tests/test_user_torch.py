@@ -18,7 +18,7 @@ import torch
 from callbench.errors import UsageError
 from callbench.model import artifacts as art
 from callbench.model import tensors as tn
-from callbench.model import user_onnx, user_torch
+from callbench.model import user_onnx, user_torch, user_torch_artifacts
 from tests import torch_programs as programs
 from tests.conftest import HarnessRun
 from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, run_users_model
@@ -84,7 +84,7 @@ def test_a_program_whose_onnx_export_fails_keeps_the_rest(
     def refuse(_: object) -> bytes:
         raise RuntimeError("an operator the exporter lacks\nmore detail")
 
-    monkeypatch.setattr(user_torch, "onnx_of", refuse)
+    monkeypatch.setattr(user_torch_artifacts, "onnx_of", refuse)
     folder = user_torch.prepare(exported["norm_gelu_mlp"], needed={art.ONNX})
     made = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]["artifacts"]
     assert made[art.ONNX]["status"] == "failed"
@@ -203,7 +203,7 @@ def test_a_traced_program_carries_its_signature(exported: dict[str, Path]) -> No
 
     folder = user_torch.prepare(exported["policy_value"], needed={art.TORCHSCRIPT})
     with zipfile.ZipFile(folder / art.TORCHSCRIPT) as archive:
-        (name,) = [n for n in archive.namelist() if n.endswith(user_torch.SIGNATURE_FILE)]
+        (name,) = [n for n in archive.namelist() if n.endswith(user_torch_artifacts.SIGNATURE_FILE)]
         lines = archive.read(name).decode().splitlines()
     assert lines == ["callbench.input.0 board float32 8 8 8",
                      "callbench.output.0 linear float32 64",
@@ -218,10 +218,10 @@ def test_a_driver_of_an_artifact_not_made_is_skipped_saying_why(
     script = tmp_path / "patched.py"
     script.write_text(
         "import sys\n"
-        "from callbench.model import user_torch\n"
+        "from callbench.model import user_torch_artifacts\n"
         "def refuse(_):\n"
         "    raise RuntimeError('no ONNX for this program')\n"
-        "user_torch.onnx_of = refuse\n"
+        "user_torch_artifacts.onnx_of = refuse\n"
         "from callbench.cli.main import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )

@@ -79,7 +79,7 @@ def test_the_aoti_cuda_package_is_compiled_on_the_device_with_the_signature(
     import torch._inductor
 
     from callbench.model import exported_programs as deploy
-    from callbench.model.user_torch import load
+    from callbench.model.user_torch_archive import load
 
     asked: dict[str, Any] = {}
 

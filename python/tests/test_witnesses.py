@@ -5,6 +5,7 @@ second implementation agrees with is refused in one line naming each difference.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from onnx import TensorProto, helper
 from callbench.errors import UsageError
 from callbench.model import artifacts as art
 from callbench.model import user_onnx, witnesses
+from tests.conftest import HarnessRun
 from tests.test_user_onnx import tanh_mlp
 
 EVALUATOR, OPENVINO = (name for name, _ in witnesses.WITNESSES)
@@ -85,3 +87,60 @@ def test_a_model_no_witness_can_run_goes_on_saying_so(tmp_path: Path) -> None:
         "a cannot run it (no such operator); b cannot run it (no such operator): "
         "no witness could check ONNX Runtime's outputs"
     )
+
+
+def test_unwitnessed_takes_a_reference_no_witness_agrees_with_and_says_so(tmp_path: Path) -> None:
+    path = tanh_mlp(tmp_path / "scorer.onnx")
+    folder = user_onnx.prepare(path)
+    samples = {"features": art.read_inputs(folder)}
+    wrong = {"scores": art.read_reference(folder) + 0.5}
+    with pytest.raises(UsageError) as refused:
+        witnesses.cross_check(path, path.read_bytes(), samples, wrong, {"scores": 1e-4}, "batch")
+    assert str(refused.value).endswith(f"({witnesses.UNWITNESSED} takes ONNX Runtime's outputs "
+                                       "as the reference all the same)")  # fmt: skip
+    heard = witnesses.cross_check(path, path.read_bytes(), samples, wrong, {"scores": 1e-4},
+                                  "batch", unwitnessed=True)  # fmt: skip
+    assert [h.agrees for h in heard] == [False, False] and witnesses.unconfirmed(heard)
+    assert witnesses.summary(heard).endswith(f"({witnesses.UNCONFIRMED})")
+    # A reference a witness confirms is not marked, with the option or without it.
+    assert not witnesses.unconfirmed(witnesses.cross_check(
+        path, path.read_bytes(), samples, {"scores": art.read_reference(folder)},
+        {"scores": 1e-4}, "batch", unwitnessed=True))  # fmt: skip
+    manifest = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]
+    assert manifest[user_onnx.UNCONFIRMED] is False
+
+
+def light_squeezenet() -> Path:
+    """The onnx wheel's opset-9 test model: its synthetic weights drive every logit to about
+    4.8e9, equal in float32, so its softmax is decided by rounding and no witness agrees."""
+    return Path(onnx.__file__).parent / "backend/test/data/light/light_squeezenet.onnx"
+
+
+def test_a_model_no_witness_confirms_runs_with_unwitnessed_and_every_record_says_so(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    from callbench.records.store import load_run
+    from callbench.report.document import render
+
+    model = light_squeezenet()
+    refused = run_harness("--onnx", str(model), "--only", "python-onnxruntime")
+    assert refused.returncode == 2 and refused.run_dir is None
+    assert f"{model}: no second implementation agrees" in refused.stderr
+    assert witnesses.UNWITNESSED in refused.stderr
+    run = run_harness("--onnx", str(model), "--unwitnessed", "--only", "python-onnxruntime",
+                      "--rounds", "2", "--round-time", "0.01", "--warmup", "5")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.env[user_onnx.ORIGIN][user_onnx.UNCONFIRMED] is True
+    assert run.env[user_onnx.ORIGIN]["cross_check"].endswith(f"({witnesses.UNCONFIRMED})")
+    assert {r.status for r in run.records.values()} == {"ok"}
+    assert {r.notes.get("reference") for r in run.records.values()} == {witnesses.UNCONFIRMED}
+    assert run.run_dir is not None
+    title = render([load_run(run.run_dir)], tmp_path / "report").splitlines()[0]
+    assert title.endswith(f"…`): {witnesses.UNCONFIRMED}") and "light_squeezenet.onnx" in title
+
+
+def test_unwitnessed_goes_with_onnx_only(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    run = run_harness("--unwitnessed", "--only", "python-numpy")
+    assert run.returncode == 2 and "--unwitnessed goes with --onnx" in run.stderr

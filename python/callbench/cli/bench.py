@@ -61,6 +61,9 @@ def user_specs(args: argparse.Namespace) -> tuple[list[DriverSpec], list[DriverS
     flag = "--torch" if getattr(args, "torch", None) else "--onnx"
     if args.widths or getattr(args, "sweep", None):
         raise UsageError(f"{flag} runs the user's model as it is: no --widths or --sweep with it")
+    if getattr(args, "unwitnessed", False) and args.onnx is None:
+        raise UsageError("--unwitnessed goes with --onnx (a --torch program's reference is "
+                         "its own eager module)")  # fmt: skip
     if brought(args) is None:
         raise UsageError("--inputs goes with --onnx or --torch (the samples for the user's model)")
     chosen = common.selection(args)
@@ -96,7 +99,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     if args.onnx is None:
         folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs})
     else:
-        folder = user_onnx.prepare(path, args.inputs)
+        folder = user_onnx.prepare(path, args.inputs, unwitnessed=args.unwitnessed)
     run_dir = None
     try:
         check_call(replace(options, models=folder), check_models(folder), path)
@@ -116,8 +119,7 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     _finish(done, run_dir)
-    # Its own report, in its run folder: the project's results/report.md is our MLP's.
-    return write_report(run_dir, run_dir) if args.command == "bench" else 0
+    return write_report(run_dir) if args.command == "bench" else 0
 
 
 def user_sweeps(
@@ -143,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     """The harness: the chosen drivers (or one sweep of them) into a run folder."""
     signals.install()
     options = common.protocol_options(args)
-    if brought(args) is not None or args.inputs is not None:
+    if brought(args) is not None or args.inputs is not None or args.unwitnessed:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
     if args.widths and args.sweep:
@@ -198,7 +200,7 @@ def bench(args: argparse.Namespace) -> int:
     signals.install()
     defaults = QUICK if args.quick else {}
     options = common.protocol_options(args, **defaults)
-    if brought(args) is not None or args.inputs is not None:
+    if brought(args) is not None or args.inputs is not None or args.unwitnessed:
         # A user's model: its drivers and its report; the sweeps, kernels and ladder
         # are about our MLP and the machine, not about the model brought.
         return user_model_run(args, options, not args.no_build)
@@ -280,10 +282,10 @@ def ladder(args: argparse.Namespace, options: RunOptions, run_dir: Path) -> None
               "without it", file=sys.stderr)  # fmt: skip
 
 
-def write_report(run_dir: Path, out: Path | None = None) -> int:
-    """The run's report: into ``out``, else results/ (report.md, charts/, figures.csv)."""
-    from callbench.cli.report import report
-    from callbench.records.store import RESULTS
+def write_report(run_dir: Path) -> int:
+    """The run's report in its own folder (report.md, charts/, figures.csv), copied to
+    results/latest/; the project's committed results/report.md is left alone."""
+    from callbench.cli.report import as_latest, report
 
-    print(f"wrote {report([str(run_dir)], out or RESULTS)}")
+    print(f"wrote {report([str(run_dir)], run_dir)}, copied to {as_latest(run_dir)}")
     return 0

@@ -65,6 +65,12 @@ def add_user_model(p: argparse.ArgumentParser) -> None:
         help="with --onnx or --torch: the samples to feed, one array [N, ...] per input name "
         "(a .npy for a model of one input); default: seeded, per dtype",
     )  # fmt: skip
+    g.add_argument(
+        "--unwitnessed", action="store_true",
+        help="with --onnx: where no second implementation agrees with ONNX Runtime's outputs, "
+        "take them as the reference anyway; the manifest, every record and the report say "
+        "the reference is not confirmed",
+    )  # fmt: skip
 
 
 def add_protocol(p: argparse.ArgumentParser) -> None:

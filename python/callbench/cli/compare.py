@@ -103,8 +103,8 @@ def apart_lines(comparison: cmp.Comparison) -> list[str]:
         return []
     rows = [f"listed apart, not compared or gated ({len(apart)}):"]
     for c in apart:
-        if c.comparability == "artifact changed":
-            rows.append(_wall_row(c, "artifact changed"))
+        if c.comparability in ("artifact changed", "compiled for this host"):
+            rows.append(_wall_row(c, c.comparability))
         else:
             rows.append(f"{c.id:34} {c.comparability}")
     return rows

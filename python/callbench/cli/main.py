@@ -1,5 +1,7 @@
-"""``callbench``: export, build, run, bench, count, kernels, profile, report, compare, list.
+"""callbench measures what one call of a trained model costs from Python, C++, Java, Rust,
+Go and Node.js, through every runtime and binding, each output checked.
 
+The commands: export, build, run, bench, count, kernels, profile, report, compare, list.
 Every subcommand is a few lines over the library; nox sessions call these.
 """
 
@@ -57,7 +59,7 @@ COMMANDS = {
         "callbench.cli.bench:bench",
     ),
     "report": Command(
-        "write results/report.md from runs",
+        "write a report of runs into results/latest/ (--publish: results/report.md)",
         report_command.add_arguments,
         "callbench.cli.report:main",
     ),
@@ -91,7 +93,7 @@ COMMANDS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser = Parser(prog=PROG, description=" ".join(__doc__.split("\n\n")[0].split()))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name, command in COMMANDS.items():
         command.add_arguments(sub.add_parser(name, help=command.help))

@@ -21,7 +21,7 @@ def program_on(path: Path, device: torch.device | str) -> Any:
     from torch.export.passes import move_to_device_pass
 
     from callbench.driverkit.model import model_error
-    from callbench.model.user_torch import load
+    from callbench.model.user_torch_archive import load
 
     try:
         return move_to_device_pass(load(path), device).module()

@@ -15,7 +15,8 @@ from callbench.driverkit.model import Arrays, Loop, Model, model_error
 from callbench.drivers.checks import check_output, per_call
 from callbench.errors import UsageError
 from callbench.model.artifacts import require
-from callbench.model.user_torch import PROGRAM, load
+from callbench.model.user_torch import PROGRAM
+from callbench.model.user_torch_archive import load
 
 Store = Callable[[int, torch.Tensor], None]
 

@@ -180,13 +180,13 @@ def _rebuilt(specs: Sequence[DriverSpec], models: Path, scratch: Path) -> tuple[
 def _program(models: Path) -> Any:
     """The exported program the timed package was made from: a ``--torch`` run's
     ``program.pt2``, else our MLP (any width) rebuilt from its state_dict and exported."""
-    from callbench.model import user_torch
+    from callbench.model import user_torch, user_torch_archive
     from callbench.model.exported_programs import export_program
     from callbench.model.wide_mlp import mlp_from_state_dict
 
     program = models / user_torch.PROGRAM
     if program.is_file():
-        return user_torch.load(program)
+        return user_torch_archive.load(program)
     return export_program(mlp_from_state_dict(art.require(models, art.STATE_DICT)))
 
 

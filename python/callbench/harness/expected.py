@@ -32,6 +32,8 @@ class Expected:
 
     signature: Signature
     outputs: tuple[tuple[Tensor, np.ndarray], ...]
+    # What every record says of the reference, where no witness confirmed it (--unwitnessed).
+    reference_note: str | None = None
 
     @property
     def samples(self) -> int:
@@ -43,7 +45,7 @@ class Expected:
         return tolerance_of(self.outputs[0][0])
 
     def first(self, samples: int) -> Expected:
-        return Expected(self.signature, tuple((t, ref[:samples]) for t, ref in self.outputs))
+        return replace(self, outputs=tuple((t, ref[:samples]) for t, ref in self.outputs))
 
     def check(self, path: Path) -> tuple[list[Checked], str | None]:
         """Each output of the file at ``path`` against its reference, and the first problem."""

@@ -17,7 +17,7 @@ from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.session import Session
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
-from callbench.model import user_onnx
+from callbench.model import user_onnx, witnesses
 from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, write_json
@@ -34,6 +34,8 @@ def check_models(models: Path) -> Expected:
     tensors = (*signature.inputs, *signature.outputs)
     art.verify(models, [t.file for t in tensors])
     expected = read_expected(models, signature)
+    if (user_model(models) or {}).get(user_onnx.UNCONFIRMED):
+        expected = replace(expected, reference_note=witnesses.UNCONFIRMED)
     for tensor in tensors:
         held = (models / tensor.file).stat().st_size // tensor.sample_bytes
         if held != expected.samples:
@@ -83,6 +85,8 @@ def write_env(run_dir: Path, options: RunOptions, models: Path) -> None:
     # Each file's sha256, kept with the run: compare tells from them which rows loaded
     # the same artifact on the same inputs, with no models folder left to look at.
     env[art.FILES_SHA256] = {name: entry["sha256"] for name, entry in manifest["files"].items()}
+    env[art.COMPILED_FOR_HOST] = sorted(name for name, entry in manifest["files"].items()
+                                        if entry.get("reproducible") is False)  # fmt: skip
     env["fit_rmse"] = manifest.get("fit_rmse")
     if (brought := user_model(models)) is not None:
         env[user_onnx.ORIGIN] = {**brought, "tolerance": art.tolerance(models, ATOL)}

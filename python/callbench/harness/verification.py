@@ -44,6 +44,8 @@ def settle(
     record.peak_rss_bytes = _int_or_none(result.get("peak_rss_bytes"))
     notes = result.get("notes")
     record.notes = notes if isinstance(notes, dict) else {}
+    if expected.reference_note is not None:
+        record.notes["reference"] = expected.reference_note
     return problem
 
 

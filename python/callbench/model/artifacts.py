@@ -31,6 +31,9 @@ MANIFEST = "manifest.json"
 EXPORT_SECONDS = "export_seconds.json"
 # env.json's copy of the manifest's per-file sha256 (name -> hex digest).
 FILES_SHA256 = "files_sha256"
+# env.json's list of the files the manifest marks not reproducible (``"reproducible":
+# false``: machine code compiled for the exporting host, as AOTInductor's and IREE's).
+COMPILED_FOR_HOST = "files_compiled_for_host"
 # The family of model sizes: family.json lists each width, exported into widths/<H>/ with
 # the portable artifacts, inputs, reference and manifest the reference model has.
 FAMILY = "family.json"

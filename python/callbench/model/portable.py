@@ -1,8 +1,9 @@
 """The portable artifacts of one trained MLP: its inputs, reference outputs, state_dict,
 TorchScript, ONNX and raw weights as bytes, written with their manifest entries.
 
-Same versions, same bytes: the inputs come from a seeded generator and the
-manifest holds no timestamps.
+Same versions, same bytes, wherever the clone lies: the inputs come from a seeded
+generator, the manifest holds no timestamps, and ONNX and TorchScript hold no path
+(path_free).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from callbench.model.architecture import (
     weight_count,
 )
 from callbench.model.mlp import MLP
+from callbench.model.path_free import onnx_without_stack_traces, torchscript_without_debug_records
 from callbench.model.tensors import MANIFEST_KEY
 from callbench.model.training import HIGH, LOW, TrainConfig
 
@@ -63,7 +65,7 @@ def torchscript_bytes(model: MLP) -> bytes:
     scripted = torch.jit.script(model)
     buffer = io.BytesIO()
     torch.jit.save(scripted, buffer)
-    return buffer.getvalue()
+    return torchscript_without_debug_records(buffer.getvalue())
 
 
 def onnx_bytes(model: MLP) -> bytes:
@@ -86,7 +88,7 @@ def onnx_bytes(model: MLP) -> bytes:
     for value in (*proto.graph.input, *proto.graph.output):
         value.type.tensor_type.shape.dim[0].dim_param = "batch"
     onnx.checker.check_model(proto, full_check=True)
-    return bytes(proto.SerializeToString())
+    return bytes(onnx_without_stack_traces(proto).SerializeToString())
 
 
 def hidden_of(model: MLP) -> int:

@@ -40,6 +40,8 @@ from callbench.model.user_onnx_graph import SIZE_LIMIT, load
 REFERENCE_STEP, REFERENCE_BYTES = 4096, 16 * 1024 * 1024
 FOLDER = "model"
 ORIGIN = "user_model"
+# The manifest's word (under ORIGIN) that no witness agreed with the reference.
+UNCONFIRMED = "reference_unconfirmed"
 SAMPLES = user_inputs.SAMPLES
 Arrays = Mapping[str, np.ndarray]
 
@@ -215,8 +217,12 @@ class Checked:
         return folder
 
 
-def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT) -> Path:
-    """The checked artifact set in a temporary folder (the caller moves it beside the run)."""
+def prepare(
+    path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT,
+    unwitnessed: bool = False,
+) -> Path:  # fmt: skip
+    """The checked artifact set in a temporary folder (the caller moves it beside the run);
+    ``unwitnessed``: a reference no witness confirms is taken, and the manifest says so."""
     model, data = load(path, limit)
     inputs, outputs = declared(path, model)
     batch = batch_of(path, inputs)
@@ -224,7 +230,8 @@ def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT
     reference = reference_outputs(path, data, outputs, batch, samples)
     checked = Checked(path, inputs, outputs, batch, samples, reference)
     tolerances = {t.name: t.tolerance or 0.0 for t in checked.signature.outputs}
-    heard = witnesses.cross_check(path, data, samples, reference, tolerances, batch)
+    heard = witnesses.cross_check(path, data, samples, reference, tolerances, batch,
+                                  unwitnessed=unwitnessed)  # fmt: skip
     return checked.write({art.ONNX: data}, inputs_path, {
         "opset": opset(model),
         "ir_version": model.ir_version,
@@ -232,6 +239,9 @@ def prepare(path: Path, inputs_path: Path | None = None, limit: int = SIZE_LIMIT
         "reference": "ONNX Runtime CPU provider, graph optimizations off",
         "cross_check": witnesses.summary(heard),
         "witnesses": [h.to_json() for h in heard],
+        # True where witnesses ran, none agreed, and --unwitnessed took the reference all
+        # the same: the records and the report's title say so.
+        UNCONFIRMED: witnesses.unconfirmed(heard),
     })  # fmt: skip
 
 

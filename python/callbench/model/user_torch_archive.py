@@ -14,18 +14,20 @@ reading the zip's names and its two JSON configs (no pickle is opened here):
 - the sample inputs, which the caller loads with ``weights_only=True`` first.
 
 An AOTInductor package is a ``.pt2`` too; it is told apart and refused with
-what to pass instead.
+what to pass instead. ``load`` is the one way in: the checks, then torch's own load.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import warnings
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from callbench.errors import UsageError
+from callbench.errors import UsageError, first_line
 
 FORMAT, VERSION = "archive_format", "archive_version"
 RECORDS = {FORMAT, VERSION, "byteorder", ".data/version", ".data/serialization_id"}
@@ -112,3 +114,23 @@ def check(path: Path) -> Archive:
         except KeyError:
             raise refuse(path, f"has no sample inputs ({SAMPLES}{name}.pt)") from None
     return Archive(root, name, samples)
+
+
+def load(path: Path) -> Any:
+    """The checked archive loaded: its sample inputs first with ``weights_only=True`` (so
+    torch's own load never falls back to a full unpickle), then ``torch.export.load``."""
+    import torch
+
+    archive = check(path)
+    try:
+        torch.load(io.BytesIO(archive.sample_inputs), weights_only=True)
+    except Exception as exc:  # torch raises UnpicklingError for anything beyond tensors
+        raise refuse(path, "its sample inputs are not plain tensors (they do not load with "
+                     f"weights_only=True: {first_line(exc)})") from None  # fmt: skip
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.export.load(path)
+    except Exception as exc:  # ValueError for another archive version, RuntimeError, ...
+        problem = f"torch {torch.__version__} cannot load it ({first_line(exc)})"
+        raise refuse(path, problem) from None

@@ -7,7 +7,10 @@ models, whose Softmax coerces the input to 2-D at axis 1, and it differs from ON
 and OpenVINO by 0.0015 on an opset-9 DenseNet-121 where those two agree within 2e-6. So where
 it differs, or cannot run, OpenVINO is asked too. ONNX Runtime stands once one witness agrees
 within each output's tolerance; the model is refused when witnesses ran and none agreed, in
-one line naming each one's difference. What each said goes into the manifest and the report.
+one line naming each one's difference and the way on: ``--unwitnessed`` takes ONNX Runtime's
+outputs as the reference all the same (a model whose outputs are decided by rounding, such as
+the softmax of equal huge logits, has no witness), and everything written from the run says
+so (``UNCONFIRMED``). What each said goes into the manifest and the report.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from callbench.model.onnx_signature import reject
 
 # Samples each witness recomputes (at least one fixed batch).
 SAMPLES = 8
+# What the manifest, each record and the report say of a reference taken with --unwitnessed.
+UNCONFIRMED = "reference not confirmed by a second implementation"
+UNWITNESSED = "--unwitnessed"
 Arrays = Mapping[str, np.ndarray]
 Feeds = Sequence[dict[str, np.ndarray]]
 # (the model's bytes, the output names, each batch's inputs) -> each output's values, in order.
@@ -137,9 +143,11 @@ def _hear(witness: str, run: Run, data: bytes, feeds: Feeds, reference: Arrays,
 
 def cross_check(path: Path, data: bytes, samples: Arrays, reference: Arrays,
                 tolerances: Mapping[str, float], batch: str | int,
-                witnesses: Sequence[tuple[str, Run]] = WITNESSES) -> list[Heard]:  # fmt: skip
+                witnesses: Sequence[tuple[str, Run]] = WITNESSES,
+                unwitnessed: bool = False) -> list[Heard]:  # fmt: skip
     """Each witness asked in turn until one agrees with ONNX Runtime's ``reference`` on the
-    first samples; UsageError (one line, naming each difference) when some ran and none did."""
+    first samples; UsageError (one line, naming each difference and ``--unwitnessed``) when
+    some ran and none did, unless ``unwitnessed``."""
     step = batch if isinstance(batch, int) else 1
     count = min(max(SAMPLES, step), len(next(iter(samples.values()))))
     feeds = [{k: v[i : i + step] for k, v in samples.items()}
@@ -149,11 +157,19 @@ def cross_check(path: Path, data: bytes, samples: Arrays, reference: Arrays,
         heard.append(_hear(witness, run, data, feeds, reference, tolerances))
         if heard[-1].agrees:
             return heard
-    if any(h.agrees is False for h in heard):
+    if any(h.agrees is False for h in heard) and not unwitnessed:
         raise reject(path, "no second implementation agrees with ONNX Runtime's outputs, so "
                            "the reference would not be trustworthy: "
-                           + "; ".join(h.sentence() for h in heard))  # fmt: skip
+                           + "; ".join(h.sentence() for h in heard)
+                           + f" ({UNWITNESSED} takes ONNX Runtime's outputs as the reference "
+                           "all the same)")  # fmt: skip
     return heard
+
+
+def unconfirmed(heard: Sequence[Heard]) -> bool:
+    """Whether the reference was taken though witnesses ran and none agreed
+    (``--unwitnessed``)."""
+    return not any(h.agrees for h in heard) and any(h.agrees is False for h in heard)
 
 
 def summary(heard: Sequence[Heard]) -> str:
@@ -163,4 +179,6 @@ def summary(heard: Sequence[Heard]) -> str:
         if heard[-1].agrees and len(heard) > 1:
             return f"{said}: ONNX Runtime's outputs stand, with {heard[-1].witness} as witness"
         return said
+    if unconfirmed(heard):  # taken all the same, with --unwitnessed
+        return f"{said}: ONNX Runtime's outputs taken as the reference ({UNCONFIRMED})"
     return f"{said}: no witness could check ONNX Runtime's outputs"

@@ -6,7 +6,9 @@ another call, and compare refuses it in one line. Within comparable runs, a
 driver's row is compared when it loaded the same artifact (its sha256) in both;
 a row whose artifact changed, or a driver in one run only, is listed apart and
 never gated. A change that adds or re-exports an artifact so gates every row it
-did not touch.
+did not touch. An artifact the manifest marks not reproducible (compiled for the host
+that exported it) differs from one export to the next by design: its row says
+"compiled for this host", not "artifact changed".
 
 A run keeps each models file's sha256 in env.json (``files_sha256``). Runs made
 before it kept only the manifest's own sha256; against such a run:
@@ -30,7 +32,9 @@ from callbench.model.user_onnx import ORIGIN
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, Run
 
-Comparability = Literal["same", "same name", "artifact changed", "only in A", "only in B"]
+Comparability = Literal[
+    "same", "same name", "artifact changed", "compiled for this host", "only in A", "only in B"
+]
 # The rows that are compared and gated; the others are listed apart.
 COMPARED: tuple[Comparability, ...] = ("same", "same name")
 # Options that change what one call is: runs that differ in them are not comparable.
@@ -48,6 +52,8 @@ class Matching:
     basis: Basis
     a_files: dict[str, str]
     b_files: dict[str, str]
+    # Files either run's manifest marked as compiled for its host (not reproducible).
+    compiled: frozenset[str] = frozenset()
 
     def of(self, a: Record | None, b: Record | None) -> Comparability:
         """One driver's comparability, from its record in each run (None: not in that run)."""
@@ -61,7 +67,9 @@ class Matching:
             return "same name"
         found = self.a_files.get(a.artifact)
         same = found is not None and found == self.b_files.get(a.artifact)
-        return "same" if same else "artifact changed"
+        if same:
+            return "same"
+        return "compiled for this host" if a.artifact in self.compiled else "artifact changed"
 
     def files_differ(self) -> list[str] | None:
         """The models files whose sha256 differs or that one run lacks; None: unknown."""
@@ -88,6 +96,13 @@ class Matching:
 def files_sha256(env: dict[str, Any]) -> dict[str, str] | None:
     found = env.get(art.FILES_SHA256)
     return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else None
+
+
+def compiled_for_host(env: dict[str, Any]) -> frozenset[str]:
+    """The files a run's manifest marked not reproducible; none for a run made before
+    runs kept the mark."""
+    found = env.get(art.COMPILED_FOR_HOST)
+    return frozenset(str(n) for n in found) if isinstance(found, list) else frozenset()
 
 
 def _same_call(a: Run, b: Run, where: str) -> None:
@@ -136,4 +151,5 @@ def matching(a: Run, b: Run) -> Matching:
         basis = "artifact name"
     if not {r.id for r in a.drivers} & {r.id for r in b.drivers}:
         raise RunError(f"{where}: no driver in common with run A")
-    return Matching(basis, a_files or {}, b_files or {})
+    compiled = compiled_for_host(a.env) | compiled_for_host(b.env)
+    return Matching(basis, a_files or {}, b_files or {}, compiled)

@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from callbench.model import user_onnx, witnesses
 from callbench.model.user_onnx import ORIGIN
 from callbench.model.user_torch import KIND as TORCH_KIND
 from callbench.records.record import Record
@@ -27,9 +28,11 @@ def brought(run: Run) -> dict[str, Any] | None:
 
 
 def heading(model: dict[str, Any]) -> str:
-    """The report's title: the model's file name and the start of its sha256."""
+    """The report's title: the model's file name and the start of its sha256, and whether
+    its reference is unconfirmed (taken with --unwitnessed)."""
     sha = str(model.get("sha256"))[:16]
-    return f"# callbench report: `{model.get('file', '?')}` (sha256 `{sha}…`)"
+    unconfirmed = f": {witnesses.UNCONFIRMED}" if model.get(user_onnx.UNCONFIRMED) else ""
+    return f"# callbench report: `{model.get('file', '?')}` (sha256 `{sha}…`){unconfirmed}"
 
 
 # Bytes a value of each dtype takes (contract 3's dtypes).
