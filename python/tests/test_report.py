@@ -693,3 +693,26 @@ def test_what_decides_a_call_is_read_from_the_runs_rows() -> None:
                2: [driver("cpp-onnxruntime", [1.1e9] * 3, batch=21)]}  # fmt: skip
     assert ("from 1 to 2 threads a call got faster by `cpp-onnxruntime` 1.82× (batch 21)"
             in what_decides(large, threads))  # fmt: skip
+
+
+def test_a_report_goes_to_latest_and_only_publish_writes_the_committed_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from callbench.cli import report as report_command
+
+    results = tmp_path / "results"
+    monkeypatch.setattr(report_command, "RESULTS", results)
+    monkeypatch.setattr(report_command, "LATEST", results / "latest")
+    run = make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3)])
+    (results / "latest" / "charts").mkdir(parents=True)
+    (results / "latest" / "charts" / "an-older-run-per-call.png").write_bytes(b"old")
+    assert callbench_main(["report", str(run)]) == 0
+    assert (results / "latest" / "report.md").is_file()
+    assert not (results / "latest" / "charts" / "an-older-run-per-call.png").exists()
+    assert not (results / "report.md").exists()
+    assert callbench_main(["report", str(run), "--publish"]) == 0
+    assert (results / "report.md").read_text() == (results / "latest" / "report.md").read_text()
+    capsys.readouterr()
+    both = ["report", str(run), "--publish", "--out", str(tmp_path / "out")]
+    assert callbench_main(both) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
