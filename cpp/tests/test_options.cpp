@@ -78,8 +78,8 @@ TEST(Options, HelpIsAskedNotAnError) {
   EXPECT_TRUE(parse_options(std::span<const std::string_view>(args)).help);
   EXPECT_EQ(help_line("cpp-x"),
             "usage: cpp-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
-            "[--repeats R] [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] "
-            "[--serve] [--debug]");
+            "[--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] "
+            "[--latencies PATH] [--serve] [--debug]");
 }
 
 // The parser is CLI11; the words are the contract's, as every kit writes them.
@@ -97,6 +97,14 @@ TEST(Options, WordsEachProblemTheKitsWay) {
   EXPECT_EQ(problem_of({"--warmup-time", "-1"}), "--warmup-time must be in 0..1000000, got -1");
   EXPECT_EQ(problem_of({"--models="}), "--models needs a folder");
   EXPECT_EQ(problem_of({"--latencies", ""}), "--latencies needs a path");
+  EXPECT_EQ(problem_of({"--callers", "0"}), "--callers must be >= 1, got 0");
+  EXPECT_EQ(problem_of({"--callers", "2"}), "--callers N > 1 is not supported: this driver runs one caller");
+}
+
+// Contract 4: one caller is the default and is taken; more are refused until the kit runs them.
+TEST(Options, TakesOneCaller) {
+  EXPECT_EQ(parse({}).callers, 1);
+  EXPECT_EQ(parse({"--callers", "1"}).callers, 1);
 }
 
 TEST(Options, TheLastOfARepeatedOptionWins) {

@@ -20,6 +20,7 @@ type Options struct {
 	Repeats    int     // standalone runs only: rounds of N calls
 	Batch      int     // samples per call
 	Threads    int     // intra-op threads for the runtime
+	Callers    int     // contract 4: callers calling the model at once (refused above 1 so far)
 	Outputs    string  // "" when not given
 	Latencies  string  // "" when not given
 	Serve      bool    // take commands from stdin instead of running --repeats rounds
@@ -29,7 +30,7 @@ type Options struct {
 
 // DefaultOptions are the contract's defaults.
 func DefaultOptions() Options {
-	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, WarmupTime: 2, Repeats: 3, Batch: 1, Threads: 1}
+	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, WarmupTime: 2, Repeats: 3, Batch: 1, Threads: 1, Callers: 1}
 }
 
 // ParseOptions parses the arguments after the program name. Every problem is
@@ -76,6 +77,7 @@ func ParseOptions(args []string) (Options, error) {
 	count("repeats", &o.Repeats, 1)
 	count("batch", &o.Batch, 1)
 	count("threads", &o.Threads, 1)
+	count("callers", &o.Callers, 1)
 	path("outputs", "a path", &o.Outputs)
 	path("latencies", "a path", &o.Latencies)
 	flags.BoolVar(&o.Serve, "serve", false, "")
@@ -98,13 +100,17 @@ func ParseOptions(args []string) (Options, error) {
 	if o.Calls > math.MaxInt/2/o.Batch {
 		return o, Usagef("--calls x --batch is too large")
 	}
+	// Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
+	if o.Callers > 1 && !o.Help {
+		return o, Usagef("--callers N > 1 is not supported: this driver runs one caller")
+	}
 	return o, nil
 }
 
 // HelpLine is what --help prints, the same in every kit (docs/contract.md, "The contract's words").
 func HelpLine(id string) string {
 	return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] " +
-		"[--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
+		"[--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
 }
 
 func parseCount(name, text string, minimum int) (int, error) {

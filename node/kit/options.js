@@ -14,6 +14,7 @@ export const DEFAULTS = Object.freeze({
   repeats: 3, // standalone runs only
   batch: 1,
   threads: 1,
+  callers: 1, // contract 4: callers calling the model at once (this kit refuses more than one so far)
   outputs: null,
   latencies: null,
   serve: false,
@@ -21,7 +22,7 @@ export const DEFAULTS = Object.freeze({
   help: false, // --help: the entry prints helpLine and exits 0, loading nothing
 });
 
-const COUNTS = { calls: 1, warmup: 0, repeats: 1, batch: 1, threads: 1 }; // name -> minimum
+const COUNTS = { calls: 1, warmup: 0, repeats: 1, batch: 1, threads: 1, callers: 1 }; // name -> minimum
 const SECONDS = ['warmup_time'];
 const PATHS = { models: 'a folder', outputs: 'a path', latencies: 'a path' };
 
@@ -37,7 +38,7 @@ const DECLARED = {
 export function helpLine(id) {
   return (
     `usage: ${id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] ` +
-    '[--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]'
+    '[--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]'
   );
 }
 
@@ -83,6 +84,10 @@ export function parseOptions(args) {
   // calls * batch * 2 floats must be addressable; the inputs bound it further.
   if (!Number.isSafeInteger(options.calls * options.batch * 2)) {
     throw new UsageError('--calls x --batch is too large');
+  }
+  // Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
+  if (options.callers > 1 && !options.help) {
+    throw new UsageError('--callers N > 1 is not supported: this driver runs one caller');
   }
   return options;
 }

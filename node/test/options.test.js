@@ -19,7 +19,7 @@ test('every option', () => {
   const args = ['--models', 'm', '--calls=10', '--warmup', '0', '--warmup-time=0.25', '--repeats', '2', '--batch', '4',
     '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
   assert.deepEqual(parseOptions(args), {
-    models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3,
+    models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3, callers: 1,
     outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
   });
   assert.equal(parseOptions(['--help']).help, true);
@@ -34,6 +34,8 @@ const BAD = {
   'zero repeats': [['--repeats', '0'], '--repeats must be >= 1'],
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],
+  'zero callers': [['--callers', '0'], '--callers must be >= 1, got 0'],
+  'more than one caller': [['--callers', '2'], "--callers N > 1 is not supported: this driver runs one caller"],
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],
   'a fraction': [['--batch', '1.5'], '--batch needs an integer'],
   'exponent': [['--calls', '1e3'], '--calls needs an integer'],

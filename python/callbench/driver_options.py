@@ -36,6 +36,7 @@ class Options:
     repeats: int = 3
     batch: int = 1
     threads: int = 1
+    callers: int = 1  # contract 4: callers calling the model at once (each kit refuses > 1)
     outputs: Path | None = None
     latencies: Path | None = None
     serve: bool = False
@@ -49,6 +50,8 @@ class Options:
             "--warmup", str(self.warmup), "--warmup-time", repr(float(self.warmup_time)),
             "--batch", str(self.batch), "--threads", str(self.threads),
         ]  # fmt: skip
+        if self.callers != 1:  # one caller is every driver's default: its command line as before
+            args += ["--callers", str(self.callers)]
         if not self.serve:  # in serve mode the harness asks for each round itself
             args += ["--repeats", str(self.repeats)]
         for flag, path in (("--outputs", self.outputs), ("--latencies", self.latencies)):
@@ -65,8 +68,12 @@ def help_line(driver_id: str) -> str:
     """What ``--help`` prints, the same in every kit (docs/contract.md, "The contract's
     words")."""
     return (f"usage: {driver_id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
-            "[--repeats R] [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] "
-            "[--serve] [--debug]")  # fmt: skip
+            "[--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] "
+            "[--latencies PATH] [--serve] [--debug]")  # fmt: skip
+
+
+# What a driver answers to --callers N > 1 until its kit runs callers (contract 4).
+ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller"
 
 
 # The value checks raise UsageError in the contract's words; argparse lets it through (it
@@ -113,7 +120,8 @@ _TYPES: dict[str, Callable[[str], Any]] = {
     "--models": _path("--models", "a folder"), "--calls": _count("--calls", 1),
     "--warmup": _count("--warmup", 0), "--warmup-time": _seconds("--warmup-time"),
     "--repeats": _count("--repeats", 1), "--batch": _count("--batch", 1),
-    "--threads": _count("--threads", 1), "--outputs": _path("--outputs", "a path"),
+    "--threads": _count("--threads", 1), "--callers": _count("--callers", 1),
+    "--outputs": _path("--outputs", "a path"),
     "--latencies": _path("--latencies", "a path"),
 }  # fmt: skip
 
@@ -142,4 +150,7 @@ def parse_options(argv: Sequence[str]) -> Options:
             parser.add_argument(flag, type=_TYPES[flag], default=option.default)
         else:  # --serve, --debug, --help
             parser.add_argument(flag, action="store_true")
-    return Options(**vars(parser.parse_args(argv)))
+    options = Options(**vars(parser.parse_args(argv)))
+    if options.callers > 1 and not options.help:
+        raise UsageError(ONE_CALLER)
+    return options

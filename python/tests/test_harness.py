@@ -243,3 +243,15 @@ def test_a_warm_up_limited_by_calls_alone_makes_every_call(small_models: Path) -
     assert done.returncode == 0, done.stderr[-500:]
     ready = json.loads(done.stdout.splitlines()[0])
     assert ready["event"] == "ready" and ready["warmup_calls"] == 7
+
+
+def test_the_command_line_names_callers_only_beyond_one() -> None:
+    """Contract 4's --callers: a driver at one caller gets the command line it always got,
+    and parsing what the harness writes gives the same options back."""
+    from callbench.driver_options import Options, parse_options
+
+    one = Options(calls=50)
+    assert "--callers" not in one.arguments()
+    assert parse_options(one.arguments()) == one
+    three = Options(callers=3).arguments()
+    assert three[three.index("--callers") + 1] == "3"

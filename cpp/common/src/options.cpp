@@ -55,6 +55,7 @@ class Parser {
     count("--repeats", options.repeats, 1);
     count("--batch", options.batch, 1);
     count("--threads", options.threads, 1);
+    count("--callers", options.callers, 1);
     path("--models", "a folder", [&options](const std::string& v) { options.models = v; });
     path("--outputs", "a path", [&options](const std::string& v) { options.outputs = v; });
     path("--latencies", "a path", [&options](const std::string& v) { options.latencies = v; });
@@ -128,7 +129,7 @@ class Parser {
 std::string help_line(std::string_view id) {
   return "usage: " + std::string(id) +
          " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] [--batch B]"
-         " [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]";
+         " [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]";
 }
 
 Options parse_options(std::span<const std::string_view> args) {
@@ -137,6 +138,10 @@ Options parse_options(std::span<const std::string_view> args) {
   // calls * batch floats must be addressable; the input check bounds it further.
   if (options.calls > std::numeric_limits<std::int64_t>::max() / 2 / options.batch) {
     throw UsageError("--calls x --batch is too large");
+  }
+  // Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
+  if (options.callers > 1 && !options.help) {
+    throw UsageError("--callers N > 1 is not supported: this driver runs one caller");
   }
   return options;
 }

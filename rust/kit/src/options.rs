@@ -45,6 +45,10 @@ pub struct Options {
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = at_least_1,
           allow_negative_numbers = true)]
     pub threads: u64,
+    /// Contract 4: callers calling the model at once (this kit refuses more than one so far)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_1,
+          allow_negative_numbers = true)]
+    pub callers: u64,
     /// Write the last round's outputs here (float32 LE)
     #[arg(long, value_name = "PATH", value_parser = path)]
     pub outputs: Option<PathBuf>,
@@ -66,8 +70,8 @@ pub struct Options {
 pub fn help_line(program: &str) -> String {
     format!(
         "usage: {program} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] \
-         [--repeats R] [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] \
-         [--debug]"
+         [--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] \
+         [--latencies PATH] [--serve] [--debug]"
     )
 }
 
@@ -99,10 +103,16 @@ impl Options {
         // calls * batch samples of 2 floats must be addressable; the input
         // check bounds it further.
         let floats = self.calls.checked_mul(self.batch).and_then(|s| s.checked_mul(2));
-        match floats.and_then(|f| usize::try_from(f).ok()) {
-            Some(_) => Ok(self),
-            None => Err(Error::usage("--calls x --batch is too large")),
+        if floats.and_then(|f| usize::try_from(f).ok()).is_none() {
+            return Err(Error::usage("--calls x --batch is too large"));
         }
+        // Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
+        if self.callers > 1 {
+            return Err(Error::usage(
+                "--callers N > 1 is not supported: this driver runs one caller",
+            ));
+        }
+        Ok(self)
     }
 
     /// Calls of the standalone latency pass: min(N, 100000).
@@ -243,6 +253,21 @@ mod tests {
         assert!(usage_message(&["--warmup-time", "x"]).contains("needs a number, got 'x'"));
         assert!(usage_message(&["--warmup-time", "inf"]).contains("needs a number"));
         assert!(usage_message(&["--warmup-time", "-1"]).contains("must be in 0..1000000"));
+        assert_eq!(usage_message(&["--callers", "0"]), "--callers must be >= 1, got 0");
+        assert_eq!(
+            usage_message(&["--callers", "2"]),
+            "--callers N > 1 is not supported: this driver runs one caller"
+        );
+    }
+
+    #[test]
+    fn one_caller_is_the_default_and_is_taken() {
+        for args in [&[][..], &["--callers", "1"][..]] {
+            match Options::parse_args("rust-test", args.iter().copied()).unwrap() {
+                Parsed::Run(options) => assert_eq!(options.callers, 1),
+                Parsed::Help(_) => panic!("expected a run"),
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ struct Options {
   std::int64_t repeats = 3;        // standalone runs only
   std::int64_t batch = 1;
   std::int64_t threads = 1;
+  std::int64_t callers = 1;  // contract 4: callers at once (the kit refuses > 1 so far)
   std::optional<std::filesystem::path> outputs;
   std::optional<std::filesystem::path> latencies;
   bool serve = false;  // take commands from stdin instead of running --repeats rounds

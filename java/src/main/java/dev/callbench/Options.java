@@ -22,6 +22,8 @@ public final class Options {
     public int repeats = 3;
     public int batch = 1;
     public int threads = 1;
+    /** Contract 4: callers calling the model at once (this kit refuses more than one so far). */
+    public int callers = 1;
     public Path outputs;
     public Path latencies;
     /** Take rounds from standard input instead of running {@link #repeats}. */
@@ -43,6 +45,7 @@ public final class Options {
         @CommandLine.Option(names = "--repeats") String repeats;
         @CommandLine.Option(names = "--batch") String batch;
         @CommandLine.Option(names = "--threads") String threads;
+        @CommandLine.Option(names = "--callers") String callers;
         @CommandLine.Option(names = "--outputs") String outputs;
         @CommandLine.Option(names = "--latencies") String latencies;
         @CommandLine.Option(names = "--serve") boolean serve;
@@ -53,7 +56,8 @@ public final class Options {
     /** What --help prints, the same in every kit (docs/contract.md, "The contract's words"). */
     public static String helpLine(String id) {
         return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]";
+                + " [--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve]"
+                + " [--debug]";
     }
 
     /**
@@ -88,6 +92,7 @@ public final class Options {
         o.repeats = atLeast("--repeats", given.repeats, 1, o.repeats);
         o.batch = atLeast("--batch", given.batch, 1, o.batch);
         o.threads = atLeast("--threads", given.threads, 1, o.threads);
+        o.callers = atLeast("--callers", given.callers, 1, o.callers);
         o.outputs = given.outputs == null ? null : Path.of(given.outputs);
         o.latencies = given.latencies == null ? null : Path.of(given.latencies);
         o.serve = given.serve;
@@ -96,6 +101,10 @@ public final class Options {
         // Java arrays and buffers are indexed by int: the run's samples are counted by one.
         if ((long) o.calls * o.batch > Integer.MAX_VALUE - 8) {
             throw new UsageException("--calls x --batch is too large for one run");
+        }
+        // Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
+        if (o.callers > 1 && !o.help) {
+            throw new UsageException("--callers N > 1 is not supported: this driver runs one caller");
         }
         return o;
     }

@@ -60,8 +60,15 @@ class OptionsTest {
     void helpIsAskedNotAnError() throws UsageException {
         assertTrue(Options.parse(new String[] {"--help"}).help);
         assertEquals("usage: java-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--outputs PATH] [--latencies PATH] [--serve] [--debug]",
+                + " [--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve]"
+                + " [--debug]",
                 Options.helpLine("java-x"));
+    }
+
+    @Test
+    void oneCallerIsTheDefaultAndIsTaken() throws UsageException {
+        assertEquals(1, Options.parse(new String[] {}).callers);
+        assertEquals(1, Options.parse(new String[] {"--callers", "1"}).callers);
     }
 
     @Test
@@ -88,6 +95,8 @@ class OptionsTest {
         assertUsage("java-x: usage: --repeats must be >= 1, got 0", "--repeats", "0");
         assertUsage("java-x: usage: --batch must be >= 1, got 0", "--batch", "0");
         assertUsage("java-x: usage: --threads must be >= 1, got 0", "--threads=0");
+        assertUsage("java-x: usage: --callers must be >= 1, got 0", "--callers", "0");
+        assertUsage("java-x: usage: --callers N > 1 is not supported: this driver runs one caller", "--callers", "2");
         assertUsage("java-x: usage: --calls x --batch is too large for one run",
                 "--calls", "1000000000", "--batch", "4");
     }
