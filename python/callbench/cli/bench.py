@@ -61,7 +61,7 @@ def user_specs(args: argparse.Namespace) -> tuple[list[DriverSpec], list[DriverS
     flag = "--torch" if getattr(args, "torch", None) else "--onnx"
     if args.widths or getattr(args, "sweep", None):
         raise UsageError(f"{flag} runs the user's model as it is: no --widths or --sweep with it")
-    if getattr(args, "unwitnessed", False) and args.onnx is None:
+    if args.unwitnessed and args.onnx is None:
         raise UsageError("--unwitnessed goes with --onnx (a --torch program's reference is "
                          "its own eager module)")  # fmt: skip
     if brought(args) is None:
