@@ -37,6 +37,19 @@ def count(minimum: int) -> Callable[[str], int]:
     return parse
 
 
+def counts(minimum: int) -> Callable[[str], list[int]]:
+    """Whole numbers of at least ``minimum``, comma-separated, each once, in the order given."""
+    one = count(minimum)
+
+    def parse(text: str) -> list[int]:
+        values = [one(part.strip()) for part in text.split(",")]
+        if len(set(values)) != len(values):
+            raise argparse.ArgumentTypeError(f"{text!r} names a value twice")
+        return values
+
+    return parse
+
+
 def number(
     *, above: float = -math.inf, at_least: float = -math.inf, at_most: float = math.inf
 ) -> Callable[[str], float]:

@@ -36,7 +36,7 @@ class Options:
     repeats: int = 3
     batch: int = 1
     threads: int = 1
-    callers: int = 1  # contract 4: callers calling the model at once (each kit refuses > 1)
+    callers: int = 1  # contract 4: callers calling the model at once
     outputs: Path | None = None
     latencies: Path | None = None
     serve: bool = False
@@ -72,7 +72,7 @@ def help_line(driver_id: str) -> str:
             "[--latencies PATH] [--serve] [--debug]")  # fmt: skip
 
 
-# What a driver answers to --callers N > 1 until its kit runs callers (contract 4).
+# What a driver answers to --callers N > 1 when it runs one caller (contract 4).
 ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller"
 
 
@@ -150,7 +150,4 @@ def parse_options(argv: Sequence[str]) -> Options:
             parser.add_argument(flag, type=_TYPES[flag], default=option.default)
         else:  # --serve, --debug, --help
             parser.add_argument(flag, action="store_true")
-    options = Options(**vars(parser.parse_args(argv)))
-    if options.callers > 1 and not options.help:
-        raise UsageError(ONE_CALLER)
-    return options
+    return Options(**vars(parser.parse_args(argv)))

@@ -31,6 +31,7 @@ from callbench.roles import (
     GPU,
     GPU_FLOOR,
     PYTHON_MODULE,
+    SHARED,
     SWEEP,
     TORCH_PROGRAM,
     TORCHSCRIPT_FROM_CPP,
@@ -70,6 +71,12 @@ def gpu_floor(spec: DriverSpec) -> DriverSpec:
     return replace(spec, roles=spec.roles | {GPU_FLOOR})
 
 
+def callers(spec: DriverSpec, holds: str) -> DriverSpec:
+    """The driver takes ``--callers N`` (contract 4), its callers holding the model as
+    ``holds`` says (``roles.SHARED`` or ``roles.PER_CALLER``)."""
+    return replace(spec, callers=holds)
+
+
 def batch_one(spec: DriverSpec) -> DriverSpec:
     """The driver takes one sample a call only (``BATCH_ONE``): no batch sweep takes it."""
     return replace(spec, roles=spec.roles | {BATCH_ONE})
@@ -85,7 +92,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     seed_row(PYTHON_MODULE, Call.OURS,
              "our module (`torch.relu`, no module built per call) on [1, 2] views",
              program(python.driver("python-eager", "torch", STATE_DICT, "eager:plain"))),
-    program(swept(python.driver("python-eager-inference", "torch", STATE_DICT, "eager:inference"))),
+    program(swept(callers(python.driver("python-eager-inference", "torch", STATE_DICT,
+                                        "eager:inference"), SHARED))),
     seed_row(PYTHON_MODULE, Call.AS_WRITTEN,
              "the seed's loop as written: `for x in X` over [N, 2], two `nn.ReLU()` built per call",
              python.driver("python-eager-seed", "torch", STATE_DICT, "eager_seed:setup")),
@@ -94,8 +102,10 @@ DRIVERS: tuple[DriverSpec, ...] = (
                                    "torchscript:plain"))),
     program(swept(python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT,
                                 "torchscript:frozen"))),
-    python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
-    swept(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX, "onnxruntime_driver:iobinding")),
+    callers(python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
+            SHARED),
+    swept(callers(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX,
+                                "onnxruntime_driver:iobinding"), SHARED)),
     swept(python.driver("python-numpy", "numpy", WEIGHTS, "numpy_forward:setup")),
     program(python.driver("python-torch-compile", "torch.compile", STATE_DICT, "torch_compile:setup")),
     program(python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain")),
@@ -130,6 +140,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.independent("independent-python-eager", "torch", STATE_DICT, "eager_caller"),
     python.independent("independent-python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript_caller"),
     python.independent("independent-python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_caller"),
+    callers(python.independent("independent-python-onnxruntime-threads", "onnxruntime", ONNX,
+                               "onnxruntime_threads_caller"), SHARED),
     # C++: cpp/drivers/<id with underscores>.cpp -> build/cpp/bin/<id>.
     seed_row(TORCHSCRIPT_FROM_CPP, Call.OURS,
              "the same call under InferenceMode, on a [1, 2] tensor",

@@ -24,6 +24,10 @@ GPU = "gpu"
 GPU_FLOOR = "gpu_floor"
 # Takes one sample a call only (e.g. torch.compile on the GPU, which compiles per shape).
 BATCH_ONE = "batch_one"
+# How a driver's callers hold the model (contract 4), as its runtime documents: one loaded
+# handle called from every caller at once, or one loaded by each caller.
+SHARED = "shared"
+PER_CALLER = "per caller"
 
 
 @dataclass(frozen=True)

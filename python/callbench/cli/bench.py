@@ -148,8 +148,10 @@ def run(args: argparse.Namespace) -> int:
     if brought(args) is not None or args.inputs is not None or args.unwitnessed:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
-    if args.widths and args.sweep:
-        raise UsageError("--widths is a sweep of its own: give it or --sweep, not both")
+    given = [flag for flag, on in (("--widths", args.widths), ("--sweep", args.sweep),
+                                   ("--callers", args.caller_counts)) if on]  # fmt: skip
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)} are each a sweep of their own: give one")
     sizes = common.widths(args, options.models)
     run_dir = None
     phases = Phases()
@@ -163,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
         elif args.sweep:
             with phases.timed("sweeps"):
                 done = run_sweep(args.sweep, specs, options, run_dir, args.sweep_values)
+        elif args.caller_counts:
+            with phases.timed("sweeps"):
+                done = run_sweep("callers", specs, options, run_dir, args.caller_counts)
         else:
             with phases.timed("measure"):
                 done = run_group(specs, options, run_dir)

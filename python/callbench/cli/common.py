@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from callbench.command_line import counts
 from callbench.errors import UsageError
 from callbench.harness import gpu_sweep
 from callbench.harness.options import FIXED_ROUNDS, RunOptions, add_options
@@ -101,6 +102,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--build", action="store_true", help="build the languages first")
     p.add_argument("--sweep", choices=("batch", "threads"), help="run each value of a sweep")
     p.add_argument("--sweep-values", type=lambda t: [int(v) for v in t.split(",")])
+    p.add_argument(
+        "--callers", type=counts(1), metavar="N,N...", dest="caller_counts",
+        help="run each driver at each number of callers calling it at once (contract 4), "
+        "each N its own group; a driver that runs one caller is skipped at N > 1, saying why",
+    )  # fmt: skip
     add_user_model(p)
     add_widths(
         p, "run each driver at each hidden width of the family (8: the reference; 'all': "

@@ -10,6 +10,7 @@ from callbench.languages import cpp, java, rust
 from callbench.languages.spec import DriverSpec
 from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS, language_key
+from callbench.roles import SHARED
 
 
 def build_entry(spec: DriverSpec, bins: dict[str, Path]) -> str:
@@ -42,6 +43,13 @@ def role_words(spec: DriverSpec) -> str:
     return ", ".join(words)
 
 
+def caller_words(spec: DriverSpec) -> str:
+    """How it takes --callers N (contract 4): its callers' hold on the model, or why one."""
+    if spec.callers is not None:
+        return f"--callers N, the model {'shared' if spec.callers == SHARED else 'one per caller'}"
+    return f"one ({spec.one_caller})"
+
+
 def listing() -> str:
     bins = rust.cargo_bins()
     rows = [f"{'driver':34} {'language':9} {'runtime':18} {'artifact':20} status"]
@@ -53,6 +61,7 @@ def listing() -> str:
         rows.append(f"{'':34} build: {build_entry(spec, bins)}")
         if roles := role_words(spec):
             rows.append(f"{'':34} roles: {roles}")
+        rows.append(f"{'':34} callers: {caller_words(spec)}")
     reason = unavailable()
     rows.append("")
     rows.append(

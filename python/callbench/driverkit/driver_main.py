@@ -8,12 +8,15 @@ import sys
 from collections.abc import Sequence
 
 from callbench.command_line import report_errors
-from callbench.driver_options import help_line, parse_options
-from callbench.driverkit import rounds
-from callbench.driverkit.model import Setup, load
+from callbench.driver_options import ONE_CALLER, Options, help_line, parse_options
+from callbench.driverkit import callers, rounds
+from callbench.driverkit.inputs import read_inputs
+from callbench.driverkit.model import TAKES_CALLERS, LoadedModel, Setup, load
 from callbench.driverkit.outputs import write_outputs
 from callbench.driverkit.result import result_line
 from callbench.driverkit.serve import answer, run_script, serve
+from callbench.errors import UsageError
+from callbench.model.artifacts import signature
 
 
 def progress(stage: str) -> None:
@@ -30,18 +33,60 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
         if options.help:
             print(help_line(driver_id), flush=True)
             return 0
+        if options.callers > 1 and not getattr(setup, TAKES_CALLERS, False):
+            raise UsageError(ONE_CALLER)
         progress("loading")
         loaded = load(setup, options)
+        if options.callers > 1:
+            return many_callers(driver_id, options, loaded)
         model = loaded.model
         with model.context():
             progress("warm-up")
             warmup = rounds.warm_up(model.loop, options.calls, options.warmup,
                                     options.warmup_time)  # fmt: skip
-            done = serve(options, loaded, warmup) if options.serve else run_script(options, loaded)
-        if options.outputs is not None and done:
-            write_outputs(options.outputs, loaded.outputs, done[-1].calls * options.batch)
-        answer(result_line(driver_id, options, model.runtime_version, loaded.load_ns, done,
-                           dict(model.notes)))  # fmt: skip
+            runner = rounds.OneCaller(model.loop, loaded.outputs, options.batch)
+            done = run_rounds(options, runner, loaded, warmup)
+        finish(driver_id, options, loaded, runner, done, dict(model.notes))
         return 0
 
     return report_errors(driver_id, body, "--debug" in args, catch_all=True)
+
+
+def many_callers(driver_id: str, options: Options, loaded: LoadedModel) -> int:
+    """Contract 4: N callers started after the load, warmed up together, the rounds, the end."""
+    sharing = loaded.model.sharing
+    if sharing is None:
+        raise UsageError(ONE_CALLER)
+    every = read_inputs(options, signature(options.models), every=True)
+    runner = callers.Callers(loaded, options, every)
+    progress("warm-up")
+    warmup = runner.start()
+    done = run_rounds(options, runner, loaded, warmup)
+    runner.stop()
+    notes = {**loaded.model.notes, **callers.note(sharing, options.callers)}
+    finish(driver_id, options, loaded, runner, done, notes)
+    return 0
+
+
+def run_rounds(
+    options: Options, runner: rounds.Runner, loaded: LoadedModel, warmup: rounds.Warmup
+) -> list[rounds.Round]:
+    if options.serve:
+        return serve(options, runner, loaded.load_ns, warmup)
+    return run_script(options, runner)
+
+
+def finish(
+    driver_id: str,
+    options: Options,
+    loaded: LoadedModel,
+    runner: rounds.Runner,
+    done: list[rounds.Round],
+    notes: dict[str, object],
+) -> None:
+    """The last round's outputs written, then the result line."""
+    if options.outputs is not None and done:
+        last = runner.last_outputs(done[-1].calls)
+        write_outputs(options.outputs, last, len(last[0]))
+    answer(result_line(driver_id, options, loaded.model.runtime_version, loaded.load_ns, done,
+                       notes))  # fmt: skip

@@ -5,6 +5,11 @@ samples from ``inputs`` and storing its result into ``outputs``. A driver of
 one input and one output (our MLP's) gets the two arrays; a driver marked
 ``@every_tensor`` (the ONNX drivers) gets a tuple of arrays for each, in the
 model's order, ``[calls * batch, *shape]`` in each tensor's dtype (contract 3).
+
+A driver that takes callers (contract 4) also returns ``Model.sharing``: how its
+callers hold what setup loaded, and ``caller(inputs, outputs) -> Loop``, which makes
+one caller's own call state (its buffers, bindings, requests) over that caller's own
+arrays. ``loop`` stays the one caller's, timed as before.
 """
 
 from __future__ import annotations
@@ -23,8 +28,23 @@ from callbench.driver_options import Options
 from callbench.driverkit.inputs import read_inputs
 from callbench.errors import DataError, first_line
 from callbench.model.artifacts import MANIFEST, signature
+from callbench.roles import PER_CALLER, SHARED
+
+__all__ = ["PER_CALLER", "SHARED", "Arrays", "Loop", "Model", "Setup", "Sharing", "takes_callers"]
 
 Loop = Callable[[int, int], None]
+Arrays = tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """How many callers call one loaded model: ``holds`` (SHARED or PER_CALLER), ``how`` in
+    the runtime's words (the record's notes), and ``caller``, one caller's loop over its own
+    inputs and outputs, made in the thread that sets the callers up."""
+
+    holds: str
+    how: str
+    caller: Callable[[Arrays, Arrays], Loop]
 
 
 @dataclass(frozen=True)
@@ -36,11 +56,12 @@ class Model:
     notes: dict[str, Any] = field(default_factory=dict)
     # Entered once around warm-up and every round (e.g. torch.inference_mode),
     # so no call pays for entering it.
+    # With callers, each caller's thread enters it too (inference mode is thread-local).
     context: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
+    sharing: Sharing | None = None  # None: the driver runs one caller
 
 
 Setup = Callable[[Options, np.ndarray, np.ndarray], Model]
-Arrays = tuple[np.ndarray, ...]
 # The mark of a setup that takes every input and output: (options, inputs, outputs).
 EVERY_TENSOR = "callbench_every_tensor"
 F = TypeVar("F", bound=Callable[..., Model])
@@ -49,6 +70,17 @@ F = TypeVar("F", bound=Callable[..., Model])
 def every_tensor(setup: F) -> F:
     """Mark ``setup`` as taking a tuple of arrays for the inputs and one for the outputs."""
     setattr(setup, EVERY_TENSOR, True)
+    return setup
+
+
+# The mark of a setup whose Model has ``sharing`` (contract 4): the entry refuses
+# --callers N > 1 before loading anything for a setup without it.
+TAKES_CALLERS = "callbench_takes_callers"
+
+
+def takes_callers(setup: F) -> F:
+    """Mark ``setup`` as returning a Model with ``sharing``: it takes ``--callers N``."""
+    setattr(setup, TAKES_CALLERS, True)
     return setup
 
 

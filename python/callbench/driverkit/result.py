@@ -29,11 +29,13 @@ def result_line(
     rounds: Sequence[Round],
     notes: dict[str, Any],
 ) -> dict[str, Any]:
+    echo = {"callers": options.callers} if options.callers > 1 else {}  # contract 4
     return {
         "driver": driver_id,
         "calls": options.calls,
         "batch": options.batch,
         "threads": options.threads,
+        **echo,
         "runtime_version": runtime_version,
         "load_ns": load_ns,
         "peak_rss_bytes": peak_rss_bytes(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -18,7 +19,7 @@ class Round:
     ns: int
     cpu_ns: int
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, Any]:
         return {"calls": self.calls, "ns": self.ns, "cpu_ns": self.cpu_ns}
 
 
@@ -92,3 +93,32 @@ def latencies(loop: Loop, calls: int) -> np.ndarray:
         loop(i, i + 1)
         out[i] = clock() - t0
     return out
+
+
+class Runner(Protocol):
+    """What the dialogue asks of the calls: one caller's (``OneCaller``) or N callers'
+    (``callers.Callers``)."""
+
+    def timed_round(self, calls: int) -> Round: ...
+
+    def latencies(self, calls: int) -> np.ndarray: ...
+
+    def last_outputs(self, calls: int) -> list[np.ndarray]: ...
+
+
+@dataclass(frozen=True)
+class OneCaller:
+    """The one caller: the driver's loop over the run's arrays, timed on this thread."""
+
+    loop: Loop
+    outputs: Sequence[np.ndarray]
+    batch: int
+
+    def timed_round(self, calls: int) -> Round:
+        return timed_round(self.loop, calls, self.outputs)
+
+    def latencies(self, calls: int) -> np.ndarray:
+        return latencies(self.loop, calls)
+
+    def last_outputs(self, calls: int) -> list[np.ndarray]:
+        return [out[: calls * self.batch] for out in self.outputs]

@@ -17,7 +17,6 @@ from typing import Any, TextIO
 
 from callbench.driver_options import STANDALONE_LATENCY_CALLS, Options
 from callbench.driverkit import rounds
-from callbench.driverkit.model import LoadedModel
 from callbench.driverkit.outputs import write_int64s
 from callbench.errors import UsageError
 
@@ -64,33 +63,36 @@ def answer(data: dict[str, Any]) -> None:
 
 
 def serve(
-    options: Options, model: LoadedModel, warmup: rounds.Warmup, stream: TextIO | None = None
+    options: Options,
+    runner: rounds.Runner,
+    load_ns: int,
+    warmup: rounds.Warmup,
+    stream: TextIO | None = None,
 ) -> list[rounds.Round]:
     """The ready line, then each command of ``stream`` (standard input) answered until ``end``."""
-    answer({"event": "ready", "load_ns": model.load_ns, **warmup.to_json()})
+    answer({"event": "ready", "load_ns": load_ns, **warmup.to_json()})
     commands = _commands_from(stream or sys.stdin, options.calls)
-    return _execute(commands, options, model, answering=True)
+    return _execute(commands, options, runner, answering=True)
 
 
-def run_script(options: Options, model: LoadedModel) -> list[rounds.Round]:
+def run_script(options: Options, runner: rounds.Runner) -> list[rounds.Round]:
     """The standalone script, answering nothing."""
-    return _execute(standalone_script(options), options, model, answering=False)
+    return _execute(standalone_script(options), options, runner, answering=False)
 
 
 def _execute(
-    commands: Iterable[Command], options: Options, model: LoadedModel, *, answering: bool
+    commands: Iterable[Command], options: Options, runner: rounds.Runner, *, answering: bool
 ) -> list[rounds.Round]:
-    loop = model.model.loop
     done: list[rounds.Round] = []
     for command in commands:
         if command.verb == "round":
-            done.append(rounds.timed_round(loop, command.calls, model.outputs))
+            done.append(runner.timed_round(command.calls))
             if answering:
                 answer({"event": "round", **done[-1].to_json()})
         elif command.verb == "latencies":
             if options.latencies is None:
                 raise UsageError("latencies K needs --latencies PATH")
-            write_int64s(options.latencies, rounds.latencies(loop, command.calls))
+            write_int64s(options.latencies, runner.latencies(command.calls))
             if answering:
                 answer({"event": "latencies", "calls": command.calls})
         else:

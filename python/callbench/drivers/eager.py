@@ -12,8 +12,9 @@ with every input and giving every output (contract 3).
 from __future__ import annotations
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Model, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor, takes_callers
 from callbench.drivers.torch_common import (
+    SHARED_MODULE,
     models_path,
     module_loop,
     program_loop,
@@ -26,13 +27,15 @@ from callbench.model.wide_mlp import mlp_from_state_dict
 
 def setup(options: Options, inputs: Arrays, outputs: Arrays, *, inference: bool) -> Model:
     set_threads(options.threads)
+    how = SHARED_MODULE if inference else None  # the seed's plain loop stays one caller
     module = program_module(options)
     if module is not None:
-        return program_loop(module, options, inputs, outputs, inference=inference)
+        return program_loop(module, options, inputs, outputs, inference=inference,
+                            shared_how=how)  # fmt: skip
     path = models_path(options, STATE_DICT)
     model = mlp_from_state_dict(path)  # any width of the family
     (x,), (y,) = inputs, outputs
-    return module_loop(model, path, options, x, y, inference=inference)
+    return module_loop(model, path, options, x, y, inference=inference, shared_how=how)
 
 
 @every_tensor
@@ -40,6 +43,7 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, inference=False)
 
 
+@takes_callers
 @every_tensor
 def inference(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, inference=True)

@@ -19,7 +19,16 @@ import numpy as np
 import onnxruntime as ort
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Model, every_tensor, model_error
+from callbench.driverkit.model import (
+    SHARED,
+    Arrays,
+    Loop,
+    Model,
+    Sharing,
+    every_tensor,
+    model_error,
+    takes_callers,
+)
 from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.model.artifacts import ONNX
 
@@ -63,74 +72,95 @@ def check_outputs(options: Options, got: Sequence[Any], io: Ports) -> None:
         check_output(options.models / ONNX, y, options.batch, shape)
 
 
+# Contract 4: ONNX Runtime documents InferenceSession.run as safe to call from many threads
+# at once, so every caller calls the one session; the C++ call releases the GIL.
+SHARED_SESSION = "one InferenceSession, called from every caller's thread (run is thread-safe)"
+
+
+@takes_callers
 @every_tensor
 def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
-    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
     run, names = sess.run, io.inputs
-    check_outputs(options, run(None, {n: x[0] for n, x in zip(names, xs, strict=True)}), io)
-    notes = {"call": "InferenceSession.run with NumPy views"}
-    if io.single:
-        (x,), (y,), (x_name,) = xs, ys, names
+    first = per_call(inputs, options.batch)
+    check_outputs(options, run(None, {n: x[0] for n, x in zip(names, first, strict=True)}), io)
 
-        def loop(start: int, stop: int) -> None:
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        """One caller's loop: session.run on NumPy views of its own inputs."""
+        xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+        if io.single:
+            (x,), (y,), (x_name,) = xs, ys, names
+
+            def loop(start: int, stop: int) -> None:
+                for i in range(start, stop):
+                    y[i] = run(None, {x_name: x[i]})[0]
+
+            return loop
+        feeds = list(zip(names, xs, strict=True))
+
+        def loop_every(start: int, stop: int) -> None:
             for i in range(start, stop):
-                y[i] = run(None, {x_name: x[i]})[0]
+                answers = run(None, {n: x[i] for n, x in feeds})
+                for y, answer in zip(ys, answers, strict=True):
+                    y[i] = answer
 
-        return Model(loop, ort.__version__, notes)
-    feeds = list(zip(names, xs, strict=True))
+        return loop_every
 
-    def loop_every(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            answers = run(None, {n: x[i] for n, x in feeds})
-            for y, answer in zip(ys, answers, strict=True):
-                y[i] = answer
-
-    return Model(loop_every, ort.__version__, notes)
+    notes = {"call": "InferenceSession.run with NumPy views"}
+    return Model(caller(inputs, outputs), ort.__version__, notes,
+                 sharing=Sharing(SHARED, SHARED_SESSION, caller))  # fmt: skip
 
 
+@takes_callers
 @every_tensor
 def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     sess = session(options)
     io = names_and_shapes(options, sess, inputs, outputs)
-    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
-    x_bufs = [np.zeros_like(x[0]) for x in xs]
-    y_bufs = [np.zeros_like(y[0]) for y in ys]
-    binding = sess.io_binding()
-    for name, buf in zip(io.inputs, x_bufs, strict=True):
-        binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(buf))
-    for name, buf in zip(io.outputs, y_bufs, strict=True):
-        binding.bind_ortvalue_output(name, ort.OrtValue.ortvalue_from_numpy(buf))
     # No RunOptions: with one, this ORT version looks up a config entry that is
     # absent by raising and catching an exception, ~50 µs a call.
     run = sess.run_with_iobinding
-    for buf, x in zip(x_bufs, xs, strict=True):
-        buf[...] = x[0]
-    try:
-        run(binding)
-    except Exception as exc:  # ORT refuses an output that does not fit the bound buffer
-        raise model_error(options.models / ONNX, exc) from None
-    check_outputs(options, y_bufs, io)
-    notes = {"call": "run_with_iobinding, OrtValues bound once"}
-    if io.single:
-        (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
 
-        def loop(start: int, stop: int) -> None:
-            for i in range(start, stop):
-                x_buf[...] = x[i]
-                run(binding)
-                y[i] = y_buf
-
-        return Model(loop, ort.__version__, notes)
-    fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
-
-    def loop_every(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            for buf, x in fills:
-                buf[...] = x[i]
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        """One caller's loop: its own IoBinding over its own OrtValues, bound once."""
+        xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+        x_bufs = [np.zeros_like(x[0]) for x in xs]
+        y_bufs = [np.zeros_like(y[0]) for y in ys]
+        binding = sess.io_binding()
+        for name, buf in zip(io.inputs, x_bufs, strict=True):
+            binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(buf))
+        for name, buf in zip(io.outputs, y_bufs, strict=True):
+            binding.bind_ortvalue_output(name, ort.OrtValue.ortvalue_from_numpy(buf))
+        for buf, x in zip(x_bufs, xs, strict=True):
+            buf[...] = x[0]
+        try:
             run(binding)
-            for y, buf in drains:
-                y[i] = buf
+        except Exception as exc:  # ORT refuses an output that does not fit the bound buffer
+            raise model_error(options.models / ONNX, exc) from None
+        check_outputs(options, y_bufs, io)
+        if io.single:
+            (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
 
-    return Model(loop_every, ort.__version__, notes)
+            def loop(start: int, stop: int) -> None:
+                for i in range(start, stop):
+                    x_buf[...] = x[i]
+                    run(binding)
+                    y[i] = y_buf
+
+            return loop
+        fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
+
+        def loop_every(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                for buf, x in fills:
+                    buf[...] = x[i]
+                run(binding)
+                for y, buf in drains:
+                    y[i] = buf
+
+        return loop_every
+
+    notes = {"call": "run_with_iobinding, OrtValues bound once"}
+    how = f"{SHARED_SESSION}; an IoBinding and OrtValues of its own in each caller"
+    return Model(caller(inputs, outputs), ort.__version__, notes,
+                 sharing=Sharing(SHARED, how, caller))  # fmt: skip

@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Loop, Model, model_error
+from callbench.driverkit.model import SHARED, Arrays, Loop, Model, Sharing, model_error
 from callbench.drivers.checks import check_output, per_call
 from callbench.errors import UsageError
 from callbench.model.artifacts import require
@@ -79,24 +79,42 @@ def module_loop(
     outputs: np.ndarray,
     *,
     inference: bool,
+    shared_how: str | None = None,
 ) -> Model:
-    """The per-call loop both torch drivers time: one module call per call.
+    """The per-call loop both torch drivers time: one module call per call; with
+    ``shared_how``, callers (contract 4) share the module, each with its own loop.
 
     ``inference`` runs the calls in ``torch.inference_mode()``, entered once by
     the protocol, not per call; without it the calls pay for autograd
     bookkeeping, as the seed's did.
     """
-    x = per_call_inputs(inputs, options.batch)
-    store = storer(outputs, options.batch)
     mode = torch.inference_mode if inference else contextlib.nullcontext
+
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        (x_all,), (y_all,) = inputs, outputs
+        x = per_call_inputs(x_all, options.batch)
+        store = storer(y_all, options.batch)
+
+        def loop(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                store(i, module(x[i]))
+
+        return loop
+
     with mode():
-        check_output(path, module(x[0]), options.batch)
+        check_output(path, module(per_call_inputs(inputs, options.batch)[0]), options.batch)
+    return Model(caller((inputs,), (outputs,)), torch.__version__, context=mode,
+                 sharing=shared(shared_how, caller))  # fmt: skip
 
-    def loop(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            store(i, module(x[i]))
 
-    return Model(loop, torch.__version__, context=mode)
+# Contract 4: a module's forward keeps no state between calls, so callers share the one
+# module; inference mode is thread-local, so each caller's thread enters its own.
+SHARED_MODULE = "one module, called from every caller's thread, each in its own inference_mode"
+
+
+def shared(how: str | None, caller: Callable[[Arrays, Arrays], Loop]) -> Sharing | None:
+    """Callers sharing the one module, where the driver says how (None: one caller)."""
+    return Sharing(SHARED, how, caller) if how is not None else None
 
 
 def program_module(options: Options) -> Any | None:
@@ -165,12 +183,17 @@ def tensors_loop(
 def program_loop(
     module: Callable[..., Any], options: Options, inputs: Arrays, outputs: Arrays,
     *, inference: bool, path: Path | None = None,
-    call: str = "ep.module()(*inputs), from torch.export.load",
+    call: str = "ep.module()(*inputs), from torch.export.load", shared_how: str | None = None,
 ) -> Model:  # fmt: skip
     """The program's module (or one made from it, at ``path``) called with every input, one
     call per call."""
     mode = torch.inference_mode if inference else contextlib.nullcontext
-    with mode():
-        loop = tensors_loop(lambda xs: module(*xs), path or options.models / PROGRAM, options,
+
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        return tensors_loop(lambda xs: module(*xs), path or options.models / PROGRAM, options,
                             inputs, outputs)  # fmt: skip
-    return Model(loop, torch.__version__, {"call": call}, context=mode)
+
+    with mode():
+        loop = caller(inputs, outputs)
+    return Model(loop, torch.__version__, {"call": call}, context=mode,
+                 sharing=shared(shared_how, caller))  # fmt: skip

@@ -47,6 +47,19 @@ class Expected:
     def first(self, samples: int) -> Expected:
         return replace(self, outputs=tuple((t, ref[:samples]) for t, ref in self.outputs))
 
+    def of_callers(self, callers: int, calls: int, batch: int) -> Expected:
+        """What ``callers`` callers' rounds of ``calls`` calls of ``batch`` samples write
+        (contract 4): caller c's call i is the reference's call (c * calls + i) mod S, S the
+        calls the samples hold at this batch; caller after caller."""
+        held = self.samples // batch
+        which = np.concatenate([(c * calls + np.arange(calls)) % held for c in range(callers)])
+
+        def taken(ref: np.ndarray) -> np.ndarray:
+            per_call = ref[: held * batch].reshape(held, batch, *ref.shape[1:])
+            return np.asarray(per_call[which]).reshape(-1, *ref.shape[1:])
+
+        return replace(self, outputs=tuple((t, taken(ref)) for t, ref in self.outputs))
+
     def check(self, path: Path) -> tuple[list[Checked], str | None]:
         """Each output of the file at ``path`` against its reference, and the first problem."""
         if not path.is_file():

@@ -55,7 +55,8 @@ def base_record(
     return Record(
         kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
         status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
-        warmup=warmups.of_run(options).calls, tolerance=tolerance, sweep=sweep,
+        callers=options.callers, warmup=warmups.of_run(options).calls, tolerance=tolerance,
+        sweep=sweep,
     )  # fmt: skip
 
 
@@ -76,7 +77,8 @@ class Placement:
 
     @classmethod
     def of(cls, options: RunOptions) -> Placement:
-        cpus = machine.driver_cpus(options.threads, options.pin)
+        """N callers of T threads each get min(N x T, the usable CPUs) cores."""
+        cpus = machine.driver_cpus(options.threads * options.callers, options.pin)
         return cls(cpus, set(machine.usable_cpus()) if cpus else None)
 
     def pin_back(self, live: Live) -> int:

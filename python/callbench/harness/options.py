@@ -90,6 +90,8 @@ class RunOptions:
     )  # fmt: skip
     batch: int = _option(_DRIVER.batch, "samples per call", count(1))
     threads: int = _option(_DRIVER.threads, "threads each runtime may use", count(1))
+    # Contract 4: callers calling each driver at once (run --callers gives each N its group).
+    callers: int = _DRIVER.callers
     pin: bool = _option(True, "do not pin drivers to a core", name="--no-pin")
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
@@ -141,7 +143,8 @@ class RunOptions:
         (default: a run's, ``warmups.of_run``)."""
         warm = warmup or warmups.of_run(self)
         mine = {"models": self.models, "warmup": warm.calls, "warmup_time": warm.seconds,
-                "batch": self.batch, "threads": self.threads, "debug": self.debug}  # fmt: skip
+                "batch": self.batch, "threads": self.threads, "callers": self.callers,
+                "debug": self.debug}  # fmt: skip
         return Options(calls=calls, **{**mine, **more})
 
 

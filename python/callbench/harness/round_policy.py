@@ -48,6 +48,10 @@ class RoundPolicy:
         steal = steal1 - steal0 if steal0 is not None and steal1 is not None else None
         if int(answer.get("calls", -1)) != calls or int(answer.get("ns", 0)) <= 0:
             raise DriverError(f"answered {answer} to `round {calls}`")
+        callers = self.options.callers
+        if callers > 1 and (answer.get("callers") != callers
+                            or len(answer.get("caller_ns") or ()) != callers):  # fmt: skip
+            raise DriverError(f"answered {answer} to `round {calls}` at {callers} callers")
         return answer, steal
 
     def calibrate(self, live: Live) -> None:
@@ -85,9 +89,11 @@ class RoundPolicy:
             ratio = self._probe_ratio(before, after) if self.probe_flags else None
             off = self.place.pin_back(live)
             why = planning.flag(ns, cpu_ns, steal, self.options.threads, ratio, off)
+            spans = answer.get("caller_ns")
             live.record.rounds.append(
-                Round(index, live.calls, ns, cpu_ns, steal, why, before, after)
-            )
+                Round(index, live.calls, ns, cpu_ns, steal, why, before, after,
+                      self.options.callers, [int(s) for s in spans] if spans else None)
+            )  # fmt: skip
             live.expected_ns = float(ns)
             if why is None:
                 return
@@ -108,7 +114,8 @@ class RoundPolicy:
         live.process.send(f"latencies {calls}")
         live.process.event("latencies", planning.round_limit(live.expected_ns, calls, 1) * 2)
         path = live.workdir / "latencies.i64"
-        if path.is_file() and path.stat().st_size == 8 * calls:
+        # Every caller's durations, caller after caller (contract 4).
+        if path.is_file() and path.stat().st_size == 8 * calls * self.options.callers:
             live.latencies = np.fromfile(path, dtype="<i8")
 
 

@@ -135,8 +135,9 @@ def run_group(
     console.say(
         f"run {run_dir.name} ({what}): {len(specs)} drivers, {options.rounds} interleaved "
         f"{protocol}, batch {options.batch}, {options.threads} thread(s)"
+        + (f", {options.callers} callers" if options.callers > 1 else "")
     )
-    driver_cpus = machine.driver_cpus(options.threads, options.pin)
+    driver_cpus = machine.driver_cpus(options.threads * options.callers, options.pin)
     session = Session(specs, options, run_dir, expected, sweep)
     with harness_pinned(machine.harness_cpus(driver_cpus)):
         done = session.run()
@@ -165,7 +166,10 @@ def run_sweep(
     for value in values or SWEEP_VALUES[kind]:
         if kind == "threads" and value > cpus:
             continue
-        if kind == "batch":
+        if kind == "callers":
+            # Each N its own group, as the main group otherwise (its latencies too).
+            point = replace(options, callers=value)
+        elif kind == "batch":
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None
             warmup = warmups.of_sweep_point(options, value).calls

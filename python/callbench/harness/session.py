@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
 from callbench.harness import console, planning
 from callbench.harness.expected import Expected, echo_of
@@ -66,7 +67,7 @@ class Session:
                 self._round(index)
             if self.options.rounds:
                 console.say(self.rounds.contention())
-            if self.options.latencies and self.sweep is None:
+            if self.options.latencies and (self.sweep is None or self.sweep["kind"] == "callers"):
                 for live in self._running():
                     self._step(live, self.rounds.latencies)
             for live in list(self.live):
@@ -98,7 +99,7 @@ class Session:
 
     def _start(self, live: Live, label: str) -> None:
         spec = live.spec
-        reason = spec.available() or self._not_exported(spec)
+        reason = spec.available() or self._not_exported(spec) or self._one_caller(spec)
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -108,6 +109,12 @@ class Session:
         except (DataError, OSError) as exc:
             return self._fail(live, str(exc))
         return None
+
+    def _one_caller(self, spec: DriverSpec) -> str | None:
+        """Why a driver that runs one caller is skipped at N callers (its registry line)."""
+        if self.options.callers == 1 or spec.callers is not None:
+            return None
+        return f"{ONE_CALLER} ({spec.one_caller})"
 
     def _not_exported(self, spec: DriverSpec) -> str | None:
         """Why the driver is skipped for want of its artifact: a width sweep's export has
@@ -153,14 +160,22 @@ class Session:
         except DriverError as exc:
             return self._fail(live, str(exc))
         live.process = None
-        asked = {"driver": live.spec.id, "calls": self.max_calls,
-                 "batch": self.options.batch, "threads": self.options.threads}  # fmt: skip
+        callers, batch = self.options.callers, self.options.batch
+        asked = {
+            "driver": live.spec.id,
+            "calls": self.max_calls,
+            "batch": batch,
+            "threads": self.options.threads,
+        } | ({"callers": callers} if callers > 1 else {})
         try:
-            want = self._expected_of(live.spec).first(live.calls * self.options.batch)
+            expected = self._expected_of(live.spec)
+            want = (expected.first(live.calls * batch) if callers == 1
+                    else expected.of_callers(callers, live.calls, batch))  # fmt: skip
         except DataError as exc:
             return self._fail(live, str(exc))
         outputs = live.workdir / "outputs.f32"
         problem = settle(live.record, result, asked, live.sent_rounds, outputs, want)
+        live.record.callers_verified = None if problem else callers
         live.record.status, live.record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 
-def parse() -> argparse.Namespace:
+def parse(*, callers: bool = False) -> argparse.Namespace:
+    """The options; ``callers``: also --callers N, threads calling at once."""
     p = argparse.ArgumentParser()
     p.add_argument("--models", type=Path, default=Path("models"))
     for name, default in (("calls", 1_000_000), ("warmup", 1000), ("repeats", 3),
@@ -26,7 +27,11 @@ def parse() -> argparse.Namespace:
     p.add_argument("--outputs", type=Path)
     p.add_argument("--latencies", type=Path)  # accepted; `latencies K` times nothing here
     p.add_argument("--serve", action="store_true")
+    if callers:
+        p.add_argument("--callers", type=int, default=1)
     args = p.parse_args()
+    if callers and args.callers < 1:
+        p.error("--callers must be >= 1")
     if (min(args.calls, args.repeats, args.batch, args.threads) < 1 or args.warmup < 0
             or not args.warmup_time >= 0):  # fmt: skip
         p.error(
@@ -57,13 +62,15 @@ DTYPES = {"float32": "<f4", "float16": "<f2", "float64": "<f8", "int64": "<i8", 
           "int8": "i1", "uint8": "u1", "bool": "?"}  # fmt: skip
 
 
-def tensor_inputs(args: argparse.Namespace) -> list[np.ndarray]:
-    """Each input's samples as the manifest's tensors table lists them, [calls, batch, *shape]."""
+def tensor_inputs(args: argparse.Namespace, *, every: bool = False) -> list[np.ndarray]:
+    """Each input's samples as the manifest's tensors table lists them, [calls, batch, *shape];
+    ``every``: as many calls as the file holds, not --calls of them."""
     table = json.loads((args.models / "manifest.json").read_text())["tensors"]
     found = []
     for t in table["inputs"]:
         x = np.fromfile(args.models / t["file"], dtype=DTYPES[t["dtype"]]).reshape(-1, *t["shape"])
-        found.append(x[: args.calls * args.batch].reshape(args.calls, args.batch, *t["shape"]))
+        calls = len(x) // args.batch if every else args.calls
+        found.append(x[: calls * args.batch].reshape(calls, args.batch, *t["shape"]))
     return found
 
 

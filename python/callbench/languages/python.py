@@ -87,4 +87,5 @@ def independent(driver_id: str, runtime: str, artifact: str, module: str) -> Dri
         artifact=artifact,
         source=_source(full),
         command=lambda: [sys.executable, "-W", "ignore", "-m", full],
+        one_caller="a plain loop of one caller",
     )

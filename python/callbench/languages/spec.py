@@ -44,6 +44,10 @@ class DriverSpec:
     # The programs that build the driver (cmake, cargo, mvn, ...); none when nothing is built.
     # With them on PATH, a driver that cannot run is a build someone forgot, not a skip.
     toolchain: tuple[str, ...] = ()
+    # Contract 4: how the driver's callers hold the model (SHARED or PER_CALLER, set by
+    # ``registry.callers``); None: it runs one caller, for the reason ``one_caller`` says.
+    callers: str | None = None
+    one_caller: str = "its driver is not yet split into a load and each caller's own state"
 
     def missing_tool(self) -> str | None:
         """The first program of the toolchain that is not on PATH here, or None."""

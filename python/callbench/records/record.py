@@ -41,10 +41,15 @@ class Round:
     flagged: str | None = None
     probe_ns: int | None = None
     probe_after_ns: int | None = None
+    # Contract 4: the callers that each made ``calls`` calls at once, and each one's span.
+    callers: int = 1
+    caller_ns: list[int] | None = None
 
     @property
     def per_call_ns(self) -> float:
-        return self.ns / self.calls
+        """The round's wall time per call made, all callers' calls counted: one caller's
+        time per call, and at N callers the inverse of their throughput together."""
+        return self.ns / (self.calls * self.callers)
 
 
 @dataclass
@@ -59,6 +64,10 @@ class Record:
     artifact: str | None = None
     batch: int = 1
     threads: int = 1
+    # Contract 4: callers calling the driver at once, and how many had their outputs checked
+    # (every one, in a record that is ok; None before the outputs were read).
+    callers: int = 1
+    callers_verified: int | None = None
     warmup: int = 0  # warm-up calls: the cap asked for, then what the ready line says was made
     rounds: list[Round] = field(default_factory=list)
     load_ns: int | None = None

@@ -1,0 +1,74 @@
+"""A driver of the Python kit that takes callers (contract 4) and misbehaves in one chosen
+caller on request, for the callers' tests.
+
+``python callers_driver.py MODE DRIVER_ID <contract options>``; each caller is python-numpy's
+forward over its own arrays, so its outputs are the model's and only MODE can fail it:
+
+- ``ok``: every caller as it should be;
+- ``fail-in-caller-C``: caller C raises in its first round;
+- ``wrong-in-caller-C``: caller C stores zeros;
+- ``hang-in-caller-C``: caller C sleeps for ten minutes in its first round.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from callbench.driver_options import Options
+from callbench.driverkit.driver_main import driver_main
+from callbench.driverkit.model import (
+    PER_CALLER,
+    Arrays,
+    Loop,
+    Model,
+    Sharing,
+    every_tensor,
+    takes_callers,
+)
+from callbench.drivers import numpy_forward
+
+
+def mode_setup(mode: str) -> object:
+    how, _, which = mode.rpartition("-")
+    chosen = int(which) if how in ("fail-in-caller", "wrong-in-caller", "hang-in-caller") else -1
+
+    @takes_callers
+    @every_tensor
+    def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+        def caller(ins: Arrays, outs: Arrays) -> Loop:
+            c = int(threading.current_thread().name.removeprefix("caller "))  # the kit's name
+            forward = numpy_forward.setup(options, ins[0], outs[0]).loop
+            if c != chosen:
+                return forward
+            calls = [0]
+
+            def misbehaving(start: int, stop: int) -> None:
+                calls[0] += stop - start
+                if calls[0] <= options.warmup:  # the warm-up goes as it should
+                    return forward(start, stop)
+                if how == "fail-in-caller":
+                    raise RuntimeError(f"caller {c} failed on purpose")
+                if how == "hang-in-caller":
+                    time.sleep(600)
+                forward(start, stop)
+                outs[0][start * options.batch : stop * options.batch] = 0
+                return None
+
+            return misbehaving
+
+        one = numpy_forward.setup(options, inputs[0], outputs[0])
+        return Model(
+            one.loop,
+            one.runtime_version,
+            sharing=Sharing(
+                PER_CALLER, "python-numpy's forward, its buffers made by each caller", caller
+            ),
+        )
+
+    return setup
+
+
+if __name__ == "__main__":
+    sys.exit(driver_main(sys.argv[2], mode_setup(sys.argv[1]), sys.argv[3:]))  # type: ignore[arg-type]
