@@ -11,13 +11,10 @@
 
 namespace {
 
-class OnnxRuntimeModel {
+// One caller's call: each input's samples wrapped in a new OrtValue, Run's own outputs.
+class PlainCall {
  public:
-  explicit OnnxRuntimeModel(const callbench::Options& options)
-      : ort_(options.models / "mlp.onnx", options.threads, options.batch),
-        inputs_(ort_.input_count()) {
-    callbench::check_model_answers(ort_);
-  }
+  explicit PlainCall(callbench::OrtModel& ort) : ort_(ort), inputs_(ort.input_count()) {}
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     // Each assignment releases the previous call's OrtValue, as a local would.
@@ -29,15 +26,36 @@ class OnnxRuntimeModel {
       std::memcpy(out[k], y[k].GetTensorRawData(), ort_.output_bytes(k));
     }
   }
+
+ private:
+  callbench::OrtModel& ort_;
+  std::vector<Ort::Value> inputs_;
+};
+
+class OnnxRuntimeModel {
+ public:
+  explicit OnnxRuntimeModel(const callbench::Options& options)
+      : ort_(options.models / "mlp.onnx", options.threads, options.batch), one_(ort_) {
+    callbench::check_model_answers(ort_);
+  }
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    one_.call(in, out);
+  }
   std::string runtime_version() const { return callbench::ort_version(); }
   const callbench::Signature& signature() const { return ort_.signature(); }
   callbench::Notes notes() const {
     return {{"call", "CreateTensor over the samples + Run each call"}};
   }
+  // Contract 4: Run is documented safe to call from many threads on one session.
+  callbench::Holding holding() const {
+    return {callbench::kShared, std::string(callbench::kSharedSession)};
+  }
+  PlainCall caller() { return PlainCall(ort_); }
 
  private:
   callbench::OrtModel ort_;
-  std::vector<Ort::Value> inputs_;
+  PlainCall one_;
 };
 
 }  // namespace

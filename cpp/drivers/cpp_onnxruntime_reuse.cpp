@@ -12,25 +12,26 @@ namespace {
 class OnnxRuntimeReuseModel {
  public:
   explicit OnnxRuntimeReuseModel(const callbench::Options& options)
-      : ort_(options.models / "mlp.onnx", options.threads, options.batch), buffers_(ort_) {}
+      : ort_(options.models / "mlp.onnx", options.threads, options.batch), one_(ort_) {}
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
-    buffers_.load(in);
-    ort_.session().Run(run_options_, ort_.input_names(), buffers_.inputs().data(),
-                       ort_.input_count(), ort_.output_names(), buffers_.outputs().data(),
-                       ort_.output_count());
-    buffers_.store(out);
+    one_.call(in, out);
   }
   std::string runtime_version() const { return callbench::ort_version(); }
   const callbench::Signature& signature() const { return ort_.signature(); }
   callbench::Notes notes() const {
     return {{"call", "OrtValues reused over fixed buffers, Run into them"}};
   }
+  // Contract 4: one session, each caller with OrtValues over buffers of its own.
+  callbench::Holding holding() const {
+    return {callbench::kShared,
+            std::string(callbench::kSharedSession) + "; OrtValues over its own buffers in each"};
+  }
+  callbench::OrtReuseCall caller() { return callbench::OrtReuseCall(ort_); }
 
  private:
   callbench::OrtModel ort_;
-  callbench::OrtFixedBuffers buffers_;
-  Ort::RunOptions run_options_;
+  callbench::OrtReuseCall one_;
 };
 
 }  // namespace

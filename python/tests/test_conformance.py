@@ -9,16 +9,23 @@ loop, sharing no code with the drivers, and check nothing.
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from callbench.driver_options import WARMUP
+from callbench.languages import cpp
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.paths import REPO_ROOT
 from callbench.registry import DRIVERS
+from callbench.roles import PER_CALLER
 from tests import models_damage as damage
 from tests.conftest import SMALL_SAMPLES, require_available, run_driver
 
@@ -188,3 +195,91 @@ def test_every_kit_says_the_contracts_words(
         assert (done.stdout, error_lines(done.stderr)) == (line + "\n", []), case
     else:
         assert (done.stdout, error_lines(done.stderr)) == ("", [line]), case
+
+
+# Each kit that runs callers (contract 4) has a test driver that takes them and misbehaves
+# in one chosen caller on request (MODE DRIVER_ID <contract options>): Python's
+# tests/callers_driver.py, C++'s cpp/tests/callers_test_driver.cpp (built with the tests).
+CALLERS_TEST_DRIVERS = {
+    "python": lambda: [sys.executable, str(Path(__file__).with_name("callers_driver.py"))],
+    "cpp": lambda: [str(cpp.BIN_DIR / "callbench-callers-test")],
+}
+
+
+def callers_test_driver(kit: str, mode: str) -> list[str]:
+    program = CALLERS_TEST_DRIVERS[kit]()
+    if not Path(program[-1]).is_file():
+        pytest.skip(f"{program[-1]} is not built (callbench build {kit} --test)")
+    return [*program, mode, f"{kit}-callers"]
+
+
+def run_callers(kit: str, mode: str, models: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*callers_test_driver(kit, mode), "--models", str(models), "--warmup", "5", *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def taken(reference: np.ndarray, callers: int, calls: int) -> np.ndarray:
+    """What contract 4 puts in the outputs: caller c's call i is call (c*K + i) mod S."""
+    return np.concatenate([reference[(c * calls + np.arange(calls)) % len(reference)]
+                           for c in range(callers)])  # fmt: skip
+
+
+@pytest.mark.parametrize("kit", CALLERS_TEST_DRIVERS)
+def test_every_kit_gives_each_caller_its_own_samples_and_writes_every_callers_outputs(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # Three callers of 9,000 calls over 20,000 samples: the last wraps around to the first.
+    calls, outputs, latencies = 9000, tmp_path / "out.f32", tmp_path / "lat.i64"
+    done = run_callers(kit, "ok", small_models, "--calls", str(calls), "--callers", "3",
+                       "--repeats", "2", "--outputs", str(outputs),
+                       "--latencies", str(latencies))  # fmt: skip
+    assert done.returncode == 0, done.stderr[-800:]
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["callers"] == 3
+    assert result["notes"]["callers_hold"] == PER_CALLER
+    for answer in result["rounds"]:
+        assert answer["callers"] == 3 and len(answer["caller_ns"]) == 3
+        assert max(answer["caller_ns"]) <= answer["ns"]
+    reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
+    got = np.fromfile(outputs, dtype="<f4")
+    assert 3 * calls > SMALL_SAMPLES and got.shape == (3 * calls,)
+    assert np.abs(got - taken(reference, 3, calls)).max() < 1e-4
+    # Every caller's durations, caller after caller.
+    assert np.fromfile(latencies, dtype="<i8").shape == (3 * calls,)
+
+
+@pytest.mark.parametrize("kit", CALLERS_TEST_DRIVERS)
+def test_every_kit_ends_a_failing_caller_in_one_line_naming_it(
+    kit: str, small_models: Path
+) -> None:
+    done = run_callers(kit, "fail-in-caller-1", small_models, "--calls", "200", "--callers", "3")
+    assert done.returncode == 1, done.stderr[-800:]
+    assert done.stdout == ""
+    said = error_lines(done.stderr)
+    assert len(said) == 1 and said[0].startswith(f"{kit}-callers: error: caller 1: "), said
+    assert said[0].endswith("failed on purpose"), said
+    assert not any(trace in done.stderr for trace in TRACES)
+
+
+@pytest.mark.parametrize("kit", CALLERS_TEST_DRIVERS)
+def test_every_kit_ends_every_caller_on_a_stop_mid_round(kit: str, small_models: Path) -> None:
+    proc = subprocess.Popen(
+        [*callers_test_driver(kit, "hang-in-caller-0"), "--models", str(small_models),
+         "--calls", "100", "--warmup", "5", "--callers", "3", "--serve"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert json.loads(proc.stdout.readline())["event"] == "ready"
+        proc.stdin.write("round 100\n")
+        proc.stdin.flush()
+        time.sleep(0.5)  # the other callers are done; caller 0 sleeps in its round
+        assert len(list(Path(f"/proc/{proc.pid}/task").iterdir())) >= 4  # entry + 3 callers
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == -signal.SIGTERM
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not Path(f"/proc/{proc.pid}").exists()

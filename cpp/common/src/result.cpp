@@ -13,6 +13,10 @@ namespace callbench {
 // argument-dependent lookup; only the result line uses it).
 void to_json(nlohmann::ordered_json& json, const Round& round) {
   json = {{"calls", round.calls}, {"ns", round.ns}, {"cpu_ns", round.cpu_ns}};
+  if (!round.caller_ns.empty()) {
+    json["callers"] = round.caller_ns.size();
+    json["caller_ns"] = round.caller_ns;
+  }
 }
 
 std::string result_json(const Result& r) {
@@ -24,12 +28,13 @@ std::string result_json(const Result& r) {
   nlohmann::ordered_json line = {{"driver", r.driver},
                                  {"calls", r.calls},
                                  {"batch", r.batch},
-                                 {"threads", r.threads},
-                                 {"runtime_version", r.runtime_version},
+                                 {"threads", r.threads}};
+  if (r.callers > 1) line["callers"] = r.callers;  // contract 4: echoed beside threads
+  line.update(nlohmann::ordered_json{{"runtime_version", r.runtime_version},
                                  {"load_ns", r.load_ns},
                                  {"peak_rss_bytes", nullptr},
                                  {"rounds", r.rounds},
-                                 {"notes", std::move(notes)}};
+                                 {"notes", std::move(notes)}});
   if (r.peak_rss_bytes) line["peak_rss_bytes"] = *r.peak_rss_bytes;
   // replace: a driver's note may quote a library's message in any bytes.
   return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

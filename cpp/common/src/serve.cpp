@@ -59,10 +59,15 @@ bool execute(const Command& command, const Options& options, Runner& runner,
       const Round round = runner.round(command.calls);
       rounds.push_back(round);
       if (answers) {
-        answer(*answers, {{"event", "round"},
-                          {"calls", round.calls},
-                          {"ns", round.ns},
-                          {"cpu_ns", round.cpu_ns}});
+        nlohmann::ordered_json line = {{"event", "round"},
+                                       {"calls", round.calls},
+                                       {"ns", round.ns},
+                                       {"cpu_ns", round.cpu_ns}};
+        if (!round.caller_ns.empty()) {
+          line["callers"] = round.caller_ns.size();
+          line["caller_ns"] = round.caller_ns;
+        }
+        answer(*answers, line);
       }
       return true;
     }

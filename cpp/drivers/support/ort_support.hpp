@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <onnxruntime_cxx_api.h>
@@ -80,6 +81,30 @@ class OrtFixedBuffers {
   std::vector<Ort::Value> inputs_;
   std::vector<Ort::Value> outputs_;
 };
+
+// One caller's call of the -reuse way: its own OrtValues over fixed buffers (made
+// once), each call copying its samples in, Run into them, the results copied out.
+class OrtReuseCall {
+ public:
+  explicit OrtReuseCall(OrtModel& model) : model_(model), buffers_(model) {}
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    buffers_.load(in);
+    model_.session().Run(run_options_, model_.input_names(), buffers_.inputs().data(),
+                         model_.input_count(), model_.output_names(), buffers_.outputs().data(),
+                         model_.output_count());
+    buffers_.store(out);
+  }
+
+ private:
+  OrtModel& model_;
+  OrtFixedBuffers buffers_;
+  Ort::RunOptions run_options_;
+};
+
+// Contract 4: how the rows sharing one session say so.
+inline constexpr std::string_view kSharedSession =
+    "one Ort::Session, Run from every caller's thread (documented thread-safe)";
 
 // One untimed Run on zeros through values the session allocates, checked.
 void check_model_answers(OrtModel& model);

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "callbench/callers.hpp"
 #include "callbench/errors.hpp"
 #include "callbench/float_model.hpp"
 #include "callbench/inputs.hpp"
@@ -24,7 +25,6 @@
 #include "callbench/result.hpp"
 #include "callbench/rounds.hpp"
 #include "callbench/serve.hpp"
-#include "callbench/rounds.hpp"
 #include "callbench/tensors.hpp"
 
 namespace callbench {
@@ -40,14 +40,36 @@ void finish(std::string_view id, const Options& options,
 // the outputs and the result line.
 template <class AnyModel>
 void measure(std::string_view id, const Options& options, AnyModel& model, Runner& rounds,
-             std::int64_t load_ns, const Warmup& warmup) {
+             std::int64_t load_ns, const Warmup& warmup, Notes more = {}) {
   Result result;
   result.rounds = options.serve ? serve(options, rounds, load_ns, warmup, std::cin, std::cout)
                                 : run_script(options, rounds);
   result.runtime_version = model.runtime_version();
   result.load_ns = load_ns;
   result.notes = model.notes();
+  result.notes.insert(result.notes.end(), more.begin(), more.end());
   finish(id, options, rounds.last_outputs(), std::move(result));
+}
+
+// Ends the process at once after a caller's failure: the line, then _Exit, so that
+// nothing the other callers may be using mid-call is destroyed under them.
+[[noreturn]] void end_after_failed_caller(std::string_view id, const CallerFailed& failure);
+
+// Contract 4: N callers of a model that takes them (callers.hpp); warm-up, rounds, end.
+template <TakesCallers AnyModel>
+void measure_callers(std::string_view id, const Options& options, AnyModel& model,
+                     const std::vector<Samples>& inputs, std::int64_t load_ns) {
+  Callers<AnyModel> callers(model, inputs, options);
+  try {
+    const Warmup warmup = callers.start();
+    const Holding holding = model.holding();
+    measure(id, options, model, callers, load_ns, warmup,
+            {{"callers", options.callers},
+             {"callers_hold", std::string(holding.holds)},
+             {"callers_how", holding.how}});
+  } catch (const CallerFailed& failure) {
+    end_after_failed_caller(id, failure);
+  }
 }
 
 // load(options) returns the driver's model (see model.hpp), our MLP's float
@@ -69,6 +91,8 @@ auto load_tensor_model(Load& load, const Options& options) {
 template <class Load>
 int driver_main(int argc, const char* const* argv, std::string_view id, Load&& load) {
   return guarded_main(argc, argv, id, [&](const Options& options) {
+    using Loaded = decltype(load_tensor_model(load, options));
+    if (options.callers > 1 && !TakesCallers<Loaded>) throw UsageError(std::string(kOneCaller));
     progress("loading");
     const auto start = Clock::now();
     auto model = load_tensor_model(load, options);
@@ -79,6 +103,9 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
     require_samples(options.models / tensor_file(kInputsStem, 0, signature.inputs[0].dtype),
                     inputs.front().count, options);
     progress("warm-up");
+    if constexpr (TakesCallers<Loaded>) {
+      if (options.callers > 1) return measure_callers(id, options, model, inputs, load_ns);
+    }
     Rounds rounds(model, inputs, options.calls, options.batch);
     const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
     measure(id, options, model, rounds, load_ns, warmup);

@@ -18,13 +18,17 @@ struct Options {
   std::int64_t repeats = 3;        // standalone runs only
   std::int64_t batch = 1;
   std::int64_t threads = 1;
-  std::int64_t callers = 1;  // contract 4: callers at once (the kit refuses > 1 so far)
+  std::int64_t callers = 1;  // contract 4: callers calling the model at once
   std::optional<std::filesystem::path> outputs;
   std::optional<std::filesystem::path> latencies;
   bool serve = false;  // take commands from stdin instead of running --repeats rounds
   bool debug = false;
   bool help = false;  // --help: the entry prints help_line and exits 0, loading nothing
 };
+
+// What a driver that runs one caller answers to --callers N > 1 (contract 4).
+inline constexpr std::string_view kOneCaller =
+    "--callers N > 1 is not supported: this driver runs one caller";
 
 // What --help prints, the same in every kit (docs/contract.md, "The contract's words").
 std::string help_line(std::string_view id);

@@ -19,6 +19,7 @@ struct Result {
   std::int64_t calls = 0;
   std::int64_t batch = 0;
   std::int64_t threads = 0;
+  std::int64_t callers = 1;  // echoed when > 1 (contract 4)
   std::string runtime_version;
   std::int64_t load_ns = 0;
   std::optional<std::int64_t> peak_rss_bytes;  // null when unreadable

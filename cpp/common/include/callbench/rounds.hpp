@@ -41,11 +41,14 @@ std::int64_t thread_cpu_ns();
 // It emits no instruction.
 inline void clobber_memory() { asm volatile("" : : : "memory"); }
 
-// One timed round: `calls` calls (0 .. calls-1), wall and thread CPU time.
+// One timed round: `calls` calls (0 .. calls-1), wall and thread CPU time. At N
+// callers (contract 4): each caller's calls, ns from the first start to the last
+// end, cpu_ns every caller's thread together, caller_ns each caller's own span.
 struct Round {
   std::int64_t calls = 0;
   std::int64_t ns = 0;
   std::int64_t cpu_ns = 0;
+  std::vector<std::int64_t> caller_ns = {};  // empty: one caller
   bool operator==(const Round&) const = default;
 };
 
@@ -116,7 +119,7 @@ struct TensorSteps {
   std::vector<std::size_t> output_step;
 };
 
-template <TensorModel M>
+template <CallState M>
 void run_tensor_calls(M& model, const TensorSteps& steps, std::span<const std::byte*> in,
                       std::span<std::byte*> out, std::size_t first, std::size_t calls) {
   if constexpr (requires { model.floats(); }) {

@@ -1,0 +1,96 @@
+// callbench-callers-test: a driver of the C++ kit that takes callers (contract 4)
+// and misbehaves in one chosen caller on request, for the conformance test:
+//
+//   callbench-callers-test MODE DRIVER_ID <contract options>
+//
+// Each caller's call state is cpp-handwritten's forward over its own buffers, so
+// its outputs are the model's and only MODE can fail it: "ok";
+// "fail-in-caller-C" (caller C throws in its first round); "hang-in-caller-C"
+// (caller C sleeps ten minutes in its first round).
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "callbench/driver_main.hpp"
+#include "callbench/mlp_weights.hpp"
+#include "mlp_forward.hpp"
+
+namespace {
+
+struct Mode {
+  std::string how = "ok";
+  int caller = -1;
+
+  explicit Mode(std::string_view text) {
+    const auto dash = text.rfind('-');
+    if (dash != std::string_view::npos && text.substr(0, dash).ends_with("-in-caller")) {
+      how = std::string(text.substr(0, dash));
+      caller = std::stoi(std::string(text.substr(dash + 1)));
+    }
+  }
+};
+
+class ForwardState {
+ public:
+  ForwardState(const callbench::Options& options, bool misbehaves, std::string how)
+      : forward_(callbench::read_weights(options.models / "mlp_weights.f32")),
+        batch_(static_cast<std::size_t>(options.batch)),
+        warmup_(options.warmup),
+        misbehaves_(misbehaves),
+        how_(std::move(how)) {}
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    if (misbehaves_ && ++calls_ > warmup_) {  // the warm-up goes as it should
+      if (how_ == "fail-in-caller") throw std::runtime_error("failed on purpose");
+      std::this_thread::sleep_for(std::chrono::minutes(10));
+    }
+    forward_(reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out[0]), batch_);
+  }
+
+ private:
+  callbench::MlpForward forward_;
+  std::size_t batch_;
+  std::int64_t warmup_;
+  bool misbehaves_;
+  std::string how_;
+  std::int64_t calls_ = 0;
+};
+
+class CallersTestModel {
+ public:
+  CallersTestModel(const callbench::Options& options, Mode mode)
+      : options_(options), mode_(std::move(mode)), one_(options, false, "ok") {}
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    one_.call(in, out);
+  }
+  ForwardState caller() { return ForwardState(options_, made_++ == mode_.caller, mode_.how); }
+  callbench::Holding holding() const {
+    return {callbench::kPerCaller, "cpp-handwritten's forward, its buffers made by each caller"};
+  }
+  const callbench::Signature& signature() const { return callbench::mlp_signature(); }
+  std::string runtime_version() const { return "0"; }
+  callbench::Notes notes() const { return {}; }
+
+ private:
+  callbench::Options options_;
+  Mode mode_;
+  ForwardState one_;
+  int made_ = 0;  // call states made: the kit makes them in caller order
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) return 2;
+  const Mode mode(argv[1]);
+  const auto load = [&mode](const callbench::Options& options) {
+    return CallersTestModel(options, mode);
+  };
+  // argv[2], the driver's id, stands where the program's name would.
+  return callbench::driver_main(argc - 2, argv + 2, argv[2], load);
+}
