@@ -20,6 +20,8 @@ class OpenVinoReuseModel {
   }
   std::string runtime_version() const { return callbench::openvino_version(); }
   const callbench::Signature& signature() const { return tensors_.signature(); }
+  callbench::Holding holding() const { return tensors_.holding(); }
+  callbench::OpenVinoFixedRequest caller() { return tensors_.caller(); }
   callbench::Notes notes() const {
     return tensors_.notes("input/output Tensors over fixed buffers set once, infer each call");
   }

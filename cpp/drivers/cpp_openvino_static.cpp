@@ -19,6 +19,8 @@ class OpenVinoStaticModel {
   }
   std::string runtime_version() const { return callbench::openvino_version(); }
   const callbench::Signature& signature() const { return tensors_.signature(); }
+  callbench::Holding holding() const { return tensors_.holding(); }
+  callbench::OpenVinoFixedRequest caller() { return tensors_.caller(); }
   callbench::Notes notes() const {
     return tensors_.notes(
         "model reshaped to static [batch, *shape] inputs; input/output Tensors over fixed buffers set "

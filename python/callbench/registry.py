@@ -26,10 +26,12 @@ from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
 from callbench.roles import (
     BATCH_ONE,
+    CALLERS_ONLY,
     CPP_API,
     FLOOR,
     GPU,
     GPU_FLOOR,
+    PER_CALLER,
     PYTHON_MODULE,
     SHARED,
     SWEEP,
@@ -77,6 +79,11 @@ def callers(spec: DriverSpec, holds: str) -> DriverSpec:
     return replace(spec, callers=holds)
 
 
+def callers_only(spec: DriverSpec) -> DriverSpec:
+    """A model held per caller where its twin shares it: run at N > 1 callers only."""
+    return replace(callers(spec, PER_CALLER), roles=spec.roles | {CALLERS_ONLY})
+
+
 def batch_one(spec: DriverSpec) -> DriverSpec:
     """The driver takes one sample a call only (``BATCH_ONE``): no batch sweep takes it."""
     return replace(spec, roles=spec.roles | {BATCH_ONE})
@@ -100,21 +107,27 @@ DRIVERS: tuple[DriverSpec, ...] = (
     seed_row(TORCHSCRIPT_FROM_PYTHON, Call.OURS, "`torch.jit.load`, one call a sample",
              program(python.driver("python-torchscript", "torch.jit", TORCHSCRIPT,
                                    "torchscript:plain"))),
-    program(swept(python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT,
-                                "torchscript:frozen"))),
+    program(swept(callers(python.driver("python-torchscript-frozen", "torch.jit", TORCHSCRIPT,
+                                        "torchscript:frozen"), SHARED))),
     callers(python.driver("python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_driver:plain"),
             SHARED),
     swept(callers(python.driver("python-onnxruntime-iobinding", "onnxruntime", ONNX,
                                 "onnxruntime_driver:iobinding"), SHARED)),
+    callers_only(python.driver("python-onnxruntime-iobinding-sessions", "onnxruntime", ONNX,
+                               "onnxruntime_driver:iobinding_sessions")),
     swept(python.driver("python-numpy", "numpy", WEIGHTS, "numpy_forward:setup")),
     program(python.driver("python-torch-compile", "torch.compile", STATE_DICT, "torch_compile:setup")),
-    program(python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain")),
-    program(python.driver("python-aoti-loader", "aotinductor", AOTI_PACKAGE, "aoti:loader")),
-    program(python.driver("python-executorch", "executorch", EXECUTORCH_XNNPACK,
-                          "executorch_driver:setup")),
+    program(callers(python.driver("python-aoti", "aotinductor", AOTI_PACKAGE, "aoti:plain"),
+                    SHARED)),
+    program(callers(python.driver("python-aoti-loader", "aotinductor", AOTI_PACKAGE,
+                                  "aoti:loader"), PER_CALLER)),
+    program(callers(python.driver("python-executorch", "executorch", EXECUTORCH_XNNPACK,
+                                  "executorch_driver:setup"), PER_CALLER)),
     python.driver("python-openvino", "openvino", ONNX, "openvino_driver:plain"),
-    python.driver("python-openvino-reuse", "openvino", ONNX, "openvino_driver:reuse"),
-    swept(python.driver("python-openvino-static", "openvino", ONNX, "openvino_driver:static")),
+    callers(python.driver("python-openvino-reuse", "openvino", ONNX, "openvino_driver:reuse"),
+            SHARED),
+    swept(callers(python.driver("python-openvino-static", "openvino", ONNX,
+                                "openvino_driver:static"), SHARED)),
     python.driver("python-litert", "litert", TFLITE, "litert_driver:plain"),
     swept(python.driver("python-litert-reuse", "litert", TFLITE, "litert_driver:reuse")),
     python.driver("python-iree", "iree", VMFB, "iree_driver:plain"),
@@ -147,7 +160,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
              "the same call under InferenceMode, on a [1, 2] tensor",
              program(cpp.driver("cpp-torchscript", "libtorch", TORCHSCRIPT))),
     seed_row(TORCHSCRIPT_FROM_CPP, Call.FAST_PATH, "frozen module, reused input and stack",
-             program(swept(cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT)))),
+             program(swept(callers(cpp.driver("cpp-torchscript-reuse", "libtorch", TORCHSCRIPT),
+                                   SHARED)))),
     seed_row(TORCHSCRIPT_FROM_CPP, Call.AS_WRITTEN,
              "the seed's call as written: no InferenceMode, a new `std::vector<IValue>` around a "
              "{2} tensor",
@@ -157,20 +171,26 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(cpp.driver("cpp-libtorch-out", "libtorch", WEIGHTS)),
     callers(cpp.driver("cpp-onnxruntime", "onnxruntime", ONNX), SHARED),
     swept(callers(cpp.driver("cpp-onnxruntime-reuse", "onnxruntime", ONNX), SHARED)),
+    callers_only(cpp.driver("cpp-onnxruntime-reuse-sessions", "onnxruntime", ONNX)),
     cpp.driver("cpp-onnxruntime-iobinding", "onnxruntime", ONNX),
     program(cpp.driver("cpp-aoti", "aotinductor", AOTI_PACKAGE)),
-    program(swept(cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE))),
+    program(swept(callers(cpp.driver("cpp-aoti-reuse", "aotinductor", AOTI_PACKAGE), PER_CALLER))),
     program(cpp.driver("cpp-executorch", "executorch", EXECUTORCH_XNNPACK)),
-    program(swept(cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK))),
-    program(cpp.driver("cpp-executorch-portable", "executorch", EXECUTORCH_PORTABLE)),
+    program(swept(callers(cpp.driver("cpp-executorch-method", "executorch", EXECUTORCH_XNNPACK),
+                          PER_CALLER))),
+    program(callers(cpp.driver("cpp-executorch-portable", "executorch", EXECUTORCH_PORTABLE),
+                    PER_CALLER)),
     cpp.driver("cpp-openvino", "openvino", ONNX),
-    cpp.driver("cpp-openvino-reuse", "openvino", ONNX),
-    swept(cpp.driver("cpp-openvino-static", "openvino", ONNX)),
+    callers(cpp.driver("cpp-openvino-reuse", "openvino", ONNX), SHARED),
+    swept(callers(cpp.driver("cpp-openvino-static", "openvino", ONNX), SHARED)),
     floor(swept(cpp.driver("cpp-handwritten", "handwritten", WEIGHTS))),
     # On a CUDA device: the CUDA driver API, the kernel python-cupy-kernel compiles (NVRTC).
     gpu_floor(gpu(cpp.driver("cpp-cuda-floor", "cuda", WEIGHTS))),
     gpu(cpp.driver("cpp-cuda-kernel", "cuda", WEIGHTS)),
     gpu(cpp.driver("cpp-cuda-graph", "cuda", WEIGHTS)),
+    # A plain program's threads sharing one session, beside the kit's callers (contract 4).
+    callers(cpp.independent("independent-cpp-onnxruntime-threads", "onnxruntime", ONNX,
+                            "onnxruntime_threads_caller.cpp"), SHARED),
     # python-aoti-cuda's package (AOTInductor for the device), from C++.
     program(gpu(cpp.driver("cpp-aoti-cuda", "aotinductor-cuda", AOTI_CUDA_PACKAGE))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.

@@ -28,6 +28,9 @@ BATCH_ONE = "batch_one"
 # handle called from every caller at once, or one loaded by each caller.
 SHARED = "shared"
 PER_CALLER = "per caller"
+# Runs only at N > 1 callers: at one caller it is its twin's row (the same call, the
+# other way of holding the model), so no group of one caller and no count takes it.
+CALLERS_ONLY = "callers_only"
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ def test_the_report_finds_its_drivers_by_the_flags_on_their_lines() -> None:
 
 def test_selection_by_prefix_and_language() -> None:
     chosen = {d.id for d in select(["cpp-onnxruntime"])}
-    assert chosen == {"cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobinding"}
+    assert chosen == {"cpp-onnxruntime", "cpp-onnxruntime-reuse", "cpp-onnxruntime-iobinding",
+                      "cpp-onnxruntime-reuse-sessions"}  # fmt: skip
     assert all(d.language == "Java" for d in select(None, ["java"]))
 
 

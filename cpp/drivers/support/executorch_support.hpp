@@ -105,7 +105,9 @@ class MethodModel {
  public:
   MethodModel(const Options& options, const char* file, std::string call)
       : pool_threads_(init_executorch(options.threads)),
-        runner_(options.models / file, options.batch),
+        path_(options.models / file),
+        batch_(options.batch),
+        runner_(path_, batch_),
         call_(std::move(call)) {}
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
@@ -115,8 +117,27 @@ class MethodModel {
   std::string runtime_version() const { return executorch_version(); }
   Notes notes() const { return executorch_notes(call_, pool_threads_); }
 
+  // Contract 4: ExecuTorch documents a Module's forward as not thread-safe, so each
+  // caller loads its own Program and Method (the thread pool stays the one shared).
+  class Caller {
+   public:
+    Caller(const std::filesystem::path& path, std::int64_t batch) : runner_(path, batch) {}
+    void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+      runner_.run(in, out);
+    }
+
+   private:
+    MethodRunner runner_;
+  };
+  Holding holding() const {
+    return {kPerCaller, "a Program and Method of its own in each caller (one shared thread pool)"};
+  }
+  Caller caller() { return Caller(path_, batch_); }
+
  private:
   std::int64_t pool_threads_;
+  std::filesystem::path path_;
+  std::int64_t batch_;
   MethodRunner runner_;
   std::string call_;
 };

@@ -250,6 +250,18 @@ OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_s
   }
 }
 
+OpenVinoFixedRequest::OpenVinoFixedRequest(OpenVinoModel& model)
+    : request_(model.create_request()) {
+  for (std::size_t k = 0; k < model.signature().inputs.size(); ++k) {
+    in_.emplace_back(model.input_bytes(k));
+    request_.set_input_tensor(k, model.wrap_input(k, in_.back().data()));
+  }
+  for (std::size_t k = 0; k < model.signature().outputs.size(); ++k) {
+    out_.emplace_back(model.output_bytes(k));
+    request_.set_output_tensor(k, model.wrap_output(k, out_.back().data()));
+  }
+}
+
 std::string openvino_version() { return ov::get_openvino_version().buildNumber; }
 
 }  // namespace callbench

@@ -33,6 +33,8 @@ class OpenVinoModel {
                 bool static_shape = false);
 
   ov::InferRequest& request() { return request_; }
+  // Another InferRequest on the one compiled model (contract 4: one per caller).
+  ov::InferRequest create_request() { return compiled_.create_infer_request(); }
   const std::filesystem::path& path() const { return path_; }
   const Signature& signature() const { return signature_; }
   std::size_t input_bytes(std::size_t k) const { return input_bytes_[k]; }
@@ -66,6 +68,26 @@ class OpenVinoModel {
 // ov::Tensor over a fixed buffer, set on the request once; each call copies
 // its samples in, runs infer() straight into the output buffers and copies
 // the results out. static_shape compiles for static [batch, *shape] inputs.
+// One caller's call of the fixed-tensors way (contract 4): an InferRequest of its own on
+// the shared compiled model, its Tensors over buffers of its own, set once.
+class OpenVinoFixedRequest {
+ public:
+  explicit OpenVinoFixedRequest(OpenVinoModel& model);
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    for (std::size_t k = 0; k < in_.size(); ++k) std::memcpy(in_[k].data(), in[k], in_[k].size());
+    request_.infer();
+    for (std::size_t k = 0; k < out_.size(); ++k) {
+      std::memcpy(out[k], out_[k].data(), out_[k].size());
+    }
+  }
+
+ private:
+  ov::InferRequest request_;
+  std::vector<Bytes> in_;
+  std::vector<Bytes> out_;
+};
+
 class OpenVinoFixedTensors {
  public:
   OpenVinoFixedTensors(const Options& options, bool static_shape);
@@ -79,6 +101,12 @@ class OpenVinoFixedTensors {
   }
   Notes notes(std::string call) const { return ov_.notes(std::move(call)); }
   const Signature& signature() const { return ov_.signature(); }
+  // Contract 4: OpenVINO's compiled model serves many InferRequests, one per concurrent
+  // inference; each caller makes its own.
+  Holding holding() const {
+    return {kShared, "one CompiledModel, an InferRequest of its own in each caller"};
+  }
+  OpenVinoFixedRequest caller() { return OpenVinoFixedRequest(ov_); }
 
  private:
   OpenVinoModel ov_;

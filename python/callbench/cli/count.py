@@ -74,9 +74,11 @@ def main(args: argparse.Namespace) -> int:
     from callbench.harness import signals
     from callbench.harness.counting import count_drivers
     from callbench.registry import language_key
+    from callbench.roles import CALLERS_ONLY
 
     signals.install()
-    specs = common.selection(args)
+    # A count is of one caller, where a callers-only row is its twin's (roles.CALLERS_ONLY).
+    specs = [s for s in common.selection(args) if CALLERS_ONLY not in s.roles]
     options = RunOptions.of(args)
     if args.build:
         build(sorted({language_key(s) for s in specs}), chosen=specs)

@@ -19,6 +19,8 @@ def build_entry(spec: DriverSpec, bins: dict[str, Path]) -> str:
     if key == "python":
         return f"none (entry callbench.drivers.{spec.entry})" if spec.entry else "none (a script)"
     if key == "cpp":
+        if spec.source.parent.name == "independent":  # a plain program: no kit, no family
+            return f"CMake: target {spec.id} of cpp/independent/CMakeLists.txt"
         family = cpp.cmake_family(spec.id) or "kit-only"
         return f"CMake: the {family} rule of cpp/drivers/CMakeLists.txt"
     if key == "rust":

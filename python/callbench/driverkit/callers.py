@@ -3,10 +3,11 @@ inputs and outputs through its own call state (``Model.sharing.caller``).
 
 The threads are Python's own (``threading``), the GIL as it is: a runtime that releases
 it during its call can run N calls at once, one that does not cannot, and the rows show
-which. They start after the model's load, warm up their own call state together, and
-live until the run ends, waiting at a barrier between rounds; a round releases them
-together, each makes its K calls back to back, and the round's time runs from the first
-caller's start to the last caller's end. They are daemon threads: a caller that fails
+which. They start after the model's load, make their loops one at a time in caller order
+(each in its own thread and context), warm them up together, and live until the run ends,
+waiting at a barrier between rounds; a round releases them together, each makes its K
+calls back to back, and the round's time runs from the first caller's start to the last
+caller's end. They are daemon threads: a caller that fails
 breaks the barrier, the entry reports that caller's line and the process ends with its
 other callers in it, wherever they were.
 """
@@ -87,6 +88,8 @@ class Callers:
         self._reports = [_Report() for _ in range(n)]
         self._release = threading.Barrier(n + 1)
         self._done = threading.Barrier(n + 1)
+        self._made = 0  # callers' loops made so far: one at a time, in caller order
+        self._turn = threading.Condition()
 
     @property
     def sharing(self) -> Sharing:
@@ -118,7 +121,7 @@ class Callers:
         report = self._reports[c]
         with self.model.model.context():
             try:
-                loop = self.sharing.caller(self.inputs[c], self.outputs[c])
+                loop = self._make(c)
             except BaseException as exc:
                 report.error = exc
                 self._release.abort()
@@ -142,6 +145,17 @@ class Callers:
                     self._done.wait()
                 except threading.BrokenBarrierError:
                     return
+
+    def _make(self, c: int) -> Loop:
+        """Caller c's loop, made once caller c-1's is (a runtime's load need not be safe to
+        run at once, and the callers' order is then the order they were made in)."""
+        with self._turn:
+            self._turn.wait_for(lambda: self._made == c)
+            try:
+                return self.sharing.caller(self.inputs[c], self.outputs[c])
+            finally:
+                self._made += 1
+                self._turn.notify_all()
 
     def _run_all(self, task: Task, calls: int) -> list[Any]:
         """Release every caller on ``task`` and wait for all; a caller's failure is raised

@@ -36,7 +36,16 @@ from executorch.runtime import Runtime  # noqa: E402
 from executorch.version import __version__ as executorch_version  # noqa: E402
 
 from callbench.driver_options import Options  # noqa: E402
-from callbench.driverkit.model import Arrays, Loop, Model, every_tensor  # noqa: E402
+from callbench.driverkit.model import (  # noqa: E402
+    PER_CALLER,
+    Arrays,
+    Loop,
+    Model,
+    Sharing,
+    every_tensor,
+    model_error,
+    takes_callers,
+)
 from callbench.drivers.checks import check_output  # noqa: E402
 from callbench.drivers.torch_common import (  # noqa: E402
     is_program_run,
@@ -85,6 +94,7 @@ def load_error(path: Path, exc: BaseException, log: RuntimeLog) -> DataError:
     return DataError(path, f"cannot be loaded ({problem})")
 
 
+@takes_callers
 @every_tensor
 def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     path = require(options.models, EXECUTORCH_XNNPACK)
@@ -100,21 +110,42 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
         max_batch = method.metadata.input_tensor_meta(0).sizes()[0]
         if options.batch > max_batch:
             raise UsageError(f"--batch {options.batch} is above the {max_batch} {path} takes")
-        execute = method.execute
         try:
-            loop = (tensors_loop(execute, path, options, inputs, outputs)
-                    if is_program_run(options) else _our_loop(execute, path, options, inputs,
-                                                                outputs))  # fmt: skip
+            loop = _loop(method.execute, path, options, inputs, outputs)
         except DataError:
             raise
         except Exception as exc:  # a program of another model rejects the input
             raise load_error(path, exc, log) from None
+
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        """A caller's own Method, loaded from its own program (the runtime logs nothing
+        more once it has started)."""
+        try:
+            own = Runtime.get().load_program(path).load_method("forward")
+            return _loop(own.execute, path, options, inputs, outputs)
+        except DataError:
+            raise
+        except Exception as exc:
+            raise model_error(path, exc) from None
+
     notes = {
         "call": "Method.execute([x]) from Runtime.get().load_program(path).load_method('forward')",
         "threadpool_threads": int(pool_threads),
         "undocumented": "portable_lib._unsafe_reset_threadpool (sets the thread pool size)",
     }
-    return Model(loop, executorch_version, notes, context=torch.inference_mode)
+    return Model(loop, executorch_version, notes, context=torch.inference_mode,
+                 sharing=Sharing(PER_CALLER, PER_CALLER_METHOD, caller))  # fmt: skip
+
+
+# Contract 4: ExecuTorch documents a Module's forward as not thread-safe, so each caller
+# loads its own Program and Method (XNNPACK's thread pool stays the one shared).
+PER_CALLER_METHOD = "a Program and Method of its own in each caller (one shared thread pool)"
+
+
+def _loop(execute: Any, path: Path, options: Options, inputs: Arrays, outputs: Arrays) -> Loop:
+    if is_program_run(options):
+        return tensors_loop(execute, path, options, inputs, outputs)
+    return _our_loop(execute, path, options, inputs, outputs)
 
 
 def _our_loop(execute: Any, path: Path, options: Options, inputs: Arrays,

@@ -12,7 +12,7 @@ input and output OrtValues are bound once and refilled in place.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ import onnxruntime as ort
 
 from callbench.driver_options import Options
 from callbench.driverkit.model import (
+    PER_CALLER,
     SHARED,
     Arrays,
     Loop,
@@ -31,6 +32,8 @@ from callbench.driverkit.model import (
 )
 from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.model.artifacts import ONNX
+
+Caller = Callable[[Arrays, Arrays], Loop]
 
 
 def session(options: Options) -> ort.InferenceSession:
@@ -112,17 +115,14 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
                  sharing=Sharing(SHARED, SHARED_SESSION, caller))  # fmt: skip
 
 
-@takes_callers
-@every_tensor
-def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
-    sess = session(options)
-    io = names_and_shapes(options, sess, inputs, outputs)
+def bound_caller(options: Options, sess: ort.InferenceSession, io: Ports) -> Caller:
+    """A caller's loop made over ``sess``: its own IoBinding over its own OrtValues, bound
+    once, checked by one run."""
     # No RunOptions: with one, this ORT version looks up a config entry that is
     # absent by raising and catching an exception, ~50 µs a call.
     run = sess.run_with_iobinding
 
     def caller(inputs: Arrays, outputs: Arrays) -> Loop:
-        """One caller's loop: its own IoBinding over its own OrtValues, bound once."""
         xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
         x_bufs = [np.zeros_like(x[0]) for x in xs]
         y_bufs = [np.zeros_like(y[0]) for y in ys]
@@ -160,7 +160,35 @@ def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
 
         return loop_every
 
-    notes = {"call": "run_with_iobinding, OrtValues bound once"}
+    return caller
+
+
+IOBINDING_NOTES = {"call": "run_with_iobinding, OrtValues bound once"}
+
+
+@takes_callers
+@every_tensor
+def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+    sess = session(options)
+    io = names_and_shapes(options, sess, inputs, outputs)
+    caller = bound_caller(options, sess, io)
     how = f"{SHARED_SESSION}; an IoBinding and OrtValues of its own in each caller"
-    return Model(caller(inputs, outputs), ort.__version__, notes,
+    return Model(caller(inputs, outputs), ort.__version__, IOBINDING_NOTES,
                  sharing=Sharing(SHARED, how, caller))  # fmt: skip
+
+
+@takes_callers
+@every_tensor
+def iobinding_sessions(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+    """-iobinding with a session of its own in each caller: no contention, N copies."""
+    sess = session(options)
+    io = names_and_shapes(options, sess, inputs, outputs)
+
+    def own_session(inputs: Arrays, outputs: Arrays) -> Loop:
+        mine = session(options)
+        return bound_caller(options, mine, names_and_shapes(options, mine, inputs, outputs))(
+            inputs, outputs)  # fmt: skip
+
+    how = "an InferenceSession of its own in each caller, each with its IoBinding"
+    return Model(bound_caller(options, sess, io)(inputs, outputs), ort.__version__,
+                 IOBINDING_NOTES, sharing=Sharing(PER_CALLER, how, own_session))  # fmt: skip

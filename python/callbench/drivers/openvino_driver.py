@@ -29,7 +29,15 @@ import openvino.properties.hint as hints
 from openvino.frontend import FrontEndManager
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Model, every_tensor
+from callbench.driverkit.model import (
+    SHARED,
+    Arrays,
+    Loop,
+    Model,
+    Sharing,
+    every_tensor,
+    takes_callers,
+)
 from callbench.drivers.checks import Ports, check_output, per_call, ports
 from callbench.errors import DataError
 from callbench.model.artifacts import ONNX, require
@@ -141,51 +149,72 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return Model(loop_every, ov.get_version(), {**notes, "call": "compiled_model([x, ...])"})
 
 
+# Contract 4: OpenVINO documents a CompiledModel as shared by its InferRequests, one per
+# concurrent inference, so each caller makes its own request on the one compiled model.
+SHARED_COMPILED = "one CompiledModel, an InferRequest of its own in each caller"
+
+
+def _request_caller(
+    options: Options, compiled: ov.CompiledModel, io: Ports
+) -> Callable[[Arrays, Arrays], Loop]:
+    """A caller's loop: an InferRequest of its own whose input and output Tensors share its
+    own fixed buffers, set once, after a plain inference has checked the answer."""
+
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
+        request = compiled.create_infer_request()
+        # A plain inference first: a fixed output tensor of the expected shape
+        # would make a model answering with another shape fail less clearly.
+        _first_call(options, request.infer, xs, io)
+        x_bufs = [np.zeros_like(x[0]) for x in xs]
+        y_bufs = [np.zeros_like(y[0]) for y in ys]
+        for k, buf in enumerate(x_bufs):
+            request.set_input_tensor(k, ov.Tensor(buf, shared_memory=True))
+        for k, buf in enumerate(y_bufs):
+            request.set_output_tensor(k, ov.Tensor(buf, shared_memory=True))
+        infer = request.infer
+        if io.single:
+            (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
+
+            def loop(start: int, stop: int) -> None:
+                for i in range(start, stop):
+                    x_buf[...] = x[i]
+                    infer()
+                    y[i] = y_buf
+
+            return loop
+        fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
+
+        def loop_every(start: int, stop: int) -> None:
+            for i in range(start, stop):
+                for buf, x in fills:
+                    buf[...] = x[i]
+                infer()
+                for y, buf in drains:
+                    y[i] = buf
+
+        return loop_every
+
+    return caller
+
+
 def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool) -> Model:
     compiled, io, notes = compile_model(options, inputs, outputs, static=static)
-    xs, ys = per_call(inputs, options.batch), per_call(outputs, options.batch)
-    request = compiled.create_infer_request()
-    # A plain inference first: a fixed output tensor of the expected shape
-    # would make a model answering with another shape fail less clearly.
-    _first_call(options, request.infer, xs, io)
-    x_bufs = [np.zeros_like(x[0]) for x in xs]
-    y_bufs = [np.zeros_like(y[0]) for y in ys]
-    for k, buf in enumerate(x_bufs):
-        request.set_input_tensor(k, ov.Tensor(buf, shared_memory=True))
-    for k, buf in enumerate(y_bufs):
-        request.set_output_tensor(k, ov.Tensor(buf, shared_memory=True))
-    infer = request.infer
+    caller = _request_caller(options, compiled, io)
     call = "InferRequest.infer() on input/output Tensors over fixed buffers, set once"
     if static:
         call = f"model reshaped to static [batch, ...] inputs; {call}"
-    if io.single:
-        (x,), (y,), (x_buf,), (y_buf,) = xs, ys, x_bufs, y_bufs
-
-        def loop(start: int, stop: int) -> None:
-            for i in range(start, stop):
-                x_buf[...] = x[i]
-                infer()
-                y[i] = y_buf
-
-        return Model(loop, ov.get_version(), {"call": call, **notes})
-    fills, drains = list(zip(x_bufs, xs, strict=True)), list(zip(ys, y_bufs, strict=True))
-
-    def loop_every(start: int, stop: int) -> None:
-        for i in range(start, stop):
-            for buf, x in fills:
-                buf[...] = x[i]
-            infer()
-            for y, buf in drains:
-                y[i] = buf
-
-    return Model(loop_every, ov.get_version(), {"call": call, **notes})
+    return Model(caller(inputs, outputs), ov.get_version(), {"call": call, **notes},
+                 sharing=Sharing(SHARED, SHARED_COMPILED, caller))  # fmt: skip
 
 
+@takes_callers
 @every_tensor
 def reuse(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return _fixed_tensors(options, inputs, outputs, static=False)
 
 
+@takes_callers
 @every_tensor
 def static(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return _fixed_tensors(options, inputs, outputs, static=True)

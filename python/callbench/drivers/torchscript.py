@@ -13,7 +13,7 @@ from __future__ import annotations
 import torch
 
 from callbench.driver_options import Options
-from callbench.driverkit.model import Arrays, Model, every_tensor
+from callbench.driverkit.model import Arrays, Model, every_tensor, takes_callers
 from callbench.drivers.torch_common import (
     is_program_run,
     load_torchscript,
@@ -27,6 +27,7 @@ from callbench.model.artifacts import TORCHSCRIPT
 
 def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Model:
     set_threads(options.threads)
+    shared = SHARED_SCRIPT if frozen else None  # the plain row stays one caller
     module = load_torchscript(options, TORCHSCRIPT)
     if frozen:
         module = torch.jit.optimize_for_inference(torch.jit.freeze(module))
@@ -35,9 +36,17 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) ->
         how = "frozen, optimize_for_inference, " if frozen else ""
         return program_loop(module, options, inputs, outputs, inference=frozen, path=path,
                             call=f"module(*inputs), torch.jit.load of the program traced, "
-                            f"{how}one call a call")  # fmt: skip
+                            f"{how}one call a call", shared_how=shared)  # fmt: skip
     (x,), (y,) = inputs, outputs
-    return module_loop(module, path, options, x, y, inference=frozen)
+    return module_loop(module, path, options, x, y, inference=frozen, shared_how=shared)
+
+
+# Contract 4: PyTorch's notes on TorchScript inference describe one or more inference threads
+# running a model's forward, each through a JIT interpreter of its own; the frozen row's
+# callers share the module so.
+SHARED_SCRIPT = (
+    "one ScriptModule, called from every caller's thread, each in its own inference_mode"
+)
 
 
 @every_tensor
@@ -45,6 +54,7 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, frozen=False)
 
 
+@takes_callers
 @every_tensor
 def frozen(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return setup(options, inputs, outputs, frozen=True)

@@ -21,6 +21,7 @@ from callbench.model import user_onnx, witnesses
 from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import ENV_FILE, write_json
+from callbench.roles import CALLERS_ONLY
 
 SWEEP_VALUES = {"batch": [1, 100, 10_000, 1_000_000], "threads": [1, 2]}
 # A thread sweep compares threads on calls big enough to split.
@@ -122,6 +123,8 @@ def run_group(
     run_dir: Path,
     sweep: dict[str, Any] | None = None,
 ) -> list[Record]:
+    if options.callers == 1:  # at one caller a callers-only row is its twin's row
+        specs = [spec for spec in specs if CALLERS_ONLY not in spec.roles]
     expected = check_models(options.models)
     check_call(options, expected)
     write_env(run_dir, options, options.models)

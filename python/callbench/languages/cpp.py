@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from callbench.languages.binaries import binary_available, binary_driver
@@ -42,6 +43,13 @@ def driver(driver_id: str, runtime: str, artifact: str) -> DriverSpec:
         hint=HINT,
         available=available,
     )  # fmt: skip
+
+
+def independent(driver_id: str, runtime: str, artifact: str, file: str) -> DriverSpec:
+    """A plain C++ caller in cpp/independent/ that links no kit code (built as bin/<id>)."""
+    return replace(driver(driver_id, runtime, artifact),
+                   source=REPO_ROOT / "cpp" / "independent" / file,
+                   one_caller="a plain loop of one caller")  # fmt: skip
 
 
 # How cpp/drivers/CMakeLists.txt and cmake/PyTorchDeployDrivers.cmake choose what a
