@@ -97,3 +97,27 @@ def test_callers_a_run_cannot_take_are_a_usage_error(
 ) -> None:
     done = run_harness("--only", "python-numpy", *given)
     assert done.returncode == 2 and says in done.stderr, done.stderr[-500:]
+
+
+def test_a_callers_only_row_runs_in_groups_of_many_callers_alone(
+    small_models: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At one caller it is its twin's row (roles.CALLERS_ONLY): no group of one runs it."""
+    from dataclasses import replace
+
+    from callbench.harness import machine
+    from callbench.harness.run import run_group
+    from callbench.roles import CALLERS_ONLY
+
+    monkeypatch.setattr(machine, "steal_ns", lambda _cpus: None)
+    twin = replace(spec("ok", "twin-per-caller"), roles=frozenset({CALLERS_ONLY}))
+    done = {}
+    for n in (1, 2):
+        options = RunOptions(models=small_models, calls=200, rounds=2, warmup=5, pin=False,
+                             callers=n)  # fmt: skip
+        run_dir = tmp_path / f"run{n}"
+        run_dir.mkdir()
+        done[n] = run_group([twin, spec("ok", "plain")], options, run_dir)
+    assert [r.id for r in done[1]] == ["plain"]
+    assert sorted(r.id for r in done[2]) == ["plain", "twin-per-caller"]
+    assert all(r.status == "ok" for r in done[2]), [r.error for r in done[2]]
