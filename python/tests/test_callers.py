@@ -52,6 +52,7 @@ def test_the_harness_verifies_every_caller_and_skips_a_driver_of_one(
     monkeypatch.setattr(machine, "steal_ns", lambda _cpus: None)
     records = run_session(small_models, tmp_path, spec("ok", "fine"),
                           spec("wrong-in-caller-2", "one-caller-wrong"),
+                          spec("fail-in-caller-1", "one-caller-fails"),
                           spec("ok", "one-caller-only", holds=None), callers=3)  # fmt: skip
     fine = records["fine"]
     assert fine.status == "ok", fine.error
@@ -64,6 +65,10 @@ def test_the_harness_verifies_every_caller_and_skips_a_driver_of_one(
     wrong = records["one-caller-wrong"]
     assert wrong.status == "failed" and "outputs differ" in str(wrong.error)
     assert wrong.callers_verified is None
+    # A failing caller fails its driver's record alone, in its own line; the others are kept.
+    fails = records["one-caller-fails"]
+    assert fails.status == "failed"
+    assert "caller 1: RuntimeError: caller 1 failed on purpose" in str(fails.error)
     only = records["one-caller-only"]
     assert only.status == "skipped" and ONE_CALLER in str(only.error)
 
