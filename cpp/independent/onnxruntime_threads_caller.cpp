@@ -9,7 +9,7 @@
 // (the outputs, thread after thread, and the result line); `latencies K` is
 // answered and times nothing. Thread c's call i takes
 // sample (c*K + i) mod S, so the harness checks every thread's outputs. Our MLP
-// only: one float32 input x [2], one output y [1].
+// only: one float32 input x [2], one output y [1], any --batch.
 #include <onnxruntime_cxx_api.h>
 #include <time.h>
 
@@ -57,10 +57,7 @@ int main(int argc, char** argv) {
   const int threads = std::stoi(option(argc, argv, "--threads", "1"));
   const int callers = std::stoi(option(argc, argv, "--callers", "1"));
   const std::string outputs_path = option(argc, argv, "--outputs", "");
-  if (option(argc, argv, "--batch", "1") != "1") {
-    std::cerr << "independent-cpp-onnxruntime-threads: usage: --batch 1 only\n";
-    return 2;
-  }
+  const std::int64_t batch = std::stoll(option(argc, argv, "--batch", "1"));
 
   const auto t0 = Clock::now();
   Ort::Env env(ORT_LOGGING_LEVEL_ERROR, "independent");
@@ -75,22 +72,24 @@ int main(int argc, char** argv) {
   std::vector<float> inputs(static_cast<std::size_t>(file.tellg()) / sizeof(float));
   file.seekg(0);
   file.read(reinterpret_cast<char*>(inputs.data()), std::streamsize(inputs.size() * 4));
-  const std::size_t samples = inputs.size() / 2;
+  const auto b = static_cast<std::size_t>(batch);
+  const std::size_t held = inputs.size() / 2 / b;  // S: the calls the inputs hold
 
   const Ort::MemoryInfo memory = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
   const char* input_names[] = {"x"};
   const char* output_names[] = {"y"};
-  const std::array<std::int64_t, 2> x_shape{1, 2}, y_shape{1, 1};
+  const std::array<std::int64_t, 2> x_shape{batch, 2}, y_shape{batch, 1};
 
   // Each thread's state: its buffers and values, its outputs, its span of the round.
-  std::vector<std::array<float, 2>> x(callers);
-  std::vector<float> y(callers);
+  std::vector<std::vector<float>> x(callers, std::vector<float>(2 * b));
+  std::vector<std::vector<float>> y(callers, std::vector<float>(b));
   std::vector<Ort::Value> x_value, y_value;
   for (int c = 0; c < callers; ++c) {
-    x_value.push_back(Ort::Value::CreateTensor<float>(memory, x[c].data(), 2, x_shape.data(), 2));
-    y_value.push_back(Ort::Value::CreateTensor<float>(memory, &y[c], 1, y_shape.data(), 2));
+    x_value.push_back(
+        Ort::Value::CreateTensor<float>(memory, x[c].data(), 2 * b, x_shape.data(), 2));
+    y_value.push_back(Ort::Value::CreateTensor<float>(memory, y[c].data(), b, y_shape.data(), 2));
   }
-  std::vector<std::vector<float>> out(callers, std::vector<float>(calls));
+  std::vector<std::vector<float>> out(callers, std::vector<float>(calls * b));
   std::vector<Span> spans(callers);
   std::int64_t k = 0;  // the round's calls; 0 ends the threads
   std::barrier release(callers + 1), done(callers + 1);
@@ -98,10 +97,10 @@ int main(int argc, char** argv) {
 
   const auto calls_of = [&](int c, std::int64_t n, bool keep) {
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::size_t s = static_cast<std::size_t>(c * n + i) % samples;
-      x[c] = {inputs[2 * s], inputs[2 * s + 1]};
+      const std::size_t call = static_cast<std::size_t>(c * n + i) % held;
+      std::copy_n(inputs.begin() + static_cast<std::ptrdiff_t>(2 * b * call), 2 * b, x[c].begin());
       session.Run(run_options, input_names, &x_value[c], 1, output_names, &y_value[c], 1);
-      if (keep) out[c][i] = y[c];
+      if (keep) std::copy(y[c].begin(), y[c].end(), out[c].begin() + static_cast<std::ptrdiff_t>(i * b));
     }
   };
   std::vector<std::thread> pool;
@@ -167,14 +166,16 @@ int main(int argc, char** argv) {
   for (std::thread& thread : pool) thread.join();
   if (!outputs_path.empty()) {
     std::ofstream sink(outputs_path, std::ios::binary);
-    for (const auto& mine : out) sink.write(reinterpret_cast<const char*>(mine.data()), last * 4);
+    for (const auto& mine : out) {
+      sink.write(reinterpret_cast<const char*>(mine.data()), std::streamsize(last * batch * 4));
+    }
   }
   std::printf(
-      "{\"driver\": \"independent-cpp-onnxruntime-threads\", \"calls\": %lld, \"batch\": 1, "
+      "{\"driver\": \"independent-cpp-onnxruntime-threads\", \"calls\": %lld, \"batch\": %lld, "
       "\"threads\": %d%s, \"runtime_version\": \"%s\", \"load_ns\": %lld, \"peak_rss_bytes\": "
       "null, \"rounds\": %s], \"notes\": {\"caller\": \"independent plain loop, one session "
       "from std::threads\"}}\n",
-      static_cast<long long>(calls), threads,
+      static_cast<long long>(calls), static_cast<long long>(batch), threads,
       callers > 1 ? (", \"callers\": " + std::to_string(callers)).c_str() : "",
       Ort::GetVersionString().c_str(), static_cast<long long>(load_ns), rounds.c_str());
   return 0;

@@ -258,9 +258,13 @@ def seed_driver(row: SeedRow, call: Call) -> str:
 
 
 def language_key(spec: DriverSpec) -> str:
-    """The short name of a driver's language, as --language takes it (the id's prefix)."""
-    prefix = spec.id.split("-", 1)[0]
-    return "python" if prefix == "independent" else prefix
+    """The short name of a driver's language, as --language takes it (the id's prefix; an
+    independent caller's is the word after ``independent-``, Python's when none is named)."""
+    prefix, _, rest = spec.id.partition("-")
+    if prefix != "independent":
+        return prefix
+    named = rest.split("-", 1)[0]
+    return named if named in LANGUAGES and named != "python" else "python"
 
 
 def lookup(driver_id: str) -> DriverSpec:

@@ -126,3 +126,23 @@ def test_a_callers_only_row_runs_in_groups_of_many_callers_alone(
     assert [r.id for r in done[1]] == ["plain"]
     assert sorted(r.id for r in done[2]) == ["plain", "twin-per-caller"]
     assert all(r.status == "ok" for r in done[2]), [r.error for r in done[2]]
+
+
+def test_every_callers_only_row_is_verified_at_two_callers(
+    run_harness: Callable[..., HarnessRun],
+) -> None:
+    """The rows no group of one caller runs (their twin's), verified where they do run."""
+    from callbench.registry import DRIVERS
+    from callbench.roles import CALLERS_ONLY
+    from tests.conftest import assert_verified
+
+    rows = [d for d in DRIVERS if CALLERS_ONLY in d.roles]
+    assert rows
+    only = [a for d in rows for a in ("--only", d.id)]
+    done = run_harness(*only, "--callers", "2", "--calls", "300", "--rounds", "2")
+    assert done.returncode == 0, done.stderr[-800:]
+    ready = [d.id for d in rows if d.available() is None]
+    for driver_id in ready:
+        record = done.records[f"{driver_id}@2"]
+        assert (record.status, record.callers_verified) == ("ok", 2), (driver_id, record.error)
+    assert_verified(done, [f"{d}@2" for d in ready], rounds=2, batch=1)

@@ -187,10 +187,13 @@ def test_a_rejected_model_leaves_no_run_folder(
 
 
 def onnx_rows(language: str) -> list[str]:
-    """The registry's drivers of ``language`` that load ONNX: a new one joins by its line."""
+    """The registry's drivers of ``language`` that load ONNX: a new one joins by its line (a
+    callers-only row runs at N > 1 callers alone, through its twin's code: test_callers.py)."""
     from callbench.registry import DRIVERS, language_key
+    from callbench.roles import CALLERS_ONLY
 
-    return [d.id for d in DRIVERS if d.artifact == art.ONNX and language_key(d) == language]
+    return [d.id for d in DRIVERS if d.artifact == art.ONNX and language_key(d) == language
+            and CALLERS_ONLY not in d.roles]  # fmt: skip
 
 
 PYTHON_ONNX = onnx_rows("python")
