@@ -79,6 +79,11 @@ def callers(spec: DriverSpec, holds: str) -> DriverSpec:
     return replace(spec, callers=holds)
 
 
+def mlp_only(spec: DriverSpec) -> DriverSpec:
+    """A plain caller written for our MLP alone: a user's model skips it, saying why."""
+    return replace(spec, mlp_only=True)
+
+
 def callers_only(spec: DriverSpec) -> DriverSpec:
     """A model held per caller where its twin shares it: run at N > 1 callers only."""
     return replace(callers(spec, PER_CALLER), roles=spec.roles | {CALLERS_ONLY})
@@ -153,8 +158,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     python.independent("independent-python-eager", "torch", STATE_DICT, "eager_caller"),
     python.independent("independent-python-torchscript", "torch.jit", TORCHSCRIPT, "torchscript_caller"),
     python.independent("independent-python-onnxruntime", "onnxruntime", ONNX, "onnxruntime_caller"),
-    callers(python.independent("independent-python-onnxruntime-threads", "onnxruntime", ONNX,
-                               "onnxruntime_threads_caller"), SHARED),
+    mlp_only(callers(python.independent("independent-python-onnxruntime-threads", "onnxruntime",
+                                        ONNX, "onnxruntime_threads_caller"), SHARED)),
     # C++: cpp/drivers/<id with underscores>.cpp -> build/cpp/bin/<id>.
     seed_row(TORCHSCRIPT_FROM_CPP, Call.OURS,
              "the same call under InferenceMode, on a [1, 2] tensor",
@@ -189,8 +194,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     gpu(cpp.driver("cpp-cuda-kernel", "cuda", WEIGHTS)),
     gpu(cpp.driver("cpp-cuda-graph", "cuda", WEIGHTS)),
     # A plain program's threads sharing one session, beside the kit's callers (contract 4).
-    callers(cpp.independent("independent-cpp-onnxruntime-threads", "onnxruntime", ONNX,
-                            "onnxruntime_threads_caller.cpp"), SHARED),
+    mlp_only(callers(cpp.independent("independent-cpp-onnxruntime-threads", "onnxruntime", ONNX,
+                                     "onnxruntime_threads_caller.cpp"), SHARED)),
     # python-aoti-cuda's package (AOTInductor for the device), from C++.
     program(gpu(cpp.driver("cpp-aoti-cuda", "aotinductor-cuda", AOTI_CUDA_PACKAGE))),
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.

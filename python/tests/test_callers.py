@@ -146,3 +146,18 @@ def test_every_callers_only_row_is_verified_at_two_callers(
         record = done.records[f"{driver_id}@2"]
         assert (record.status, record.callers_verified) == ("ok", 2), (driver_id, record.error)
     assert_verified(done, [f"{d}@2" for d in ready], rounds=2, batch=1)
+
+
+def test_a_plain_caller_of_our_mlp_alone_is_skipped_on_a_users_model(
+    run_harness: Callable[..., HarnessRun], tmp_path: Path
+) -> None:
+    from tests import onnx_models
+
+    path = onnx_models.MODELS["classifier"](tmp_path / "classifier.onnx")
+    done = run_harness("--onnx", str(path), "--only", "independent-python-onnxruntime-threads",
+                       "--only", "python-onnxruntime", "--rounds", "2", "--round-time", "0.01",
+                       "--warmup", "10")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-800:]
+    plain = done.records["independent-python-onnxruntime-threads"]
+    assert plain.status == "skipped" and "our MLP alone" in str(plain.error)
+    assert done.records["python-onnxruntime"].status == "ok"

@@ -193,7 +193,7 @@ def onnx_rows(language: str) -> list[str]:
     from callbench.roles import CALLERS_ONLY
 
     return [d.id for d in DRIVERS if d.artifact == art.ONNX and language_key(d) == language
-            and CALLERS_ONLY not in d.roles]  # fmt: skip
+            and CALLERS_ONLY not in d.roles and not d.mlp_only]  # fmt: skip
 
 
 PYTHON_ONNX = onnx_rows("python")

@@ -26,6 +26,7 @@ from callbench.harness.verification import settle
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import user_onnx
+from callbench.model.user_torch import PROGRAM
 from callbench.records.record import Record
 from callbench.records.store import write_record
 from callbench.roles import GPU_FLOOR
@@ -99,7 +100,8 @@ class Session:
 
     def _start(self, live: Live, label: str) -> None:
         spec = live.spec
-        reason = spec.available() or self._not_exported(spec) or self._one_caller(spec)
+        reason = (spec.available() or self._not_exported(spec) or self._one_caller(spec)
+                  or self._mlp_only(spec))  # fmt: skip
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -109,6 +111,14 @@ class Session:
         except (DataError, OSError) as exc:
             return self._fail(live, str(exc))
         return None
+
+    def _mlp_only(self, spec: DriverSpec) -> str | None:
+        """Why a plain caller of our MLP alone is skipped on a model the user brought."""
+        manifest = art.read_manifest(self.options.models)
+        if not spec.mlp_only or (user_onnx.ORIGIN not in manifest and not
+                                 (self.options.models / PROGRAM).is_file()):  # fmt: skip
+            return None
+        return "a plain caller of our MLP alone (one float32 input x, one output y)"
 
     def _one_caller(self, spec: DriverSpec) -> str | None:
         """Why a driver that runs one caller is skipped at N callers (its registry line)."""

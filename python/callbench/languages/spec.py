@@ -48,6 +48,9 @@ class DriverSpec:
     # ``registry.callers``); None: it runs one caller, for the reason ``one_caller`` says.
     callers: str | None = None
     one_caller: str = "its driver is not yet split into a load and each caller's own state"
+    # A plain caller of our MLP alone (one float32 input x, one output y): skipped, saying so,
+    # on a model the user brought (registry.mlp_only).
+    mlp_only: bool = False
 
     def missing_tool(self) -> str | None:
         """The first program of the toolchain that is not on PATH here, or None."""
