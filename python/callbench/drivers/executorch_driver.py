@@ -118,8 +118,8 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
             raise load_error(path, exc, log) from None
 
     def caller(inputs: Arrays, outputs: Arrays) -> Loop:
-        """A caller's own Method, loaded from its own program (the runtime logs nothing
-        more once it has started)."""
+        """A caller's own Method, loaded from its own program; outside setup's capture of
+        fd 2, which is the process's and so no caller thread's to take."""
         try:
             own = Runtime.get().load_program(path).load_method("forward")
             return _loop(own.execute, path, options, inputs, outputs)
