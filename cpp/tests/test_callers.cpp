@@ -73,6 +73,8 @@ TEST(Callers, EachCallerTakesItsOwnSamplesAndItsOutputsComeCallerAfterCaller) {
   const Round round = callers.round(4);
   ASSERT_EQ(round.caller_ns.size(), 3u);
   for (const std::int64_t span : round.caller_ns) EXPECT_LE(span, round.ns);
+  EXPECT_GT(round.start_ns, 0);  // the first caller's start on the monotonic clock
+  EXPECT_LE(round.start_ns + round.ns, monotonic_ns(Clock::now()));
   const auto outputs = callers.last_outputs();
   ASSERT_EQ(outputs.size(), 1u);
   std::vector<std::int64_t> got(outputs[0].size() / 8);

@@ -18,7 +18,7 @@ Result sample_result() {
   r.runtime_version = "1.2.3";
   r.load_ns = 42;
   r.peak_rss_bytes = 4096;
-  r.rounds = {{10, 100, 90}, {5, 50, 45}};
+  r.rounds = {{10, 100, 90, {}, 1000}, {5, 50, 45, {}, 2000}};
   r.notes = {{"call", "a \"note\""}, {"threads", std::int64_t{4}}, {"ratio", 0.5}};
   return r;
 }
@@ -27,8 +27,8 @@ TEST(Result, PrintsTheContractLineExactly) {
   EXPECT_EQ(result_json(sample_result()),
             R"({"driver":"cpp-x","calls":10,"batch":2,"threads":1,)"
             R"("runtime_version":"1.2.3","load_ns":42,"peak_rss_bytes":4096,)"
-            R"("rounds":[{"calls":10,"ns":100,"cpu_ns":90},)"
-            R"({"calls":5,"ns":50,"cpu_ns":45}],)"
+            R"("rounds":[{"calls":10,"ns":100,"cpu_ns":90,"start_ns":1000,"end_ns":1100},)"
+            R"({"calls":5,"ns":50,"cpu_ns":45,"start_ns":2000,"end_ns":2050}],)"
             R"("notes":{"call":"a \"note\"","threads":4,"ratio":0.5}})");
 }
 

@@ -67,7 +67,7 @@ class FakeRunner : public Runner {
   std::vector<std::string> asked;
   Round round(std::int64_t calls) override {
     asked.push_back("round " + std::to_string(calls));
-    return {calls, 1000 * calls, 900 * calls};
+    return {calls, 1000 * calls, 900 * calls, {}, 5'000'000 + calls};
   }
   std::vector<std::int64_t> latencies(std::int64_t calls) override {
     asked.push_back("latencies " + std::to_string(calls));
@@ -95,13 +95,17 @@ TEST(Serve, AnswersEachCommandWithOneLine) {
   std::ostringstream answers;
   const std::vector<Round> rounds = serve(o, runner, 1234, Warmup{7, 890}, commands, answers);
 
-  EXPECT_EQ(rounds, (std::vector<Round>{{100, 100'000, 90'000}, {50, 50'000, 45'000}}));
+  EXPECT_EQ(rounds, (std::vector<Round>{{100, 100'000, 90'000, {}, 5'000'100},
+                                        {50, 50'000, 45'000, {}, 5'000'050}}));
   EXPECT_EQ(runner.asked, (std::vector<std::string>{"round 100", "round 50", "latencies 3"}));
   EXPECT_EQ(lines_of(answers.str()),
             (std::vector<std::string>{
                 R"({"event":"ready","load_ns":1234,"warmup_calls":7,"warmup_ns":890})",
-                R"({"event":"round","calls":100,"ns":100000,"cpu_ns":90000})",
-                R"({"event":"round","calls":50,"ns":50000,"cpu_ns":45000})",
+                // The round's start and end on the monotonic clock (contract 4's processes).
+                R"({"event":"round","calls":100,"ns":100000,"cpu_ns":90000,)"
+                R"("start_ns":5000100,"end_ns":5100100})",
+                R"({"event":"round","calls":50,"ns":50000,"cpu_ns":45000,)"
+                R"("start_ns":5000050,"end_ns":5050050})",
                 R"({"event":"latencies","calls":3})",
             }));  // nothing after end
   const auto bytes = testing::read_raw(dir / "l.i64");

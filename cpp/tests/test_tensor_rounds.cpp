@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <span>
 #include <string>
@@ -77,6 +78,20 @@ TEST(TensorRounds, EachCallTakesItsSamplesOfEveryInputAndStoresEveryOutput) {
   ASSERT_EQ(outputs.size(), 2u);  // label then score, each 2 calls x 2 samples
   EXPECT_EQ(values_of<std::int64_t>(outputs[0]), (std::vector<std::int64_t>{101, 105, 109, 113}));
   EXPECT_EQ(values_of<float>(outputs[1]), (std::vector<float>{50.5f, 52.5f, 54.5f, 56.5f}));
+}
+
+TEST(TensorRounds, ARoundsStartIsOnTheMonotonicClockThatEveryProcessReads) {
+  const std::vector<Samples> inputs = pair_inputs(3);
+  PairModel model;
+  Rounds rounds(model, inputs, 3, 1);
+  const std::int64_t before = monotonic_ns(Clock::now());
+  const Round round = rounds.round(3);
+  const std::int64_t after = monotonic_ns(Clock::now());
+  timespec now{};
+  ASSERT_EQ(clock_gettime(CLOCK_MONOTONIC, &now), 0);  // the same clock, read the C way
+  EXPECT_LE(before, round.start_ns);
+  EXPECT_LE(round.start_ns + round.ns, after);
+  EXPECT_LE(after, std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec);
 }
 
 TEST(TensorRounds, OutputsAreFilledWithWhatNoCallGivesBeforeEachRound) {

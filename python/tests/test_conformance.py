@@ -283,3 +283,33 @@ def test_every_kit_ends_every_caller_on_a_stop_mid_round(kit: str, small_models:
         proc.kill()
         proc.wait()
     assert not Path(f"/proc/{proc.pid}").exists()
+
+
+@pytest.mark.parametrize("callers", [1, 3])
+@pytest.mark.parametrize("kit", CALLERS_TEST_DRIVERS)
+def test_every_kit_says_when_a_round_ran_on_the_machines_monotonic_clock(
+    kit: str, callers: int, small_models: Path
+) -> None:
+    # What lets the harness span N processes' rounds (contract 4's processes): the round's
+    # start and end on CLOCK_MONOTONIC, which this process reads too.
+    proc = subprocess.Popen(
+        [*callers_test_driver(kit, "ok"), "--models", str(small_models), "--calls", "100",
+         "--warmup", "5", "--callers", str(callers), "--serve"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert json.loads(proc.stdout.readline())["event"] == "ready"
+        before = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        proc.stdin.write("round 100\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline())
+        after = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        proc.stdin.write("end\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+        proc.wait()
+    assert before <= answer["start_ns"] < answer["end_ns"] <= after, (before, answer, after)
+    assert answer["end_ns"] - answer["start_ns"] == answer["ns"]

@@ -12,7 +12,11 @@ namespace callbench {
 // A round as the contract writes it (nlohmann's to_json hook, found by
 // argument-dependent lookup; only the result line uses it).
 void to_json(nlohmann::ordered_json& json, const Round& round) {
-  json = {{"calls", round.calls}, {"ns", round.ns}, {"cpu_ns", round.cpu_ns}};
+  json = {{"calls", round.calls},
+          {"ns", round.ns},
+          {"cpu_ns", round.cpu_ns},
+          {"start_ns", round.start_ns},
+          {"end_ns", round.start_ns + round.ns}};
   if (!round.caller_ns.empty()) {
     json["callers"] = round.caller_ns.size();
     json["caller_ns"] = round.caller_ns;

@@ -62,7 +62,9 @@ bool execute(const Command& command, const Options& options, Runner& runner,
         nlohmann::ordered_json line = {{"event", "round"},
                                        {"calls", round.calls},
                                        {"ns", round.ns},
-                                       {"cpu_ns", round.cpu_ns}};
+                                       {"cpu_ns", round.cpu_ns},
+                                       {"start_ns", round.start_ns},
+                                       {"end_ns", round.start_ns + round.ns}};
         if (!round.caller_ns.empty()) {
           line["callers"] = round.caller_ns.size();
           line["caller_ns"] = round.caller_ns;

@@ -180,8 +180,8 @@ class Callers:
             rounds.poison(outputs)
         spans = self._run_all(_timed_calls, calls)
         first, last = min(s[0] for s in spans), max(s[1] for s in spans)
-        return CallersRound(calls, last - first, sum(s[2] for s in spans),
-                            tuple(s[1] - s[0] for s in spans))  # fmt: skip
+        return CallersRound(calls, last - first, sum(s[2] for s in spans), start_ns=first,
+                            caller_ns=tuple(s[1] - s[0] for s in spans))  # fmt: skip
 
     def latencies(self, calls: int) -> np.ndarray:
         """Each caller's calls 0 .. calls-1 timed one by one, all callers at once: N x calls
@@ -208,9 +208,9 @@ class Callers:
 def _timed_calls(loop: Loop, calls: int) -> tuple[int, int, int]:
     """One caller's round: its start and end on the monotonic clock, its thread's CPU time."""
     cpu0 = time.thread_time_ns()
-    t0 = time.perf_counter_ns()
+    t0 = time.monotonic_ns()
     loop(0, calls)
-    t1 = time.perf_counter_ns()
+    t1 = time.monotonic_ns()
     return t0, t1, time.thread_time_ns() - cpu0
 
 

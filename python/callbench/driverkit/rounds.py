@@ -15,12 +15,17 @@ from callbench.driverkit.model import Loop
 
 @dataclass(frozen=True)
 class Round:
+    """A timed round; ``start_ns`` is its start on the machine's monotonic clock
+    (CLOCK_MONOTONIC), so the harness can span N processes' rounds (contract 4)."""
+
     calls: int
     ns: int
     cpu_ns: int
+    start_ns: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"calls": self.calls, "ns": self.ns, "cpu_ns": self.cpu_ns}
+        return {"calls": self.calls, "ns": self.ns, "cpu_ns": self.cpu_ns,
+                "start_ns": self.start_ns, "end_ns": self.start_ns + self.ns}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -75,13 +80,15 @@ def poison(outputs: Sequence[np.ndarray]) -> None:
 
 
 def timed_round(loop: Loop, calls: int, outputs: Sequence[np.ndarray]) -> Round:
-    """Calls 0 .. calls-1 as one block: wall time and this thread's CPU time."""
+    """Calls 0 .. calls-1 as one block: wall time and this thread's CPU time. The clock is
+    CLOCK_MONOTONIC (``time.monotonic_ns``; on Linux ``perf_counter_ns`` reads the same
+    clock), so the round's start means the same in every process of the machine."""
     poison(outputs)
     cpu0 = time.thread_time_ns()
-    t0 = time.perf_counter_ns()
+    t0 = time.monotonic_ns()
     loop(0, calls)
-    ns = time.perf_counter_ns() - t0
-    return Round(calls, ns, time.thread_time_ns() - cpu0)
+    ns = time.monotonic_ns() - t0
+    return Round(calls, ns, time.thread_time_ns() - cpu0, t0)
 
 
 def latencies(loop: Loop, calls: int) -> np.ndarray:

@@ -124,6 +124,7 @@ class Callers final : public Runner {
           std::chrono::duration_cast<std::chrono::nanoseconds>(caller.end - caller.start).count());
     }
     round.ns = std::chrono::duration_cast<std::chrono::nanoseconds>(last - first).count();
+    round.start_ns = monotonic_ns(first);
     return round;
   }
 

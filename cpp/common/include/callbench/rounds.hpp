@@ -31,6 +31,12 @@ inline std::int64_t nanoseconds_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
 }
 
+// A time point as ns on the machine's monotonic clock: libstdc++'s steady_clock is
+// CLOCK_MONOTONIC, so N processes' rounds can be put on one line (contract 4).
+inline std::int64_t monotonic_ns(Clock::time_point at) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(at.time_since_epoch()).count();
+}
+
 // CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID), in ns.
 std::int64_t thread_cpu_ns();
 
@@ -44,11 +50,13 @@ inline void clobber_memory() { asm volatile("" : : : "memory"); }
 // One timed round: `calls` calls (0 .. calls-1), wall and thread CPU time. At N
 // callers (contract 4): each caller's calls, ns from the first start to the last
 // end, cpu_ns every caller's thread together, caller_ns each caller's own span.
+// start_ns: the round's (first) start on the monotonic clock (monotonic_ns).
 struct Round {
   std::int64_t calls = 0;
   std::int64_t ns = 0;
   std::int64_t cpu_ns = 0;
   std::vector<std::int64_t> caller_ns = {};  // empty: one caller
+  std::int64_t start_ns = 0;
   bool operator==(const Round&) const = default;
 };
 
@@ -186,7 +194,7 @@ class Rounds final : public Runner {
     run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), 0, k);
     const std::int64_t ns = nanoseconds_since(start);
     const std::int64_t cpu_ns = thread_cpu_ns() - cpu_start;
-    return Round{calls, ns, cpu_ns};
+    return Round{calls, ns, cpu_ns, {}, monotonic_ns(start)};
   }
 
   std::vector<std::int64_t> latencies(std::int64_t calls) override {
