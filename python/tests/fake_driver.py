@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -26,6 +27,10 @@ def main() -> None:
     batch, outputs = int(option(args, "--batch", "1")), Path(option(args, "--outputs", "/dev/null"))
     reference = np.fromfile(models / "reference.f32", dtype="<f4")
     say = lambda data: print(json.dumps(data), flush=True)  # noqa: E731
+    # At --processes N the harness runs copy P in a folder process-P (harness/copies.py).
+    copy = int(found.group(1)) if (found := re.search(r"process-(\d+)", str(outputs))) else 0
+    if (pids := os.environ.get("FAKE_PIDS_DIR")) is not None:
+        Path(pids, str(os.getpid())).touch()
     if mode == "hang-loading":
         time.sleep(600)
     say({"event": "ready", "load_ns": 1000})
@@ -41,6 +46,8 @@ def main() -> None:
             continue
         if mode == "crash-in-round-3" and len(rounds) == 2 + (mode_calibrates(args)):
             os.kill(os.getpid(), signal.SIGSEGV)
+        if mode == "copy-1-crashes-in-round-3" and copy == 1 and len(rounds) == 2:
+            os.kill(os.getpid(), signal.SIGSEGV)
         if mode == "hang-in-round" and len(rounds) >= 1:
             time.sleep(600)
         if mode == "sets-own-affinity" and len(rounds) == 1:
@@ -49,7 +56,10 @@ def main() -> None:
         cpu = ns
         if mode == "preempted-once" and len(rounds) == 1:
             cpu = ns // 2  # as if another process had the core for half the round
-        rounds.append({"calls": k, "ns": ns, "cpu_ns": cpu})
+        # When the round ran: copy P starts P x 500 ns after copy 0 (known offsets).
+        start = (SPACED_START if mode == "spaced-copies" else time.monotonic_ns()) + copy * 500
+        rounds.append({"calls": k, "ns": ns, "cpu_ns": cpu, "start_ns": start,
+                       "end_ns": start + ns})  # fmt: skip
         last = k
         say({"event": "round", **rounds[-1]})
     out = reference[: last * batch].copy()
@@ -68,6 +78,10 @@ def main() -> None:
     say({"driver": driver, "calls": calls, "batch": batch,
          "threads": int(option(args, "--threads", "1")), "runtime_version": "0",
          "load_ns": 1000, "peak_rss_bytes": 1 << 20, "rounds": rounds, "notes": {}})  # fmt: skip
+
+
+# The spaced copies' round 0 start, on a clock of their own (the harness reads only the gaps).
+SPACED_START = 10**12
 
 
 def mode_calibrates(args: list[str]) -> int:

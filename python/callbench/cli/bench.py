@@ -14,7 +14,7 @@ from pathlib import Path
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
 from callbench.errors import DataError, UsageError, named_first_line
-from callbench.harness import console, gpu_sweep, signals, sweep_plan
+from callbench.harness import callers_plan, console, gpu_sweep, machine, signals, sweep_plan
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
@@ -32,6 +32,7 @@ from callbench.roles import GPU, TORCH_PROGRAM
 # --quick: the whole pipeline at a small size, as a smoke test.
 QUICK = {"rounds": 3, "round_time": 0.02, "warmup": 1000}
 QUICK_SWEEPS = {"batch": [1, 1000, 1_000_000], "threads": [1, 2]}
+QUICK_CALLERS = [1, 2]
 
 
 def _finish(records: list[Record], run_dir: Path) -> None:
@@ -149,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         return user_model_run(args, options, args.build)
     specs = common.selection(args)
     given = [flag for flag, on in (("--widths", args.widths), ("--sweep", args.sweep),
-                                   ("--callers", args.caller_counts)) if on]  # fmt: skip
+                                   ("--callers", args.caller_counts),
+                                   ("--processes", args.process_counts)) if on]  # fmt: skip
     if len(given) > 1:
         raise UsageError(f"{' and '.join(given)} are each a sweep of their own: give one")
     sizes = common.widths(args, options.models)
@@ -168,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
         elif args.caller_counts:
             with phases.timed("sweeps"):
                 done = run_sweep("callers", specs, options, run_dir, args.caller_counts)
+        elif args.process_counts:
+            with phases.timed("sweeps"):
+                done = run_sweep("processes", specs, options, run_dir, args.process_counts)
         else:
             with phases.timed("measure"):
                 done = run_group(specs, options, run_dir)
@@ -265,6 +270,8 @@ def measure(
         for kind, values in sweeps.items():
             if sweepers:
                 run_sweep(kind, sweepers, options, run_dir, values)
+    with phases.timed("callers"):
+        many_callers(specs, done, options, run_dir, QUICK_CALLERS if args.quick else None)
     if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
         with phases.timed("widths"):
             widened = [*sweepers, *(s for s in on_gpu if gpu_sweep.runs_here(s))]
@@ -272,6 +279,23 @@ def measure(
             if on_gpu:  # the GPU batch sweep again at each wider width
                 gpu_sweep.run_grid(specs, wide, options, run_dir, sizes)
     return done
+
+
+def many_callers(
+    specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path,
+    counts: Sequence[int] | None = None,
+) -> list[Record]:  # fmt: skip
+    """The callers sweep (harness/callers_plan.py): each runtime's fastest row that takes
+    callers, in each language, at each count in threads, and in processes where the
+    language serves that way; ``counts`` in place of the plan's."""
+    plan = callers_plan.plan(specs, done, len(machine.usable_cpus()))
+    counts = list(counts or plan.counts)
+    swept: list[Record] = []
+    if plan.threads:
+        swept += run_sweep("callers", plan.threads, options, run_dir, counts)
+    if plan.processes and (more := [n for n in counts if n > 1]):
+        swept += run_sweep("processes", plan.processes, options, run_dir, more)
+    return swept
 
 
 def ladder(args: argparse.Namespace, options: RunOptions, run_dir: Path) -> None:

@@ -107,6 +107,11 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         help="run each driver at each number of callers calling it at once (contract 4), "
         "each N its own group; a driver that runs one caller is skipped at N > 1, saying why",
     )  # fmt: skip
+    p.add_argument(
+        "--processes", type=counts(1), metavar="N,N...", dest="process_counts",
+        help="run N copies of each driver at once, each its own process of one caller, "
+        "timed as one (contract 4's processes), each N its own group",
+    )  # fmt: skip
     add_user_model(p)
     add_widths(
         p, "run each driver at each hidden width of the family (8: the reference; 'all': "

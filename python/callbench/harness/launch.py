@@ -17,6 +17,7 @@ import numpy as np
 
 from callbench.harness import console, machine
 from callbench.harness import warmup as warmups
+from callbench.harness.copies import Copies
 from callbench.harness.options import ATOL, RunOptions
 from callbench.harness.processes import DriverProcess
 from callbench.languages.spec import DriverSpec
@@ -40,7 +41,7 @@ class Live:
     spec: DriverSpec
     record: Record
     workdir: Path
-    process: DriverProcess | None = None
+    process: DriverProcess | Copies | None = None  # Copies: --processes N
     calls: int = 0  # per round, once calibrated
     sent_rounds: int = 0  # every round command, calibration included
     expected_ns: float | None = None
@@ -55,8 +56,8 @@ def base_record(
     return Record(
         kind="driver", id=spec.id, language=spec.language, runtime=spec.runtime,
         status="failed", artifact=spec.artifact, batch=options.batch, threads=options.threads,
-        callers=options.callers, warmup=warmups.of_run(options).calls, tolerance=tolerance,
-        sweep=sweep,
+        callers=options.all_callers, processes=options.processes,
+        warmup=warmups.of_run(options).calls, tolerance=tolerance, sweep=sweep,
     )  # fmt: skip
 
 
@@ -77,14 +78,17 @@ class Placement:
 
     @classmethod
     def of(cls, options: RunOptions) -> Placement:
-        """N callers of T threads each get min(N x T, the usable CPUs) cores."""
-        cpus = machine.driver_cpus(options.threads * options.callers, options.pin)
+        """N callers of T threads each get min(N x T, the usable CPUs) cores, in one process
+        or over the copies of ``--processes``."""
+        cpus = machine.driver_cpus(options.threads * options.all_callers, options.pin)
         return cls(cpus, set(machine.usable_cpus()) if cpus else None)
 
     def pin_back(self, live: Live) -> int:
         """Threads of the driver found off its pinned CPUs, pinned back for the next round."""
         if not self.cpus or live.process is None:
             return 0
+        if isinstance(live.process, Copies):
+            return live.process.pin_back()
         pid = live.process.proc.pid
         off = machine.threads_off(pid, self.cpus)
         if off:
@@ -93,22 +97,31 @@ class Placement:
 
 
 def start(live: Live, options: RunOptions, max_calls: int, place: Placement, label: str) -> None:
-    """Start the driver in serve mode (OSError when it cannot be started)."""
+    """Start the driver in serve mode, or its copies at --processes N (OSError when it
+    cannot be started)."""
     spec = live.spec
-    driver_options = options.driver_options(
-        max_calls,
-        outputs=live.workdir / "outputs.f32",
-        latencies=live.workdir / "latencies.i64",
-        serve=True,
-    )
     console.note(f"{label} {spec.id}: loading")
     live.started = time.monotonic()
-    live.process = DriverProcess(
-        [*spec.command(), *driver_options.arguments()],
-        driver_env(spec, options.threads),
-        live.workdir,
-        place.cpus if spec.runtime in HOLDS_LOAD_CPUS else place.load_cpus,
-    )
+    holds = spec.runtime in HOLDS_LOAD_CPUS
+
+    def process(workdir: Path, cpus: set[int] | None) -> DriverProcess:
+        driver_options = options.driver_options(
+            max_calls, outputs=workdir / "outputs.f32", latencies=workdir / "latencies.i64",
+            serve=True,
+        )  # fmt: skip
+        return DriverProcess([*spec.command(), *driver_options.arguments()],
+                             driver_env(spec, options.threads), workdir,
+                             cpus if holds else place.load_cpus)  # fmt: skip
+
+    if options.processes == 1:
+        live.process = process(live.workdir, place.cpus)
+        return
+
+    # Every copy over the same cores, as N callers' threads of one process are: the
+    # scheduler places them in both, so threads and processes compare (and N copies that
+    # the cores do not divide are not held to an uneven split).
+    live.process = Copies.start(options.processes, live.workdir, lambda _p: place.cpus,
+                                lambda _p, workdir: process(workdir, place.cpus))  # fmt: skip
 
 
 def wait_ready(live: Live, place: Placement, label: str) -> None:
@@ -120,7 +133,9 @@ def wait_ready(live: Live, place: Placement, label: str) -> None:
         warming_limit=WARMUP_LIMIT,
         on_warming=lambda: console.note(f"{label} {live.spec.id}: warm-up"),
     )
-    if place.cpus:
+    if isinstance(live.process, Copies):
+        live.process.pin()  # each copy on its own cores
+    elif place.cpus:
         machine.pin_process(live.process.proc.pid, place.cpus)
     record = live.record
     record.load_ns = int(ready.get("load_ns", 0))

@@ -92,6 +92,8 @@ class RunOptions:
     threads: int = _option(_DRIVER.threads, "threads each runtime may use", count(1))
     # Contract 4: callers calling each driver at once (run --callers gives each N its group).
     callers: int = _DRIVER.callers
+    # Copies of each driver, each its own process of ``callers`` callers (run --processes).
+    processes: int = 1
     pin: bool = _option(True, "do not pin drivers to a core", name="--no-pin")
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
@@ -123,6 +125,11 @@ class RunOptions:
         own, such as ``bench --quick``'s) stand where an option was not given."""
         given = {f.name: getattr(args, f.name) for f in fields(cls) if hasattr(args, f.name)}
         return cls(**{**defaults, **given})
+
+    @property
+    def all_callers(self) -> int:
+        """The callers calling the model at once, in every process together."""
+        return self.callers * self.processes
 
     def max_calls(self, samples: int) -> int:
         """The --calls a driver is started with: what a round may take at most."""

@@ -48,7 +48,7 @@ class RoundPolicy:
         steal = steal1 - steal0 if steal0 is not None and steal1 is not None else None
         if int(answer.get("calls", -1)) != calls or int(answer.get("ns", 0)) <= 0:
             raise DriverError(f"answered {answer} to `round {calls}`")
-        callers = self.options.callers
+        callers = self.options.all_callers
         if callers > 1 and (answer.get("callers") != callers
                             or len(answer.get("caller_ns") or ()) != callers):  # fmt: skip
             raise DriverError(f"answered {answer} to `round {calls}` at {callers} callers")
@@ -92,7 +92,7 @@ class RoundPolicy:
             spans = answer.get("caller_ns")
             live.record.rounds.append(
                 Round(index, live.calls, ns, cpu_ns, steal, why, before, after,
-                      self.options.callers, [int(s) for s in spans] if spans else None)
+                      self.options.all_callers, [int(s) for s in spans] if spans else None)
             )  # fmt: skip
             live.expected_ns = float(ns)
             if why is None:
@@ -114,8 +114,8 @@ class RoundPolicy:
         live.process.send(f"latencies {calls}")
         live.process.event("latencies", planning.round_limit(live.expected_ns, calls, 1) * 2)
         path = live.workdir / "latencies.i64"
-        # Every caller's durations, caller after caller (contract 4).
-        if path.is_file() and path.stat().st_size == 8 * calls * self.options.callers:
+        # Every caller's durations, caller after caller (contract 4), copy after copy.
+        if path.is_file() and path.stat().st_size == 8 * calls * self.options.all_callers:
             live.latencies = np.fromfile(path, dtype="<i8")
 
 

@@ -123,7 +123,8 @@ def run_group(
     run_dir: Path,
     sweep: dict[str, Any] | None = None,
 ) -> list[Record]:
-    if options.callers == 1:  # at one caller a callers-only row is its twin's row
+    # At one caller a callers-only row is its twin's row (and each copy of --processes is).
+    if options.callers == 1:
         specs = [spec for spec in specs if CALLERS_ONLY not in spec.roles]
     expected = check_models(options.models)
     check_call(options, expected)
@@ -139,8 +140,9 @@ def run_group(
         f"run {run_dir.name} ({what}): {len(specs)} drivers, {options.rounds} interleaved "
         f"{protocol}, batch {options.batch}, {options.threads} thread(s)"
         + (f", {options.callers} callers" if options.callers > 1 else "")
+        + (f", {options.processes} processes" if options.processes > 1 else "")
     )
-    driver_cpus = machine.driver_cpus(options.threads * options.callers, options.pin)
+    driver_cpus = machine.driver_cpus(options.threads * options.all_callers, options.pin)
     session = Session(specs, options, run_dir, expected, sweep)
     with harness_pinned(machine.harness_cpus(driver_cpus)):
         done = session.run()
@@ -172,6 +174,8 @@ def run_sweep(
         if kind == "callers":
             # Each N its own group, as the main group otherwise (its latencies too).
             point = replace(options, callers=value)
+        elif kind == "processes":  # N copies of one caller each, as the callers' group
+            point = replace(options, callers=1, processes=value)
         elif kind == "batch":
             # Each point takes about the same samples a round as the first (calls / B).
             calls = max(1, options.calls // value) if options.calls is not None else None

@@ -17,6 +17,7 @@ from typing import Any
 from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
 from callbench.harness import console, planning
+from callbench.harness.copies import KITS_WITH_ROUND_TIMES, Copies
 from callbench.harness.expected import Expected, echo_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
@@ -29,7 +30,11 @@ from callbench.model import user_onnx
 from callbench.model.user_torch import PROGRAM
 from callbench.records.record import Record
 from callbench.records.store import write_record
+from callbench.registry import language_key
 from callbench.roles import GPU_FLOOR
+
+# Sweeps whose points keep their latency rounds: p99 is half of what many callers ask.
+MANY = ("callers", "processes")
 
 
 class Session:
@@ -68,7 +73,7 @@ class Session:
                 self._round(index)
             if self.options.rounds:
                 console.say(self.rounds.contention())
-            if self.options.latencies and (self.sweep is None or self.sweep["kind"] == "callers"):
+            if self.options.latencies and (self.sweep is None or self.sweep["kind"] in MANY):
                 for live in self._running():
                     self._step(live, self.rounds.latencies)
             for live in list(self.live):
@@ -101,7 +106,7 @@ class Session:
     def _start(self, live: Live, label: str) -> None:
         spec = live.spec
         reason = (spec.available() or self._not_exported(spec) or self._one_caller(spec)
-                  or self._mlp_only(spec))  # fmt: skip
+                  or self._mlp_only(spec) or self._one_process(spec))  # fmt: skip
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -125,6 +130,17 @@ class Session:
         if self.options.callers == 1 or spec.callers is not None:
             return None
         return f"{ONE_CALLER} ({spec.one_caller})"
+
+    def _one_process(self, spec: DriverSpec) -> str | None:
+        """Why a driver is skipped at N processes: its kit does not say when a round ran."""
+        if self.options.processes == 1:
+            return None
+        if spec.id.startswith("independent-"):
+            return "a plain caller: its rounds do not say when they ran (start_ns, end_ns)"
+        if (kit := language_key(spec)) not in KITS_WITH_ROUND_TIMES:
+            return (f"the {kit} kit's round answers do not yet say when each round ran "
+                    "(start_ns, end_ns), so N copies cannot be timed as one")  # fmt: skip
+        return None
 
     def _not_exported(self, spec: DriverSpec) -> str | None:
         """Why the driver is skipped for want of its artifact: a width sweep's export has
@@ -165,6 +181,8 @@ class Session:
     def _finish(self, live: Live) -> None:
         if live.process is None:
             return
+        if isinstance(live.process, Copies):
+            return self._finish_copies(live, live.process)
         try:
             result = live.process.finish(120.0)
         except DriverError as exc:
@@ -187,6 +205,38 @@ class Session:
         problem = settle(live.record, result, asked, live.sent_rounds, outputs, want)
         live.record.callers_verified = None if problem else callers
         live.record.status, live.record.error = ("failed", problem) if problem else ("ok", None)
+        return self._write(live)
+
+    def _finish_copies(self, live: Live, copies: Copies) -> None:
+        """Every copy's result and outputs checked (each calls one caller's samples); the
+        record's memory is the copies' peaks together, each listed in its notes."""
+        try:
+            results = copies.finish(120.0)
+        except DriverError as exc:
+            return self._fail(live, str(exc))
+        live.process = None
+        asked = {"driver": live.spec.id, "calls": self.max_calls, "batch": self.options.batch,
+                 "threads": self.options.threads}  # fmt: skip
+        try:
+            want = self._expected_of(live.spec).first(live.calls * self.options.batch)
+        except DataError as exc:
+            return self._fail(live, str(exc))
+        peaks: list[int | None] = []
+        problem = None
+        for p, (result, outputs) in enumerate(zip(results, copies.outputs, strict=True)):
+            if problem := settle(live.record, result, asked, live.sent_rounds, outputs, want):
+                problem = f"process {p}: {problem}"
+                break
+            peaks.append(live.record.peak_rss_bytes)
+        record = live.record
+        if problem is None:
+            known = [b for b in peaks if b is not None]
+            record.peak_rss_bytes = sum(known) if len(known) == len(peaks) else None
+            record.notes["process_peak_rss_bytes"] = peaks
+            record.notes["peak_rss"] = ("the copies' peaks added up (pages they share, such as "
+                                        "the libraries' code, counted in each)")  # fmt: skip
+        record.callers_verified = None if problem else len(results)
+        record.status, record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
 
     def _expected_of(self, spec: DriverSpec) -> Expected:

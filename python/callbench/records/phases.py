@@ -31,8 +31,8 @@ COLD, CACHED = "cold", "cached"
 
 @dataclass(frozen=True)
 class Phase:
-    """One timed step: ``phase`` is venv, export, build, measure, sweeps, widths, kernels,
-    ladder or report; a build names its language and how it began."""
+    """One timed step: ``phase`` is venv, export, build, measure, sweeps, callers, widths,
+    kernels, ladder or report; a build names its language and how it began."""
 
     phase: str
     seconds: float

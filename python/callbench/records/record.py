@@ -68,6 +68,9 @@ class Record:
     # (every one, in a record that is ok; None before the outputs were read).
     callers: int = 1
     callers_verified: int | None = None
+    # The processes the callers ran in: 1, threads of one process; N, N copies of the
+    # driver (``callbench run --processes``), one caller each, every copy verified.
+    processes: int = 1
     warmup: int = 0  # warm-up calls: the cap asked for, then what the ready line says was made
     rounds: list[Round] = field(default_factory=list)
     load_ns: int | None = None

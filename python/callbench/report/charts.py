@@ -25,6 +25,7 @@ from callbench.registry import the_floor
 from callbench.report.answer import HAND_WRITTEN
 from callbench.report.counts import Trend
 from callbench.report.cpu_or_gpu import is_gpu_floor, on_gpu
+from callbench.report.many_callers import Point
 from callbench.report.sweeps import per_unit_ns
 from callbench.report.tables import ordered
 
@@ -114,6 +115,38 @@ def best_rows(points: Mapping[int, Sequence[Record]], kind: str) -> dict[str, st
         return -len(found), float(np.mean(np.log(found)))
 
     return {key: min((d for d in costs if keys[d] == key), key=rank) for key in set(keys.values())}
+
+
+def many_callers(
+    lines: Mapping[tuple[str, str], Sequence[Point]], run_id: str, path: Path
+) -> Path | None:
+    """Calls a second against callers: a line a language (its best row at N = the cores),
+    solid in threads, dashed in processes, each point's 95% interval as error bars."""
+    if not lines:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 5))
+    counts: set[int] = set()
+    for (language, way), drawn in lines.items():
+        xs = [p.n for p in drawn]
+        ys = [p.calls_per_s / 1e3 for p in drawn]
+        low = [y - p.interval[0] / 1e3 for p, y in zip(drawn, ys, strict=True)]
+        high = [p.interval[1] / 1e3 - y for p, y in zip(drawn, ys, strict=True)]
+        counts.update(xs)
+        ax.errorbar(xs, ys, yerr=[low, high], marker="o", markersize=5, capsize=3,
+                    color=colour(language), ls="-" if way == "threads" else "--", lw=1.6,
+                    label=f"{language}, {way}: {drawn[-1].record.id}")  # fmt: skip
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(counts), [str(n) for n in sorted(counts)])
+    ax.set_xlabel("callers at once (log scale)")
+    ax.set_ylabel("thousand calls a second, all callers")
+    ax.set_title(f"Many callers — run {run_id}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
+              title="each language's best row at N = the cores")  # fmt: skip
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def sweep(

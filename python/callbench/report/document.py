@@ -12,6 +12,7 @@ from callbench.report import (
     coverage,
     cpu_or_gpu,
     gpu_floor,
+    many_callers,
     model_size,
     peers,
     phases_table,
@@ -161,6 +162,8 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
         if path is not None:
             parts += [f"![{what}]({CHARTS}/{path.name})", ""]
         parts.append(sweeps.sweep_table(points, kind))
+    if run.sweeps.get("callers") or run.sweeps.get("processes"):
+        parts += ["", f"## {many_callers.TITLE}{title}", "", _many_callers(run, chart_dir)]
     if user_model.brought(run) is not None:
         decision = cpu_or_gpu.section(run.records) and cpu_or_gpu.program_section(
             run.records, [(o.host, o.records) for o in others]
@@ -185,6 +188,17 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
         parts += ["", f"## {phases_table.TITLE}{title}", "", took]
     parts += ["", f"## Environment{title}", "", sections.environment(run)]
     return parts
+
+
+def _many_callers(run: Run, chart_dir: Path) -> str:
+    """The callers sweep's section, its chart beside it, its answer at the run's cores."""
+    threads, processes = run.sweeps.get("callers"), run.sweeps.get("processes")
+    every = many_callers.points(threads, processes)
+    cores = int(run.env.get("cores") or 2)
+    chart = charts.many_callers(many_callers.lines(every, cores), run.name,
+                                chart_dir / f"{run.name}-many-callers.png")  # fmt: skip
+    where = f"{CHARTS}/{chart.name}" if chart is not None else None
+    return many_callers.section(threads, processes, cores, where)
 
 
 def _appendix(runs: Sequence[Run], second_hosts: Sequence[Run]) -> list[str]:

@@ -1,0 +1,57 @@
+"""The report's "Many callers": throughput with its interval, scaling against one caller,
+threads against processes said only where the intervals are apart and beyond the noise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from callbench.records.record import Record
+from callbench.report import charts, many_callers
+from tests.test_report import driver
+
+
+def row(driver_id: str, n: int, us: float, way: str = "threads", **fields: Any) -> Record:
+    sweep = {"kind": "callers" if way == "threads" else "processes", "value": n}
+    spread = [us * (1 + 0.002 * i) for i in range(-10, 11)]  # 21 rounds, 2% apart end to end
+    return driver(driver_id, [x * 1000 for x in spread], sweep=sweep, callers=n,
+                  processes=n if way == "processes" else 1, runtime="onnxruntime",
+                  notes={"callers_hold": "shared"}, **fields)  # fmt: skip
+
+
+def test_processes_beat_threads_where_the_gil_holds_the_threads(tmp_path: Path) -> None:
+    # One caller: 5 µs a call. Two threads take turns (2.6 µs a call together); two
+    # processes run side by side (2.5 µs a call together: twice one caller's calls).
+    threads = {1: [row("python-onnxruntime-iobinding", 1, 5.0)],
+               2: [row("python-onnxruntime-iobinding", 2, 4.8)]}  # fmt: skip
+    processes = {2: [row("python-onnxruntime-iobinding", 2, 2.5, "processes")]}
+    text = many_callers.section(threads, processes, cores=2)
+    answer = text.split("### The answer at N = 2 (the cores)")[1].split("|")[0]
+    best = "`python-onnxruntime-iobinding` in processes (a model per process): 400,000 calls"
+    assert best in answer
+    assert "2.00× (" in answer and "(more than one caller)" in answer
+    assert "processes beat threads (`python-onnxruntime-iobinding`) by 1.92×" in answer
+    assert "| `python-onnxruntime-iobinding` | 2 | threads | shared | 208,333 [" in text
+    assert "| 1.04× (" in text  # two threads against one caller: a gain within the noise
+    every = many_callers.points(threads, processes)
+    lines = many_callers.lines(every, cores=2)
+    # The processes line starts at the row's one caller, as the threads' does.
+    assert [p.n for p in lines[("Python", "processes")]] == [1, 2]
+    assert charts.many_callers(lines, "run", tmp_path / "c.png") == tmp_path / "c.png"
+
+
+def test_two_ways_within_the_noise_are_not_called_apart() -> None:
+    threads = {1: [row("cpp-onnxruntime-reuse", 1, 2.0, language="C++")],
+               2: [row("cpp-onnxruntime-reuse", 2, 1.05, language="C++")]}  # fmt: skip
+    processes = {2: [row("cpp-onnxruntime-reuse", 2, 1.0, "processes", language="C++")]}
+    text = many_callers.section(threads, processes, cores=2)
+    assert "are not apart beyond the noise" in text
+    assert many_callers.section({}, None, cores=2).startswith("No point of the callers sweep")
+
+
+def test_a_callers_only_row_scales_against_its_runtimes_row_at_one_caller() -> None:
+    threads = {1: [row("cpp-onnxruntime-reuse", 1, 2.0, language="C++")],
+               2: [row("cpp-onnxruntime-reuse-sessions", 2, 1.0, language="C++")]}  # fmt: skip
+    text = many_callers.section(threads, None, cores=2)
+    assert "| `cpp-onnxruntime-reuse-sessions` | 2 | threads | shared | 1,000,000 [" in text
+    assert "| 2.00× (" in text
