@@ -9,6 +9,7 @@ a driver's record says ok only after its outputs match the reference.
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -74,8 +75,12 @@ class Session:
             if self.options.rounds:
                 console.say(self.rounds.contention())
             if self.options.latencies and (self.sweep is None or self.sweep["kind"] in MANY):
-                for live in self._running():
+                began, timed = time.monotonic(), self._running()
+                for live in timed:
                     self._step(live, self.rounds.latencies)
+                if timed:  # what the p50 and p99 cost the group, said for the bench's log
+                    console.say(f"latency rounds: {time.monotonic() - began:.1f} s for "
+                                f"{len(timed)} drivers")  # fmt: skip
             for live in list(self.live):
                 self._finish(live)
         except KeyboardInterrupt as stop:

@@ -75,13 +75,13 @@ def scaling(point: Point, every: Sequence[Point]) -> Ratio | None:
     return Ratio(value, interval, paired=False)
 
 
-def latency_us(record: Record) -> tuple[str, str]:
-    """p50 and p99 of one call as its caller saw it (every caller's latency round), µs."""
+def latency_us(record: Record) -> tuple[str, str, str]:
+    """p50, p90 and p99 of one call as its caller saw it (every caller's latency round), µs."""
     samples = record.latency_samples()
     if samples is None or not len(samples):
-        return fmt.NOT_SHOWN, fmt.NOT_SHOWN
-    p50, p99 = stats.percentiles(samples, (50, 99))
-    return fmt.us(p50), fmt.us(p99)
+        return fmt.NOT_SHOWN, fmt.NOT_SHOWN, fmt.NOT_SHOWN
+    p50, p90, p99 = stats.percentiles(samples, (50, 90, 99))
+    return fmt.us(p50), fmt.us(p90), fmt.us(p99)
 
 
 def calls(value: float) -> str:
@@ -93,14 +93,14 @@ def table(every: Sequence[Point]) -> str:
     for p in every:
         low, high = p.interval
         scale = scaling(p, every)
-        p50, p99 = latency_us(p.record)
+        p50, p90, p99 = latency_us(p.record)
         memory = fmt.megabytes(p.record.peak_rss_bytes) if p.record.peak_rss_bytes else "-"
         scaled = str(scale) if scale is not None else fmt.NOT_SHOWN
         rows.append([f"`{p.record.id}`", str(p.n), p.way, p.holds,
-                     f"{calls(p.calls_per_s)} [{calls(low)}–{calls(high)}]", scaled, p50, p99,
-                     memory])  # fmt: skip
+                     f"{calls(p.calls_per_s)} [{calls(low)}–{calls(high)}]", scaled, p50, p90,
+                     p99, memory])  # fmt: skip
     header = ["row", "N", "in", "the model", "calls a second [95%]", "× one caller",
-              "p50 µs", "p99 µs", "peak MB"]  # fmt: skip
+              "p50 µs", "p90 µs", "p99 µs", "peak MB"]  # fmt: skip
     return fmt.table(header, rows)
 
 
@@ -176,7 +176,7 @@ def section(threads: Points | None, processes: Points | None, cores: int,
         "calls; every caller's outputs were verified. × one caller is the throughput over "
         "the same row's at one caller (a ratio of medians of two groups, bootstrap 95% "
         f"interval); a claim needs that interval to exclude 1 and a ratio beyond "
-        f"{NOISE:.0%}. p50 and p99 are of one call as its caller saw it, from each point's "
+        f"{NOISE:.0%}. p50, p90 and p99 are of one call as its caller saw it, from each point's "
         f"latency round (every caller's calls timed one by one, all callers at once). Peak "
         f"MB: the process's, or the copies' added up (pages they share counted in each). "
         f"Counts: {', '.join(map(str, counts))}."
