@@ -12,14 +12,14 @@ func TestResultJSON(t *testing.T) {
 	r := Result{
 		Driver: "go-x", Calls: 20, Batch: 1, Threads: 1, RuntimeVersion: "1.31.1",
 		LoadNS: 123, PeakRSSBytes: &rss,
-		Rounds: []Round{{Calls: 20, NS: 4000, CPUNS: 3900}, {Calls: 10, NS: 2000, CPUNS: 1900}},
+		Rounds: []Round{{Calls: 20, NS: 4000, CPUNS: 3900, StartNS: 1, EndNS: 4001}, {Calls: 10, NS: 2000, CPUNS: 1900, StartNS: 5000, EndNS: 7000}},
 		Notes:  Notes{{"call", `quote " and \ backslash`}, {"threads_read_back", 1}, {"ratio", 0.5}, {"bad", math.NaN()}},
 	}
 	line := r.JSON()
 	// Notes are an object; encoding/json writes its keys sorted.
 	want := `{"driver":"go-x","calls":20,"batch":1,"threads":1,"runtime_version":"1.31.1",` +
-		`"load_ns":123,"peak_rss_bytes":31457280,"rounds":[{"calls":20,"ns":4000,"cpu_ns":3900},` +
-		`{"calls":10,"ns":2000,"cpu_ns":1900}],"notes":{"bad":null,"call":"quote \" and \\ backslash",` +
+		`"load_ns":123,"peak_rss_bytes":31457280,"rounds":[{"calls":20,"ns":4000,"cpu_ns":3900,"start_ns":1,"end_ns":4001},` +
+		`{"calls":10,"ns":2000,"cpu_ns":1900,"start_ns":5000,"end_ns":7000}],"notes":{"bad":null,"call":"quote \" and \\ backslash",` +
 		`"ratio":0.5,"threads_read_back":1}}`
 	if line != want {
 		t.Fatalf("got\n%s\nwant\n%s", line, want)

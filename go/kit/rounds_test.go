@@ -10,12 +10,18 @@ func TestRoundStoresEveryCall(t *testing.T) {
 	inputs := []float32{1, 2, 3, 4, 5, 6, 7, 8}
 	model := &sumModel{}
 	r := NewRounds(FloatModel{model}, floatSamples(inputs...), 4, 1)
+	before := MonotonicNanos()
 	round, err := r.Round(3)
+	after := MonotonicNanos()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if round.Calls != 3 || round.NS <= 0 || round.CPUNS < 0 || model.calls != 3 {
 		t.Fatalf("round %+v after %d calls", round, model.calls)
+	}
+	// When it ran, on the clock every process reads (contract 4's processes).
+	if round.StartNS < before || round.EndNS != round.StartNS+round.NS || round.EndNS > after {
+		t.Fatalf("round %+v between %d and %d", round, before, after)
 	}
 	got := lastFloats(t, r)
 	if len(got) != 3 || got[0] != 3 || got[1] != 7 || got[2] != 11 {

@@ -53,7 +53,7 @@ type fakeRunner struct{ ran []string }
 
 func (f *fakeRunner) Round(k int) (Round, error) {
 	f.ran = append(f.ran, "round")
-	return Round{Calls: int64(k), NS: int64(100 * k), CPUNS: int64(90 * k)}, nil
+	return Round{Calls: int64(k), NS: int64(100 * k), CPUNS: int64(90 * k), StartNS: 5000, EndNS: 5000 + int64(100*k)}, nil
 }
 
 func (f *fakeRunner) Latencies(k int) ([]int64, error) {
@@ -78,8 +78,8 @@ func TestServeDialogue(t *testing.T) {
 	}
 	want := []string{
 		`{"event":"ready","load_ns":42,"warmup_calls":3,"warmup_ns":9}`,
-		`{"event":"round","calls":10,"ns":1000,"cpu_ns":900}`,
-		`{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}`,
+		`{"event":"round","calls":10,"ns":1000,"cpu_ns":900,"start_ns":5000,"end_ns":6000}`,
+		`{"event":"round","calls":20,"ns":2000,"cpu_ns":1800,"start_ns":5000,"end_ns":7000}`,
 		`{"event":"latencies","calls":5}`,
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
@@ -91,7 +91,7 @@ func TestServeDialogue(t *testing.T) {
 			t.Fatalf("%q is not JSON: %v", line, err)
 		}
 	}
-	if len(rounds) != 2 || rounds[1] != (Round{Calls: 20, NS: 2000, CPUNS: 1800}) {
+	if len(rounds) != 2 || rounds[1] != (Round{Calls: 20, NS: 2000, CPUNS: 1800, StartNS: 5000, EndNS: 7000}) {
 		t.Fatalf("rounds %+v", rounds)
 	}
 }

@@ -16,6 +16,11 @@ import { DTYPES, poison, sampleSize } from './tensors.js';
  * @property {number} calls K
  * @property {number} ns wall time of the block
  * @property {number} cpu_ns the process's CPU time over it
+ * @property {bigint} start_ns when it began on process.hrtime's clock, CLOCK_MONOTONIC on
+ *   Linux (libuv's uv_hrtime): the clock every process of the machine reads, so the harness
+ *   can put N processes' rounds on one line (contract 4's processes); a BigInt (jsonLine
+ *   writes its number, exact to the nanosecond for the first 104 days of uptime)
+ * @property {bigint} end_ns when it ended, on the same clock
  */
 
 /**
@@ -99,9 +104,9 @@ export class Rounds {
     for (let i = 0; i < k; i++) {
       await model.call(this.input(i), this.output(i));
     }
-    const ns = process.hrtime.bigint() - start;
+    const end = process.hrtime.bigint();
     const cpu = process.cpuUsage(cpuStart);
-    return { calls: k, ns: Number(ns), cpu_ns: (cpu.user + cpu.system) * 1000 };
+    return { calls: k, ns: Number(end - start), cpu_ns: (cpu.user + cpu.system) * 1000, start_ns: start, end_ns: end };
   }
 
   /** Times calls 0 .. k-1 one at a time into scratch arrays (the outputs keep the last round's): ns per call. */

@@ -69,7 +69,8 @@ async function execute(command, options, runner, rounds, write) {
   if (command.kind === 'round') {
     const round = await runner.round(command.calls);
     rounds.push(round);
-    write?.(`${jsonLine({ event: 'round', calls: round.calls, ns: round.ns, cpu_ns: round.cpu_ns })}\n`);
+    const { calls, ns, cpu_ns, start_ns, end_ns } = round;
+    write?.(`${jsonLine({ event: 'round', calls, ns, cpu_ns, start_ns, end_ns })}\n`);
     return true;
   }
   if (command.kind === 'latencies') {

@@ -12,9 +12,14 @@ for (const async of [true, false]) {
   test(`a round stores every call (${async ? 'async' : 'sync'} model)`, async () => {
     const model = new SumModel({ async });
     const rounds = new Rounds(floatModel(model), INPUTS, 4, 1);
+    const before = process.hrtime.bigint();
     const round = await rounds.round(3);
+    const after = process.hrtime.bigint();
     assert.equal(round.calls, 3);
     assert.ok(round.ns > 0 && round.cpu_ns >= 0 && Number.isSafeInteger(round.ns));
+    // When it ran, on the clock every process reads (contract 4's processes).
+    assert.ok(before <= round.start_ns && round.end_ns <= after);
+    assert.equal(round.end_ns - round.start_ns, BigInt(round.ns));
     assert.equal(model.calls, 3);
     assert.deepEqual([...rounds.lastOutputs()[0]], [3, 7, 11]);
   });

@@ -46,7 +46,7 @@ class FakeRunner {
   ran = [];
   async round(k) {
     this.ran.push('round');
-    return { calls: k, ns: 100 * k, cpu_ns: 90 * k };
+    return { calls: k, ns: 100 * k, cpu_ns: 90 * k, start_ns: 5000n, end_ns: 5000n + BigInt(100 * k) };
   }
   async latencies(k) {
     this.ran.push('latencies');
@@ -65,12 +65,12 @@ test('the serve dialogue', async (t) => {
   const { rounds, lines } = await dialogue({ ...DEFAULTS, calls: 100, latencies }, 'round 10\nround 20\nlatencies 5\nend\nround 1');
   assert.deepEqual(lines, [
     '{"event":"ready","load_ns":42,"warmup_calls":3,"warmup_ns":9}',
-    '{"event":"round","calls":10,"ns":1000,"cpu_ns":900}',
-    '{"event":"round","calls":20,"ns":2000,"cpu_ns":1800}',
+    '{"event":"round","calls":10,"ns":1000,"cpu_ns":900,"start_ns":5000,"end_ns":6000}',
+    '{"event":"round","calls":20,"ns":2000,"cpu_ns":1800,"start_ns":5000,"end_ns":7000}',
     '{"event":"latencies","calls":5}',
   ]);
   for (const line of lines) JSON.parse(line);
-  assert.deepEqual(rounds[1], { calls: 20, ns: 2000, cpu_ns: 1800 });
+  assert.deepEqual(rounds[1], { calls: 20, ns: 2000, cpu_ns: 1800, start_ns: 5000n, end_ns: 7000n });
   assert.equal(readFileSync(latencies).length, 5 * 8);
 });
 

@@ -93,12 +93,12 @@ def test_a_copy_with_wrong_outputs_fails_the_row_naming_it(
     none_left(pids)
 
 
-def test_a_kit_that_does_not_say_when_a_round_ran_is_skipped_at_n_processes(
+def test_a_plain_caller_is_skipped_at_n_processes(
     small_models: Path, tmp_path: Path, pids: Path
 ) -> None:
-    record = run(small_models, tmp_path, fake("ok", "rust-fake"), processes=2)["rust-fake"]
-    assert record.status == "skipped"
-    assert "rust kit's round answers do not yet say when each round ran" in str(record.error)
+    record = run(small_models, tmp_path, fake("ok", "independent-fake"), processes=2)
+    assert record["independent-fake"].status == "skipped"
+    assert "its rounds do not say when they ran" in str(record["independent-fake"].error)
     assert list(pids.iterdir()) == []  # nothing started
 
 

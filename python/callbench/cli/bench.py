@@ -290,11 +290,13 @@ def many_callers(
     language serves that way; ``counts`` in place of the plan's."""
     plan = callers_plan.plan(specs, done, len(machine.usable_cpus()))
     counts = list(counts or plan.counts)
+    more = [n for n in counts if n > 1]
+    point = replace(options, rounds=callers_plan.rounds(options.rounds))
     swept: list[Record] = []
     if plan.threads:
-        swept += run_sweep("callers", plan.threads, options, run_dir, counts)
-    if plan.processes and (more := [n for n in counts if n > 1]):
-        swept += run_sweep("processes", plan.processes, options, run_dir, more)
+        swept += run_sweep("callers", plan.threads, point, run_dir, counts)
+    if plan.processes and more:
+        swept += run_sweep("processes", plan.processes, point, run_dir, more)
     return swept
 
 

@@ -12,10 +12,14 @@ Counts: one caller, then the powers of two below the cores, the cores and twice 
 and 4 on this 2-core machine; 1, 2, 4, 8, 16 and 32 on a 16-core host. Past the cores the
 callers take turns on them, which is what a service that oversubscribes sees.
 
-Processes: the same rows of the languages that serve a model that way (gunicorn's or
-uvicorn's workers for Python; Node's cluster), at each count above one (one process of one
-caller is the threads' first point), without the twins (each copy holds its own model
-anyway). A kit whose rounds do not yet say when they ran is recorded as skipped there.
+Processes: the same rows in the languages that serve a model that way (gunicorn's or
+uvicorn's workers for Python; Node's cluster, once its kit takes callers), at each count
+above one, without the twins (each copy holds its own model anyway); their one caller is
+the threads' first point. (``callbench run --processes`` runs any row, callers or not.)
+
+Rounds: each point runs half the run's rounds (11 of 21), which keeps a warm default bench
+within 15 minutes here; its median's 95% interval is then between order statistics 2 and 10
+(of 11) rather than 6 and 16 (of 21): wider, stated in the report.
 """
 
 from __future__ import annotations
@@ -36,8 +40,13 @@ SERVED_AS_PROCESSES = ("python", "node")
 @dataclass(frozen=True)
 class CallersPlan:
     counts: list[int]
-    threads: list[DriverSpec]  # each at every count
+    threads: list[DriverSpec]  # each at every count (a callers-only twin above one)
     processes: list[DriverSpec]  # each at every count above one
+
+
+def rounds(asked: int) -> int:
+    """A point's rounds: half the run's, rounded up."""
+    return (asked + 1) // 2
 
 
 def caller_counts(cores: int) -> list[int]:
@@ -50,30 +59,36 @@ def caller_counts(cores: int) -> list[int]:
     return sorted(counts)
 
 
-def takes_part(spec: DriverSpec) -> bool:
-    return (spec.callers is not None and FLOOR not in spec.roles and GPU not in spec.roles
+def runs_a_runtime(spec: DriverSpec) -> bool:
+    """Not a hand-written floor (it calls no runtime), a plain caller, or a GPU row."""
+    return (FLOOR not in spec.roles and GPU not in spec.roles
             and not spec.id.startswith("independent-"))  # fmt: skip
+
+
+def fastest(specs: Sequence[DriverSpec], done: Sequence[Record]) -> dict[tuple[str, str], Record]:
+    """Per (language, runtime), the fastest verified main-group record among ``specs``."""
+    by_id = {s.id: s for s in specs}
+    found: dict[tuple[str, str], Record] = {}
+    for r in done:
+        spec = by_id.get(r.id)
+        if spec is None or not r.ok or r.sweep is not None:
+            continue
+        key = (language_key(spec), engine(spec.runtime))
+        if key not in found or r.median_ns < found[key].median_ns:
+            found[key] = r
+    return found
 
 
 def plan(specs: Sequence[DriverSpec], done: Sequence[Record], cores: int) -> CallersPlan:
     """The sweep of ``specs`` (the chosen drivers) from ``done`` (their main group's records)."""
-    by_id = {s.id: s for s in specs}
-    fastest: dict[tuple[str, str], Record] = {}
-    for r in done:
-        spec = by_id.get(r.id)
-        if spec is None or not r.ok or r.sweep is not None or not takes_part(spec):
-            continue
-        if CALLERS_ONLY in spec.roles:
-            continue
-        key = (language_key(spec), engine(spec.runtime))
-        if key not in fastest or r.median_ns < fastest[key].median_ns:
-            fastest[key] = r
-    chosen = [by_id[r.id] for r in fastest.values()]
-    keys = set(fastest)
-    twins = [s for s in specs if CALLERS_ONLY in s.roles and takes_part(s)
-             and (language_key(s), engine(s.runtime)) in keys]  # fmt: skip
     order = {s.id: n for n, s in enumerate(specs)}  # the registry's order
-    threads = sorted([*chosen, *twins], key=lambda s: order[s.id])
-    processes = [s for s in threads if CALLERS_ONLY not in s.roles
-                 and language_key(s) in SERVED_AS_PROCESSES]  # fmt: skip
+    by_id = {s.id: s for s in specs}
+    callers = [s for s in specs if s.callers is not None and runs_a_runtime(s)]
+    shared = fastest([s for s in callers if CALLERS_ONLY not in s.roles], done)
+    twins = [s for s in callers if CALLERS_ONLY in s.roles
+             and (language_key(s), engine(s.runtime)) in shared]  # fmt: skip
+    threads = sorted([*(by_id[r.id] for r in shared.values()), *twins],
+                     key=lambda s: order[s.id])  # fmt: skip
+    processes = [s for s in threads if language_key(s) in SERVED_AS_PROCESSES
+                 and CALLERS_ONLY not in s.roles]  # fmt: skip
     return CallersPlan(caller_counts(cores), threads, processes)

@@ -21,9 +21,9 @@ import numpy as np
 from callbench.harness import machine
 from callbench.harness.processes import DriverError, DriverProcess
 
-# The kits whose round answers say when the round ran (start_ns, end_ns); a row of another
-# kit is skipped at N processes, saying so, until its kit follows (issue 88).
-KITS_WITH_ROUND_TIMES = frozenset({"python", "cpp"})
+# What N copies of a row of each language are, where the record should say more than
+# "N processes": a Java row's copies are N JVMs.
+WHAT_COPIES_ARE = {"java": "each copy its own JVM (a JPype host, or the FFM row's own java)"}
 OUTPUTS = "outputs.f32"
 LATENCIES = "latencies.i64"
 

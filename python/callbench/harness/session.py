@@ -18,7 +18,7 @@ from typing import Any
 from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
 from callbench.harness import console, planning
-from callbench.harness.copies import KITS_WITH_ROUND_TIMES, Copies
+from callbench.harness.copies import WHAT_COPIES_ARE, Copies
 from callbench.harness.expected import Expected, echo_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
@@ -137,15 +137,11 @@ class Session:
         return f"{ONE_CALLER} ({spec.one_caller})"
 
     def _one_process(self, spec: DriverSpec) -> str | None:
-        """Why a driver is skipped at N processes: its kit does not say when a round ran."""
-        if self.options.processes == 1:
+        """Why a driver is skipped at N processes: a plain caller's rounds do not say when
+        they ran (every kit's do: contract 4's processes)."""
+        if self.options.processes == 1 or not spec.id.startswith("independent-"):
             return None
-        if spec.id.startswith("independent-"):
-            return "a plain caller: its rounds do not say when they ran (start_ns, end_ns)"
-        if (kit := language_key(spec)) not in KITS_WITH_ROUND_TIMES:
-            return (f"the {kit} kit's round answers do not yet say when each round ran "
-                    "(start_ns, end_ns), so N copies cannot be timed as one")  # fmt: skip
-        return None
+        return "a plain caller: its rounds do not say when they ran (start_ns, end_ns)"
 
     def _not_exported(self, spec: DriverSpec) -> str | None:
         """Why the driver is skipped for want of its artifact: a width sweep's export has
@@ -240,6 +236,8 @@ class Session:
             record.notes["process_peak_rss_bytes"] = peaks
             record.notes["peak_rss"] = ("the copies' peaks added up (pages they share, such as "
                                         "the libraries' code, counted in each)")  # fmt: skip
+            if (what := WHAT_COPIES_ARE.get(language_key(live.spec))) is not None:
+                record.notes["processes_are"] = what
         record.callers_verified = None if problem else len(results)
         record.status, record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)

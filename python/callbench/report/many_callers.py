@@ -160,6 +160,12 @@ def answer(every: Sequence[Point], cores: int) -> list[str]:
     return lines
 
 
+def rounds_of(every: Sequence[Point]) -> str:
+    """The rounds the points ran (round indices), one figure where they agree."""
+    found = sorted({len({r.index for r in p.record.rounds}) for p in every})
+    return str(found[0]) if len(found) == 1 else f"{found[0]}–{found[-1]}"
+
+
 def section(threads: Points | None, processes: Points | None, cores: int,
             chart: str | None = None) -> str:  # fmt: skip
     """The section's text: what it measures, the answer per language, the chart, the table."""
@@ -179,7 +185,8 @@ def section(threads: Points | None, processes: Points | None, cores: int,
         f"{NOISE:.0%}. p50, p90 and p99 are of one call as its caller saw it, from each point's "
         f"latency round (every caller's calls timed one by one, all callers at once). Peak "
         f"MB: the process's, or the copies' added up (pages they share counted in each). "
-        f"Counts: {', '.join(map(str, counts))}."
+        f"Counts: {', '.join(map(str, counts))}; {rounds_of(every)} rounds a point (bench "
+        f"runs half its rounds here, so the intervals are wider than the main table's)."
     )
     limits = (
         f"What this {cores}-core machine can show: whether a row's calls run side by side at "

@@ -11,13 +11,19 @@ use crate::rounds::Round;
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
     Ready { load_ns: u64, warmup_calls: u64, warmup_ns: u64 },
-    Round { calls: u64, ns: u64, cpu_ns: u64 },
+    Round { calls: u64, ns: u64, cpu_ns: u64, start_ns: u64, end_ns: u64 },
     Latencies { calls: u64 },
 }
 
 impl From<Round> for Event {
     fn from(t: Round) -> Self {
-        Event::Round { calls: t.calls, ns: t.ns, cpu_ns: t.cpu_ns }
+        Event::Round {
+            calls: t.calls,
+            ns: t.ns,
+            cpu_ns: t.cpu_ns,
+            start_ns: t.start_ns,
+            end_ns: t.end_ns(),
+        }
     }
 }
 
@@ -68,14 +74,17 @@ mod tests {
             json_line(&Event::Ready { load_ns: 5, warmup_calls: 7, warmup_ns: 8 }),
             r#"{"event":"ready","load_ns":5,"warmup_calls":7,"warmup_ns":8}"#
         );
-        let round = Event::from(Round { calls: 3, ns: 40, cpu_ns: 39 });
-        assert_eq!(json_line(&round), r#"{"event":"round","calls":3,"ns":40,"cpu_ns":39}"#);
+        let round = Event::from(Round { calls: 3, ns: 40, cpu_ns: 39, start_ns: 1000 });
+        assert_eq!(
+            json_line(&round),
+            r#"{"event":"round","calls":3,"ns":40,"cpu_ns":39,"start_ns":1000,"end_ns":1040}"#
+        );
         assert_eq!(json_line(&Event::Latencies { calls: 2 }), r#"{"event":"latencies","calls":2}"#);
     }
 
     #[test]
     fn result_line_fields_in_order() {
-        let rounds = [Round { calls: 2, ns: 10, cpu_ns: 9 }];
+        let rounds = [Round { calls: 2, ns: 10, cpu_ns: 9, start_ns: 5 }];
         let line = ResultLine {
             driver: "rust-x",
             calls: 2,
@@ -91,7 +100,8 @@ mod tests {
             json_line(&line),
             concat!(
                 r#"{"driver":"rust-x","calls":2,"batch":1,"threads":1,"runtime_version":"1.0","#,
-                r#""load_ns":7,"peak_rss_bytes":null,"rounds":[{"calls":2,"ns":10,"cpu_ns":9}],"#,
+                r#""load_ns":7,"peak_rss_bytes":null,"#,
+                r#""rounds":[{"calls":2,"ns":10,"cpu_ns":9,"start_ns":5}],"#,
                 r#""notes":{"call":"f"}}"#
             )
         );

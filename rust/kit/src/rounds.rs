@@ -73,12 +73,34 @@ pub fn check_calls(calls: u64, max_calls: usize) -> Result<usize> {
     Ok(calls as usize)
 }
 
-/// One timed round, as the result line lists it.
+/// One timed round, as the result line lists it. `start_ns` is its start on the
+/// machine's monotonic clock (`monotonic_ns`), so the harness can put N processes'
+/// rounds on one line (contract 4's processes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Round {
     pub calls: u64,
     pub ns: u64,
     pub cpu_ns: u64,
+    pub start_ns: u64,
+}
+
+impl Round {
+    /// The round's end on the same clock.
+    pub fn end_ns(&self) -> u64 {
+        self.start_ns + self.ns
+    }
+}
+
+/// Nanoseconds on `CLOCK_MONOTONIC`, the clock every process of the machine reads
+/// (`Instant` reads it too, but will not say its value).
+pub fn monotonic_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime only writes the timespec we own.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 /// Nanoseconds of CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`).
@@ -165,12 +187,13 @@ impl<M: TensorModel> Runner for Rounds<'_, M> {
             dtype.poison(&mut out[..k * step]);
         }
         let cpu_start = thread_cpu_ns();
+        let start_ns = monotonic_ns();
         let start = Instant::now();
         self.run_calls(0, k)?;
         let ns = nanos_since(start);
         let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
         self.last_round_calls = k;
-        Ok(Round { calls, ns, cpu_ns })
+        Ok(Round { calls, ns, cpu_ns, start_ns })
     }
 
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
@@ -338,6 +361,17 @@ mod tests {
         assert_eq!(rounds.latencies(3).unwrap().len(), 3);
         assert_eq!(rounds.last_outputs()[0].len(), 32); // the round's, not the latencies'
         assert_eq!(model.first_ids, [0, 4, 8, 0, 0, 4, 0, 4, 8]);
+    }
+
+    #[test]
+    fn a_rounds_start_is_on_the_monotonic_clock_every_process_reads() {
+        let inputs = inputs(3);
+        let mut model = Pair::new();
+        let mut rounds = Rounds::new(&mut model, &inputs, 3, 1);
+        let before = monotonic_ns();
+        let round = rounds.round(3).unwrap();
+        let after = monotonic_ns();
+        assert!(before <= round.start_ns && round.end_ns() <= after, "{before} {round:?} {after}");
     }
 
     #[test]

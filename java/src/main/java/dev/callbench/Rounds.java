@@ -138,7 +138,7 @@ public final class Rounds implements Runner {
         long ns = System.nanoTime() - start;
         long cpuEnd = threadCpuNs();
         Round round = new Round(calls, ns,
-                cpuStart < 0 || cpuEnd < 0 ? null : cpuEnd - cpuStart);
+                cpuStart < 0 || cpuEnd < 0 ? null : cpuEnd - cpuStart, start);
         done.add(round);
         lastCalls = calls;
         return round;

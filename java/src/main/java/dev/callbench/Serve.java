@@ -126,6 +126,8 @@ public final class Serve {
                     fields.put("calls", round.calls());
                     fields.put("ns", round.ns());
                     fields.put("cpu_ns", round.cpuNs());
+                    fields.put("start_ns", round.startNs());
+                    fields.put("end_ns", round.endNs());
                     answer(fields);
                 }
                 return true;

@@ -26,12 +26,12 @@ class ResultTest {
     void theLineHoldsTheContractsFieldsInOrder() throws UsageException {
         Options options = Options.parse(
                 new String[] {"--calls", "9", "--batch", "3", "--threads", "2"});
-        List<Round> rounds = List.of(new Round(9, 1234, 1200L), new Round(5, 700, null));
+        List<Round> rounds = List.of(new Round(9, 1234, 1200L, 100), new Round(5, 700, null, 2000));
         String line = Result.line("java-x", options, "1.2.3", 55, rounds, Map.of("call", "run"));
         assertTrue(line.matches("\\{\"driver\":\"java-x\",\"calls\":9,\"batch\":3,\"threads\":2,"
                 + "\"runtime_version\":\"1.2.3\",\"load_ns\":55,\"peak_rss_bytes\":\\d+,"
-                + "\"rounds\":\\[\\{\"calls\":9,\"ns\":1234,\"cpu_ns\":1200},"
-                + "\\{\"calls\":5,\"ns\":700,\"cpu_ns\":null}],"
+                + "\"rounds\":\\[\\{\"calls\":9,\"ns\":1234,\"cpu_ns\":1200,\"start_ns\":100},"
+                + "\\{\"calls\":5,\"ns\":700,\"cpu_ns\":null,\"start_ns\":2000}],"
                 + "\"notes\":\\{\"jvm\":\"[^\"]+\",\"call\":\"run\"}}"), line);
     }
 

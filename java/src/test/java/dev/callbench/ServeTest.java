@@ -73,8 +73,12 @@ class ServeTest {
         assertEquals(4, lines.size(), lines.toString());
         assertEquals("{\"event\":\"ready\",\"load_ns\":42,\"warmup_calls\":3,\"warmup_ns\":9}",
                 lines.get(0));
-        assertTrue(lines.get(1).matches(
-                "\\{\"event\":\"round\",\"calls\":3,\"ns\":\\d+,\"cpu_ns\":\\d+}"), lines.get(1));
+        // The round's start and end on the machine's monotonic clock (contract 4's processes).
+        assertTrue(lines.get(1).matches("\\{\"event\":\"round\",\"calls\":3,\"ns\":\\d+,"
+                + "\"cpu_ns\":\\d+,\"start_ns\":\\d+,\"end_ns\":\\d+}"), lines.get(1));
+        Round first = rounds.done().get(0);
+        assertEquals(first.startNs() + first.ns(), first.endNs());
+        assertTrue(first.endNs() <= System.nanoTime());
         assertEquals("{\"event\":\"latencies\",\"calls\":2}", lines.get(2));
         assertTrue(lines.get(3).startsWith("{\"event\":\"round\",\"calls\":1,"), lines.get(3));
         // Nothing after 'end' was read; the rounds are the runner's, in the order run.
