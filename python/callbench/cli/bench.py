@@ -205,7 +205,7 @@ def ensure_models(models: Path, needed: Iterable[str] = ()) -> None:
 
 
 def bench(args: argparse.Namespace) -> int:
-    """Export if needed, build, every driver, both sweeps, the kernels, the report: one run,
+    """Export if needed, build, every driver, the sweeps, the kernels, the report: one run,
     each phase timed into its env.json and the whole said in one line at the end."""
     signals.install()
     defaults = QUICK if args.quick else {}
