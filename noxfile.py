@@ -78,7 +78,7 @@ for _language in ("python", "cpp", "java", "rust", "go", "node"):
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Export if needed, build, every driver, the three sweeps, the kernels, the report (one run)."""
+    """Export if needed, build, every driver, the sweeps, the kernels, the report (one run)."""
     callbench(session, "bench", "--run-id", RUN_ID)
 
 
