@@ -32,18 +32,20 @@ type Round struct {
 // MonotonicNanos reads CLOCK_MONOTONIC, the clock every process of the machine
 // reads (time.Now's monotonic reading is the same clock, but will not say its value).
 func MonotonicNanos() int64 {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
-		return 0
-	}
-	return ts.Nano()
+	return clockNanos(unix.CLOCK_MONOTONIC)
 }
 
 // ThreadCPUNanos is the calling thread's CPU time, in ns.
 func ThreadCPUNanos() int64 {
+	return clockNanos(unix.CLOCK_THREAD_CPUTIME_ID)
+}
+
+// clockNanos is a clock's reading in ns: 0 if it cannot be read (Linux always has
+// the clocks read here; 0 keeps a round's figures honest, as cpu_ns 0).
+func clockNanos(clock int32) int64 {
 	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		return 0 // Linux always has this clock; 0 keeps a round's figures honest (cpu_ns 0)
+	if err := unix.ClockGettime(clock, &ts); err != nil {
+		return 0
 	}
 	return ts.Nano()
 }

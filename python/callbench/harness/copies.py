@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from callbench.harness import machine
 from callbench.harness.processes import DriverError, DriverProcess
 
 # What N copies of a row of each language are, where the record should say more than
@@ -32,33 +31,31 @@ LATENCIES = "latencies.i64"
 class Copy:
     process: DriverProcess
     workdir: Path  # its outputs and latencies
-    cpus: set[int] | None  # pinned to, once ready
 
 
 class Copies:
-    """The copies of one driver, each started by ``start(p, workdir)``."""
+    """The copies of one driver, in ``workdir/process-P``; the driver's own latencies file
+    in ``workdir`` holds every copy's."""
 
-    def __init__(self, copies: Sequence[Copy]) -> None:
+    def __init__(self, copies: Sequence[Copy], workdir: Path) -> None:
         self.copies = list(copies)
+        self.workdir = workdir
 
     @classmethod
-    def start(
-        cls, n: int, workdir: Path, cpus: Callable[[int], set[int] | None],
-        start: Callable[[int, Path], DriverProcess],
-    ) -> Copies:  # fmt: skip
-        """``n`` copies started at once, copy p in ``workdir/process-p``; if one cannot be
-        started, those started already are killed (OSError)."""
+    def start(cls, n: int, workdir: Path, start: Callable[[Path], DriverProcess]) -> Copies:
+        """``n`` copies started at once, copy p by ``start(workdir/process-p)``; if one
+        cannot be started, those started already are killed (OSError)."""
         made: list[Copy] = []
         try:
             for p in range(n):
                 folder = workdir / f"process-{p}"
                 folder.mkdir(exist_ok=True)
-                made.append(Copy(start(p, folder), folder, cpus(p)))
+                made.append(Copy(start(folder), folder))
         except OSError:
             for copy in made:
                 copy.process.kill()
             raise
-        return cls(made)
+        return cls(made, workdir)
 
     @property
     def outputs(self) -> list[Path]:
@@ -105,11 +102,11 @@ class Copies:
         return first
 
     def _gather_latencies(self) -> None:
-        """Every copy's latencies in the first copy's folder's parent, copy after copy."""
+        """Every copy's latencies in the driver's own file, copy after copy."""
         files = [c.workdir / LATENCIES for c in self.copies]
         if all(f.is_file() for f in files):
             joined = np.concatenate([np.fromfile(f, dtype="<i8") for f in files])
-            joined.tofile(self.copies[0].workdir.parent / LATENCIES)
+            joined.tofile(self.workdir / LATENCIES)
 
     def finish(self, limit: float) -> list[dict[str, Any]]:
         """Every copy's result line, once each has exited with status 0 (DriverError)."""
@@ -118,21 +115,8 @@ class Copies:
     # ------------------------------------------------------------ placing and ending
 
     def pids(self) -> list[int]:
+        """Every copy's process, to pin (the harness pins them all to the driver's cores)."""
         return [c.process.proc.pid for c in self.copies]
-
-    def pin(self) -> None:
-        for copy in self.copies:
-            if copy.cpus:
-                machine.pin_process(copy.process.proc.pid, copy.cpus)
-
-    def pin_back(self) -> int:
-        """Threads of any copy found off its cores, pinned back for the next round."""
-        off = 0
-        for copy in self.copies:
-            if copy.cpus and (moved := machine.threads_off(copy.process.proc.pid, copy.cpus)):
-                machine.pin_process(copy.process.proc.pid, copy.cpus)
-                off += moved
-        return off
 
     def kill(self) -> None:
         for copy in self.copies:

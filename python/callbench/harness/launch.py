@@ -87,12 +87,11 @@ class Placement:
         """Threads of the driver found off its pinned CPUs, pinned back for the next round."""
         if not self.cpus or live.process is None:
             return 0
-        if isinstance(live.process, Copies):
-            return live.process.pin_back()
-        pid = live.process.proc.pid
-        off = machine.threads_off(pid, self.cpus)
-        if off:
-            machine.pin_process(pid, self.cpus)
+        off = 0
+        for pid in live.process.pids():  # every copy's at --processes N
+            if moved := machine.threads_off(pid, self.cpus):
+                machine.pin_process(pid, self.cpus)
+                off += moved
         return off
 
 
@@ -120,8 +119,8 @@ def start(live: Live, options: RunOptions, max_calls: int, place: Placement, lab
     # Every copy over the same cores, as N callers' threads of one process are: the
     # scheduler places them in both, so threads and processes compare (and N copies that
     # the cores do not divide are not held to an uneven split).
-    live.process = Copies.start(options.processes, live.workdir, lambda _p: place.cpus,
-                                lambda _p, workdir: process(workdir, place.cpus))  # fmt: skip
+    live.process = Copies.start(options.processes, live.workdir,
+                                lambda workdir: process(workdir, place.cpus))  # fmt: skip
 
 
 def wait_ready(live: Live, place: Placement, label: str) -> None:
@@ -133,10 +132,9 @@ def wait_ready(live: Live, place: Placement, label: str) -> None:
         warming_limit=WARMUP_LIMIT,
         on_warming=lambda: console.note(f"{label} {live.spec.id}: warm-up"),
     )
-    if isinstance(live.process, Copies):
-        live.process.pin()  # each copy on its own cores
-    elif place.cpus:
-        machine.pin_process(live.process.proc.pid, place.cpus)
+    if place.cpus:
+        for pid in live.process.pids():  # every copy's at --processes N
+            machine.pin_process(pid, place.cpus)
     record = live.record
     record.load_ns = int(ready.get("load_ns", 0))
     if "warmup_calls" in ready:  # an independent caller's ready line says nothing of it

@@ -166,6 +166,10 @@ class DriverProcess:
 
     # ------------------------------------------------------------ ending
 
+    def pids(self) -> list[int]:
+        """The process to pin (a list, as N copies of a driver give: harness/copies.py)."""
+        return [self.proc.pid]
+
     def failure(self, what: str) -> str:
         """The driver's own last error line, or ``what`` with how the process ended."""
         code = self.proc.poll()

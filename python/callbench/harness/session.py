@@ -180,15 +180,20 @@ class Session:
         console.say(f"round {index + 1}/{self.options.rounds} done: {len(order)} drivers{extra}")
 
     def _finish(self, live: Live) -> None:
-        if live.process is None:
+        """The result line and outputs checked: one process's, or at --processes N every
+        copy's (each calls one caller's samples; the record's memory is their peaks added
+        up, each listed in its notes)."""
+        process = live.process
+        if process is None:
             return
-        if isinstance(live.process, Copies):
-            return self._finish_copies(live, live.process)
         try:
-            result = live.process.finish(120.0)
+            ended = process.finish(120.0)
         except DriverError as exc:
             return self._fail(live, str(exc))
         live.process = None
+        copies = isinstance(process, Copies)
+        results = ended if isinstance(ended, list) else [ended]
+        outputs = process.outputs if isinstance(process, Copies) else [live.workdir / "outputs.f32"]
         callers, batch = self.options.callers, self.options.batch
         asked = {
             "driver": live.spec.id,
@@ -202,35 +207,13 @@ class Session:
                     else expected.of_callers(callers, live.calls, batch))  # fmt: skip
         except DataError as exc:
             return self._fail(live, str(exc))
-        outputs = live.workdir / "outputs.f32"
-        problem = settle(live.record, result, asked, live.sent_rounds, outputs, want)
-        live.record.callers_verified = None if problem else callers
-        live.record.status, live.record.error = ("failed", problem) if problem else ("ok", None)
-        return self._write(live)
-
-    def _finish_copies(self, live: Live, copies: Copies) -> None:
-        """Every copy's result and outputs checked (each calls one caller's samples); the
-        record's memory is the copies' peaks together, each listed in its notes."""
-        try:
-            results = copies.finish(120.0)
-        except DriverError as exc:
-            return self._fail(live, str(exc))
-        live.process = None
-        asked = {"driver": live.spec.id, "calls": self.max_calls, "batch": self.options.batch,
-                 "threads": self.options.threads}  # fmt: skip
-        try:
-            want = self._expected_of(live.spec).first(live.calls * self.options.batch)
-        except DataError as exc:
-            return self._fail(live, str(exc))
-        peaks: list[int | None] = []
-        problem = None
-        for p, (result, outputs) in enumerate(zip(results, copies.outputs, strict=True)):
-            if problem := settle(live.record, result, asked, live.sent_rounds, outputs, want):
-                problem = f"process {p}: {problem}"
+        record, peaks, problem = live.record, [], None
+        for p, (result, written) in enumerate(zip(results, outputs, strict=True)):
+            if problem := settle(record, result, asked, live.sent_rounds, written, want):
+                problem = f"process {p}: {problem}" if copies else problem
                 break
-            peaks.append(live.record.peak_rss_bytes)
-        record = live.record
-        if problem is None:
+            peaks.append(record.peak_rss_bytes)
+        if problem is None and copies:
             known = [b for b in peaks if b is not None]
             record.peak_rss_bytes = sum(known) if len(known) == len(peaks) else None
             record.notes["process_peak_rss_bytes"] = peaks
@@ -238,7 +221,7 @@ class Session:
                                         "the libraries' code, counted in each)")  # fmt: skip
             if (what := WHAT_COPIES_ARE.get(language_key(live.spec))) is not None:
                 record.notes["processes_are"] = what
-        record.callers_verified = None if problem else len(results)
+        record.callers_verified = None if problem else callers * len(results)
         record.status, record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
 

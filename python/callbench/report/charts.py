@@ -140,13 +140,7 @@ def many_callers(
     ax.set_xlabel("callers at once (log scale)")
     ax.set_ylabel("thousand calls a second, all callers")
     ax.set_title(f"Many callers — run {run_id}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
-              title="each language's best row at N = the cores")  # fmt: skip
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _lines_saved(fig, ax, path, "each language's best row at N = the cores")
 
 
 def sweep(
@@ -192,10 +186,14 @@ def sweep(
         ax.set_xlabel("intra-op threads")
         ax.set_ylabel("µs per call, log scale")
         ax.set_title(f"Thread sweep — run {run_id}")
+    return _lines_saved(fig, ax, path, "each language's cheapest runtime")
+
+
+def _lines_saved(fig: Figure, ax: Axes, path: Path, legend_title: str) -> Path:
+    """A chart of lines finished alike: its grid, the legend beside the plot (never over a
+    line), written to ``path``."""
     ax.grid(True, which="both", alpha=0.3)
-    # Beside the plot, never over a line.
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1),
-              title="each language's cheapest runtime")  # fmt: skip
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), title=legend_title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
