@@ -70,6 +70,7 @@ TORCH_SYS_VARS = (
     "LIBTORCH_USE_PYTORCH", "LIBTORCH_INCLUDE", "LIBTORCH_LIB", "LIBTORCH_STATIC",
     "LIBTORCH_BYPASS_VERSION_CHECK",
 )  # fmt: skip
+CALLERS_TEST = "callbench-callers-test"  # rust/kit/examples/callers_test_driver.rs
 INSTALL_HINT = "install a Rust toolchain >= 1.92 (rustup, or your distribution's cargo and rustc)"
 
 # Asks a Python for its torch's version and folder without importing torch
@@ -287,7 +288,20 @@ def build(args: argparse.Namespace) -> str:
     copy_binaries(left_out, {*plain, *tch, *(BURN_DRIVERS if burn else ())})
     if args.test:
         run([cargo, "test", "--release", *selected], env)
+        build_callers_test(cargo, env)
     return f"drivers in {BIN_DIR}"
+
+
+def build_callers_test(cargo: str, env: dict[str, str]) -> None:
+    """The kit's callers test driver (rust/kit/examples/), which the conformance test
+    runs (contract 4), into BIN_DIR beside the drivers."""
+    run([cargo, "build", "--release", "--locked", "-p", "callbench-kit", "--example",
+         CALLERS_TEST], env)  # fmt: skip
+    built = CARGO_TARGET / "release" / "examples" / CALLERS_TEST
+    BIN_DIR.mkdir(parents=True, exist_ok=True)
+    tmp = BIN_DIR / (CALLERS_TEST + ".tmp")
+    shutil.copy2(built, tmp)
+    tmp.replace(BIN_DIR / CALLERS_TEST)
 
 
 def options(parser: argparse.ArgumentParser) -> None:

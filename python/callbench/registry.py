@@ -211,17 +211,19 @@ DRIVERS: tuple[DriverSpec, ...] = (
                                  native=True))),
     program(swept(java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT,
                               "PytorchJavaReuseDriver", native=True))),
-    # Rust: rust/drivers/src/bin/<id with underscores>.rs -> build/rust/release/<id>.
+    # Rust: rust/drivers/src/bin/<id with underscores>.rs -> build/rust/release/<id>. The ort
+    # rows' callers each hold a session (Session::run takes &mut self), tch's own layers
+    # (its Tensor is not Sync); the others share one model.
     swept(rust.driver("rust-handwritten", "handwritten", WEIGHTS)),
-    rust.driver("rust-tch", "libtorch", WEIGHTS),
-    program(rust.driver("rust-tch-torchscript", "libtorch", TORCHSCRIPT)),
-    rust.driver("rust-ort", "onnxruntime", ONNX),
-    swept(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX)),
-    rust.driver("rust-tract", "tract", ONNX),
-    swept(rust.driver("rust-tract-state", "tract", ONNX)),
-    swept(rust.driver("rust-candle", "candle", WEIGHTS)),
+    callers(rust.driver("rust-tch", "libtorch", WEIGHTS), PER_CALLER),
+    program(callers(rust.driver("rust-tch-torchscript", "libtorch", TORCHSCRIPT), SHARED)),
+    callers(rust.driver("rust-ort", "onnxruntime", ONNX), PER_CALLER),
+    swept(callers(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX), PER_CALLER)),
+    callers(rust.driver("rust-tract", "tract", ONNX), SHARED),
+    swept(callers(rust.driver("rust-tract-state", "tract", ONNX), SHARED)),
+    swept(callers(rust.driver("rust-candle", "candle", WEIGHTS), SHARED)),
     # rust/burn/src/bin/rust_burn.rs: burn in its own Cargo workspace.
-    swept(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE)),
+    swept(callers(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE), SHARED)),
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
     go.driver("go-onnxruntime", "onnxruntime", ONNX),
     swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),

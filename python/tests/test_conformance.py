@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from callbench.driver_options import WARMUP
-from callbench.languages import cpp
+from callbench.languages import cpp, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.paths import REPO_ROOT
@@ -201,10 +201,12 @@ def test_every_kit_says_the_contracts_words(
 
 # Each kit that runs callers (contract 4) has a test driver that takes them and misbehaves
 # in one chosen caller on request (MODE DRIVER_ID <contract options>): Python's
-# tests/callers_driver.py, C++'s cpp/tests/callers_test_driver.cpp (built with the tests).
+# tests/callers_driver.py, C++'s cpp/tests/callers_test_driver.cpp, Rust's
+# rust/kit/examples/callers_test_driver.rs (each built with its kit's tests).
 CALLERS_TEST_DRIVERS = {
     "python": lambda: [sys.executable, str(Path(__file__).with_name("callers_driver.py"))],
     "cpp": lambda: [str(cpp.BIN_DIR / "callbench-callers-test")],
+    "rust": lambda: [str(rust.BIN_DIR / "callbench-callers-test")],
 }
 
 

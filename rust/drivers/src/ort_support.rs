@@ -7,7 +7,7 @@ use callbench_kit::inputs::require_file;
 use callbench_kit::tensors::check_references;
 use callbench_kit::{Dtype, Error, Options, Result, ResultExt, Signature, Tensor};
 use ort::environment::Environment;
-use ort::session::builder::{GraphOptimizationLevel, SessionBuilder};
+use ort::session::builder::{GraphOptimizationLevel, PrepackedWeights, SessionBuilder};
 use ort::session::{Session, SessionInputValue};
 use ort::value::{DynValue, TensorElementType, TensorRef};
 
@@ -62,9 +62,49 @@ fn library_version(library: &Path) -> Result<String> {
     }
 }
 
+/// What every session of one model shares, so that each caller (contract 4) can
+/// make its own: ONNX Runtime's environment, the model file, the options, and one
+/// `PrepackedWeights` container (ort's answer for N sessions' memory: the weights
+/// each session's kernels prepack are kept once, for all of them).
+#[derive(Clone)]
+pub struct OrtShared {
+    pub env: Environment,
+    pub prepacked: PrepackedWeights,
+    pub path: PathBuf,
+    pub threads: u64,
+    pub version: String,
+}
+
+/// How the ort drivers' callers hold the model: `Session::run` takes `&mut self`
+/// (since ort 2.0's release candidates), so a caller holds a session of its own.
+pub const PER_CALLER_HOW: &str =
+    "a Session per caller (Session::run takes &mut self), one PrepackedWeights shared by them";
+
+impl OrtShared {
+    /// ONNX Runtime opened ([`open`]) for `options`' model.
+    pub fn open(options: &Options) -> Result<Self> {
+        let runtime = open()?;
+        let (env, version) = (runtime.env, runtime.version);
+        let (path, threads, prepacked) =
+            (model_path(options), options.threads, PrepackedWeights::new());
+        Ok(Self { env, prepacked, path, threads, version })
+    }
+
+    /// A new session of the model ([`session`]), its prepacked weights in the shared container.
+    pub fn session(&self) -> Result<Session> {
+        session(&self.env, &self.path, self.threads, &self.prepacked)
+    }
+}
+
 /// A session set up like the C++ drivers': `threads` intra-op threads, one
-/// inter-op thread, sequential execution, all graph optimisations.
-pub fn session(env: &Environment, path: &Path, threads: u64) -> Result<Session> {
+/// inter-op thread, sequential execution, all graph optimisations; the weights its
+/// kernels prepack go into `prepacked`, shared with the model's other sessions.
+pub fn session(
+    env: &Environment,
+    path: &Path,
+    threads: u64,
+    prepacked: &PrepackedWeights,
+) -> Result<Session> {
     require_file(path)?;
     let threads = usize::try_from(threads).map_err(|_| Error::usage("--threads is too large"))?;
     let configure = || -> ort::Result<SessionBuilder> {
@@ -72,7 +112,8 @@ pub fn session(env: &Environment, path: &Path, threads: u64) -> Result<Session> 
             .with_intra_threads(threads)?
             .with_inter_threads(1)?
             .with_parallel_execution(false)?
-            .with_optimization_level(GraphOptimizationLevel::All)?)
+            .with_optimization_level(GraphOptimizationLevel::All)?
+            .with_prepacked_weights(prepacked)?)
     };
     configure()
         .data_err_while(path, "cannot configure the session")?

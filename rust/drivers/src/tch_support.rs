@@ -144,3 +144,18 @@ pub fn kind_of(dtype: Dtype) -> tch::Kind {
 pub fn batch_shape(tensor: &Tensor, batch: usize) -> Vec<i64> {
     std::iter::once(batch).chain(tensor.shape.iter().copied()).map(|d| d as i64).collect()
 }
+
+/// Autograd off on the thread that calls, from its first call on: LibTorch's grad
+/// mode is per thread, and a caller's state (contract 4) is made on the entry's
+/// thread but called from its own. Dropped with the caller, on that thread.
+#[derive(Default)]
+pub struct NoGradOnCaller(Option<tch::NoGradGuard>);
+
+impl NoGradOnCaller {
+    #[inline(always)]
+    pub fn enter(&mut self) {
+        if self.0.is_none() {
+            self.0 = Some(tch::no_grad_guard());
+        }
+    }
+}

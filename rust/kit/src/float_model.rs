@@ -5,10 +5,10 @@
 use std::hint::black_box;
 use std::sync::OnceLock;
 
+use crate::calls::Buffers;
 use crate::errors::Result;
 use crate::inputs::{INPUT_WIDTH, OUTPUT_WIDTH};
-use crate::model::{Model, Notes, TensorModel};
-use crate::rounds::Buffers;
+use crate::model::{Holding, Model, Notes, TakesCallers, TensorModel};
 use crate::tensors::{Dtype, Signature, Tensor, f32s, f32s_mut};
 
 /// The MLP's signature, as its artifacts name it (inputs.f32 holds x, reference.f32 y).
@@ -64,6 +64,35 @@ impl<M: Model> TensorModel for FloatModel<M> {
             black_box(output);
         }
         Ok(())
+    }
+}
+
+/// A float [`Model`] that takes callers (contract 4): [`TakesCallers`] in our
+/// MLP's terms, each caller a float `Model` of its own; `FloatModel` passes it on.
+pub trait FloatCallers: Model {
+    type Caller<'a>: Model + Send
+    where
+        Self: 'a;
+
+    /// One caller's call state (see [`TakesCallers::caller`]).
+    fn caller(&self) -> Result<Self::Caller<'_>>;
+
+    /// Which way its callers hold the model, and how.
+    fn holding(&self) -> Holding;
+}
+
+impl<M: FloatCallers> TakesCallers for FloatModel<M> {
+    type Caller<'a>
+        = FloatModel<M::Caller<'a>>
+    where
+        Self: 'a;
+
+    fn caller(&self) -> Result<Self::Caller<'_>> {
+        self.0.caller().map(FloatModel)
+    }
+
+    fn holding(&self) -> Holding {
+        self.0.holding()
     }
 }
 

@@ -1,5 +1,5 @@
 //! callbench's Rust driver kit: everything the driver contract
-//! (docs/contract.md, version 3) asks of every driver, written once. A driver
+//! (docs/contract.md, version 4) asks of every driver, written once. A driver
 //! is then its load function and its [`TensorModel::call`] (any model), or
 //! for our MLP its [`Model::call`] (one float32 input and output) through the
 //! [`FloatModel`] adapter:
@@ -21,10 +21,15 @@
 //! }
 //! ```
 //!
-//! The parts carry the contract's names: options, inputs, model, rounds,
-//! serve, outputs, result, errors; tensors for contract 3, float_model for
-//! our MLP.
+//! A driver whose model takes callers (contract 4) implements
+//! [`TakesCallers`] (or [`FloatCallers`]) too and calls [`driver_main_callers`].
+//!
+//! The parts carry the contract's names: options, inputs, model, calls,
+//! rounds, callers, serve, outputs, result, errors; tensors for contract 3,
+//! float_model for our MLP.
 
+pub mod callers;
+pub mod calls;
 pub mod errors;
 pub mod float_model;
 pub mod inputs;
@@ -45,15 +50,17 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub use errors::{Error, Result, ResultExt};
-pub use float_model::FloatModel;
+pub use float_model::{FloatCallers, FloatModel};
 pub use inputs::MlpWeights;
-pub use model::{Model, Notes, TensorModel, check_output_shape};
+pub use model::{Holding, Holds, Model, Notes, TakesCallers, TensorModel, check_output_shape};
 pub use options::Options;
 pub use tensors::{Dtype, Signature, Tensor};
 
+use callers::Callers;
 use options::Parsed;
 use rounds::{Rounds, Runner, Warmup};
 use serve::Session;
+use tensors::Samples;
 
 /// Says which stage a driver is in, on stderr (the harness shows it while it waits).
 pub fn progress(stage: &str) {
@@ -65,19 +72,15 @@ pub fn progress(stage: &str) {
 /// naming rule once the model has said its signature, warms up, then serves
 /// commands from stdin (`--serve`) or runs the standalone script. Errors and
 /// panics end as the contract's one line on stderr and exit status. Our MLP's
-/// drivers load a [`FloatModel`].
+/// drivers load a [`FloatModel`]. Such a driver runs one caller: `--callers N`
+/// > 1 is refused before anything loads.
 pub fn driver_main<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Result<M>) -> ExitCode {
-    guarded_run(id, |options| {
+    guarded_run(id, std::env::args_os().skip(1).collect(), |options| {
+        if options.callers > 1 {
+            return Err(Error::usage(options::ONE_CALLER));
+        }
         let (mut model, load_ns) = timed_load(options, load)?;
-        let signature = model.signature();
-        let samples = tensors::read_inputs(&options.models, signature)?;
-        let first = options.models.join(tensors::tensor_file(
-            tensors::INPUTS_STEM,
-            0,
-            signature.inputs[0].dtype,
-        ));
-        inputs::require_samples(&first, samples[0].count, options.calls, options.batch)?;
-
+        let samples = checked_inputs(options, model.signature())?;
         progress("warm-up");
         let mut rounds = Rounds::new(&mut model, &samples, options.calls, options.batch);
         let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
@@ -85,9 +88,58 @@ pub fn driver_main<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Resu
     })
 }
 
+/// `main` of a driver whose model takes callers (contract 4): as [`driver_main`] at
+/// one caller (the loaded model called from the entry's thread); at N > 1 callers,
+/// N threads of one `std::thread::scope`, each calling its own
+/// [`TakesCallers::caller`] of the one loaded model ([`callers`]).
+pub fn driver_main_callers<M: TakesCallers>(
+    id: &str,
+    load: impl FnOnce(&Options) -> Result<M>,
+) -> ExitCode {
+    driver_main_callers_over(id, std::env::args_os().skip(1).collect(), load)
+}
+
+/// [`driver_main_callers`] over `args` (the contract's options) rather than the
+/// process's own: for a test driver that takes words of its own before them.
+pub fn driver_main_callers_over<M: TakesCallers>(
+    id: &str,
+    args: Vec<std::ffi::OsString>,
+    load: impl FnOnce(&Options) -> Result<M>,
+) -> ExitCode {
+    guarded_run(id, args, |options| {
+        let (mut model, load_ns) = timed_load(options, load)?;
+        let samples = checked_inputs(options, model.signature())?;
+        progress("warm-up");
+        if options.callers == 1 {
+            let mut rounds = Rounds::new(&mut model, &samples, options.calls, options.batch);
+            let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
+            return measure(id, options, rounds, load_ns, warmup);
+        }
+        std::thread::scope(|scope| {
+            let (callers, warmup) = Callers::start(scope, id, &model, &samples, options)?;
+            measure(id, options, callers, load_ns, warmup)
+        })
+    })
+}
+
+/// Each input's samples, read by the naming rule and checked to hold a round's.
+fn checked_inputs(options: &Options, signature: &Signature) -> Result<Vec<Samples>> {
+    let samples = tensors::read_inputs(&options.models, signature)?;
+    let first = options.models.join(tensors::tensor_file(
+        tensors::INPUTS_STEM,
+        0,
+        signature.inputs[0].dtype,
+    ));
+    inputs::require_samples(&first, samples[0].count, options.calls, options.batch)?;
+    Ok(samples)
+}
+
 /// The options parsed (or the help printed), then `body`, under the contract's error handling.
-fn guarded_run(id: &str, body: impl FnOnce(&Options) -> Result<()>) -> ExitCode {
-    let args: Vec<_> = std::env::args_os().skip(1).collect();
+fn guarded_run(
+    id: &str,
+    args: Vec<std::ffi::OsString>,
+    body: impl FnOnce(&Options) -> Result<()>,
+) -> ExitCode {
     let debug = Options::debug_requested(&args);
     errors::guarded(id, debug, || match Options::parse_args(id, args)? {
         Parsed::Run(options) => body(&options),

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use crate::calls::{Buffers, call_each};
 use crate::errors::{Error, Result};
 use crate::inputs::OUTPUT_WIDTH;
-use crate::rounds::{Buffers, call_each};
 use crate::tensors::Signature;
 
 /// A loaded model, ready to be called.
@@ -53,8 +53,53 @@ pub trait TensorModel {
     /// kit's ([`call_each`]) serves any model; `FloatModel` keeps our MLP's
     /// cheaper one. A driver leaves it alone.
     fn run_calls(&mut self, buffers: Buffers<'_>, first: usize, calls: usize) -> Result<()> {
-        call_each(self, buffers, first, calls)
+        call_each(buffers, first, calls, |inputs, outputs| self.call(inputs, outputs))
     }
+}
+
+/// How a driver's callers hold the model (contract 4), as its runtime documents:
+/// the words `registry.callers` and the result's `callers_hold` use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// One handle called from every caller: concurrent calls documented safe.
+    Shared,
+    /// Each caller its own: the runtime's handle takes `&mut self`, or is not `Sync`.
+    PerCaller,
+}
+
+impl Holds {
+    pub fn word(self) -> &'static str {
+        match self {
+            Holds::Shared => "shared",
+            Holds::PerCaller => "per caller",
+        }
+    }
+}
+
+/// How the callers hold the model and, in a line, what each caller gets (`callers_how`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holding {
+    pub holds: Holds,
+    pub how: String,
+}
+
+/// A loaded model that takes callers (contract 4): loaded once, each caller's
+/// call state made from it by [`TakesCallers::caller`] (in the entry's thread,
+/// caller after caller) and then called from that caller's thread only (`Send`).
+/// A caller of a shared model may borrow it (`Caller<'a>` lives no longer than
+/// the load; the model must then be `Sync`); a caller of a model held per caller
+/// owns its own. At one caller the loaded model itself is called, as before
+/// contract 4.
+pub trait TakesCallers: TensorModel {
+    type Caller<'a>: TensorModel + Send
+    where
+        Self: 'a;
+
+    /// One caller's call state: its bound tensors, scratch, own session...
+    fn caller(&self) -> Result<Self::Caller<'_>>;
+
+    /// Which way its callers hold the model, and how.
+    fn holding(&self) -> Holding;
 }
 
 /// The result line's `notes`: an object of strings and numbers, in the order given.

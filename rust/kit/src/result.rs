@@ -10,19 +10,38 @@ use crate::rounds::Round;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
 pub enum Event {
-    Ready { load_ns: u64, warmup_calls: u64, warmup_ns: u64 },
-    Round { calls: u64, ns: u64, cpu_ns: u64, start_ns: u64, end_ns: u64 },
-    Latencies { calls: u64 },
+    Ready {
+        load_ns: u64,
+        warmup_calls: u64,
+        warmup_ns: u64,
+    },
+    Round {
+        calls: u64,
+        ns: u64,
+        cpu_ns: u64,
+        start_ns: u64,
+        end_ns: u64,
+        /// Contract 4, at N > 1 callers: N, and each caller's span.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        callers: Option<usize>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        caller_ns: Vec<u64>,
+    },
+    Latencies {
+        calls: u64,
+    },
 }
 
-impl From<Round> for Event {
-    fn from(t: Round) -> Self {
+impl From<&Round> for Event {
+    fn from(t: &Round) -> Self {
         Event::Round {
             calls: t.calls,
             ns: t.ns,
             cpu_ns: t.cpu_ns,
             start_ns: t.start_ns,
             end_ns: t.end_ns(),
+            callers: (!t.caller_ns.is_empty()).then_some(t.caller_ns.len()),
+            caller_ns: t.caller_ns.clone(),
         }
     }
 }
@@ -34,6 +53,9 @@ pub struct ResultLine<'a> {
     pub calls: u64,
     pub batch: u64,
     pub threads: u64,
+    /// Contract 4: echoed beside `threads` when more than one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callers: Option<u64>,
     pub runtime_version: String,
     pub load_ns: u64,
     pub peak_rss_bytes: Option<u64>,
@@ -74,7 +96,8 @@ mod tests {
             json_line(&Event::Ready { load_ns: 5, warmup_calls: 7, warmup_ns: 8 }),
             r#"{"event":"ready","load_ns":5,"warmup_calls":7,"warmup_ns":8}"#
         );
-        let round = Event::from(Round { calls: 3, ns: 40, cpu_ns: 39, start_ns: 1000 });
+        let round =
+            Event::from(&Round { calls: 3, ns: 40, cpu_ns: 39, start_ns: 1000, caller_ns: vec![] });
         assert_eq!(
             json_line(&round),
             r#"{"event":"round","calls":3,"ns":40,"cpu_ns":39,"start_ns":1000,"end_ns":1040}"#
@@ -83,13 +106,30 @@ mod tests {
     }
 
     #[test]
+    fn a_round_of_callers_says_how_many_and_each_ones_span() {
+        let round = Round { calls: 3, ns: 40, cpu_ns: 70, start_ns: 1000, caller_ns: vec![38, 36] };
+        assert_eq!(
+            json_line(&Event::from(&round)),
+            concat!(
+                r#"{"event":"round","calls":3,"ns":40,"cpu_ns":70,"start_ns":1000,"end_ns":1040,"#,
+                r#""callers":2,"caller_ns":[38,36]}"#
+            )
+        );
+        assert_eq!(
+            json_line(&round),
+            r#"{"calls":3,"ns":40,"cpu_ns":70,"start_ns":1000,"callers":2,"caller_ns":[38,36]}"#
+        );
+    }
+
+    #[test]
     fn result_line_fields_in_order() {
-        let rounds = [Round { calls: 2, ns: 10, cpu_ns: 9, start_ns: 5 }];
+        let rounds = [Round { calls: 2, ns: 10, cpu_ns: 9, start_ns: 5, caller_ns: vec![] }];
         let line = ResultLine {
             driver: "rust-x",
             calls: 2,
             batch: 1,
             threads: 1,
+            callers: None,
             runtime_version: "1.0".into(),
             load_ns: 7,
             peak_rss_bytes: None,

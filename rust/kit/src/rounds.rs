@@ -12,8 +12,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use crate::calls::Buffers;
 use crate::errors::{Error, Result};
 use crate::model::{Notes, TensorModel};
 use crate::tensors::{Bytes, Dtype, Samples};
@@ -57,8 +58,9 @@ pub trait Runner {
     /// Times calls `0 .. calls-1` one at a time; each call's nanoseconds.
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>>;
     /// The last round's outputs: each output's K * B samples as little-endian
-    /// bytes, in the model's order (none before the first round).
-    fn last_outputs(&self) -> Vec<&[u8]>;
+    /// bytes, in the model's order (none before the first round); at N callers
+    /// every caller's, caller after caller.
+    fn last_outputs(&mut self) -> Vec<&[u8]>;
     fn runtime_version(&self) -> String;
     fn notes(&self) -> Notes;
 }
@@ -75,13 +77,33 @@ pub fn check_calls(calls: u64, max_calls: usize) -> Result<usize> {
 
 /// One timed round, as the result line lists it. `start_ns` is its start on the
 /// machine's monotonic clock (`monotonic_ns`), so the harness can put N processes'
-/// rounds on one line (contract 4's processes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// rounds on one line (contract 4's processes). At N callers (contract 4) `ns`
+/// runs from the first caller's start to the last caller's end, `cpu_ns` is every
+/// caller's thread together and `caller_ns` each caller's own span (empty at one).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Round {
     pub calls: u64,
     pub ns: u64,
     pub cpu_ns: u64,
     pub start_ns: u64,
+    pub caller_ns: Vec<u64>,
+}
+
+/// As the result line lists it: at N callers with `"callers": N` and `caller_ns`.
+impl Serialize for Round {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let many = !self.caller_ns.is_empty();
+        let mut map = serializer.serialize_map(Some(if many { 6 } else { 4 }))?;
+        map.serialize_entry("calls", &self.calls)?;
+        map.serialize_entry("ns", &self.ns)?;
+        map.serialize_entry("cpu_ns", &self.cpu_ns)?;
+        map.serialize_entry("start_ns", &self.start_ns)?;
+        if many {
+            map.serialize_entry("callers", &self.caller_ns.len())?;
+            map.serialize_entry("caller_ns", &self.caller_ns)?;
+        }
+        map.end()
+    }
 }
 
 impl Round {
@@ -113,8 +135,34 @@ fn clock_ns(clock: libc::clockid_t) -> u64 {
     (ts.tv_sec as u64) * 1_000_000_000 + ts.tv_nsec as u64
 }
 
-fn nanos_since(start: Instant) -> u64 {
+pub(crate) fn nanos_since(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Calls `0 .. calls` of `model` one at a time over `inputs`, its outputs into one
+/// call's scratch: each call's nanoseconds (the latency pass).
+pub(crate) fn time_each_call<M: TensorModel + ?Sized>(
+    model: &mut M,
+    inputs: &[Samples],
+    input_steps: &[usize],
+    output_steps: &[usize],
+    calls: usize,
+) -> Result<Vec<i64>> {
+    let mut scratch: Vec<Bytes> = output_steps.iter().map(|&step| Bytes::zeroed(step)).collect();
+    let mut durations = vec![0_i64; calls];
+    let mut input_views: Vec<&[u8]> = Vec::with_capacity(inputs.len());
+    for (i, duration) in durations.iter_mut().enumerate() {
+        input_views.clear();
+        for (samples, &step) in inputs.iter().zip(input_steps) {
+            input_views.push(&samples.bytes[i * step..(i + 1) * step]);
+        }
+        let mut output_views: Vec<&mut [u8]> = scratch.iter_mut().map(|b| &mut b[..]).collect();
+        let start = Instant::now();
+        model.call(&input_views, &mut output_views)?;
+        black_box(&mut output_views);
+        *duration = i64::try_from(nanos_since(start)).unwrap_or(i64::MAX);
+    }
+    Ok(durations)
 }
 
 /// Runs the model over every input: call `i` takes samples `[i*B, (i+1)*B)` of each.
@@ -192,30 +240,15 @@ impl<M: TensorModel> Runner for Rounds<'_, M> {
         let ns = nanos_since(start);
         let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
         self.last_round_calls = k;
-        Ok(Round { calls, ns, cpu_ns, start_ns })
+        Ok(Round { calls, ns, cpu_ns, start_ns, caller_ns: Vec::new() })
     }
 
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
         let k = check_calls(calls, self.max_calls)?;
-        let mut scratch: Vec<Bytes> =
-            self.output_steps.iter().map(|&step| Bytes::zeroed(step)).collect();
-        let mut durations = vec![0_i64; k];
-        let mut input_views: Vec<&[u8]> = Vec::with_capacity(self.inputs.len());
-        for (i, duration) in durations.iter_mut().enumerate() {
-            input_views.clear();
-            for (samples, &step) in self.inputs.iter().zip(&self.input_steps) {
-                input_views.push(&samples.bytes[i * step..(i + 1) * step]);
-            }
-            let mut output_views: Vec<&mut [u8]> = scratch.iter_mut().map(|b| &mut b[..]).collect();
-            let start = Instant::now();
-            self.model.call(&input_views, &mut output_views)?;
-            black_box(&mut output_views);
-            *duration = i64::try_from(nanos_since(start)).unwrap_or(i64::MAX);
-        }
-        Ok(durations)
+        time_each_call(self.model, self.inputs, &self.input_steps, &self.output_steps, k)
     }
 
-    fn last_outputs(&self) -> Vec<&[u8]> {
+    fn last_outputs(&mut self) -> Vec<&[u8]> {
         if self.last_round_calls == 0 {
             return Vec::new();
         }
@@ -230,46 +263,6 @@ impl<M: TensorModel> Runner for Rounds<'_, M> {
     fn notes(&self) -> Notes {
         self.model.notes()
     }
-}
-
-/// Where the calls of a round read and write: each input's samples and each
-/// output's buffer, with the bytes one call takes of each.
-pub struct Buffers<'a> {
-    pub inputs: &'a [Samples],
-    pub input_steps: &'a [usize],
-    pub outputs: &'a mut [Bytes],
-    pub output_steps: &'a [usize],
-}
-
-/// The kit's loop for any model: calls `first .. first + calls`, each with a
-/// view of its samples of every input and of its place in every output, each
-/// call's stores kept (`black_box`) before the next starts.
-pub fn call_each<M: TensorModel + ?Sized>(
-    model: &mut M,
-    buffers: Buffers<'_>,
-    first: usize,
-    calls: usize,
-) -> Result<()> {
-    let mut input_views: Vec<&[u8]> = Vec::with_capacity(buffers.inputs.len());
-    let mut chunks: Vec<_> = buffers
-        .outputs
-        .iter_mut()
-        .zip(buffers.output_steps)
-        .map(|(out, &step)| out[first * step..(first + calls) * step].chunks_exact_mut(step))
-        .collect();
-    let mut output_views: Vec<&mut [u8]> = Vec::with_capacity(chunks.len());
-    for i in first..first + calls {
-        input_views.clear();
-        for (samples, &step) in buffers.inputs.iter().zip(buffers.input_steps) {
-            input_views.push(&samples.bytes[i * step..(i + 1) * step]);
-        }
-        output_views.clear();
-        output_views.extend(chunks.iter_mut().map(|c| c.next().expect("one chunk a call")));
-        model.call(&input_views, &mut output_views)?;
-        // The stores of this call must happen before the next one starts.
-        black_box(&mut output_views);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

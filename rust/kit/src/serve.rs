@@ -77,8 +77,8 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
         match command {
             Command::Round(k) => {
                 let timing = self.rounds.round(k)?;
+                self.event(Event::from(&timing))?;
                 self.timings.push(timing);
-                self.event(Event::from(timing))?;
             }
             Command::Latencies(k) => {
                 let Some(path) = &self.options.latencies else {
@@ -127,6 +127,7 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
             calls: self.options.calls,
             batch: self.options.batch,
             threads: self.options.threads,
+            callers: (self.options.callers > 1).then_some(self.options.callers),
             runtime_version: self.rounds.runtime_version(),
             load_ns: self.load_ns,
             peak_rss_bytes: peak_rss_bytes(),

@@ -2,6 +2,8 @@
 //! Flex CPU backend, its weights from mlp_weights.f32. Each call makes a
 //! tensor of its samples (`Tensor::from_data`), runs the forward pass, and
 //! reads the output back (`into_data`): the way burn's book runs inference.
+//! Its callers (contract 4) share the module: `forward` takes `&self` and a
+//! burn module is `Send + Sync`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,8 +13,8 @@ use burn::tensor::TensorData;
 use callbench_burn::mlp::Mlp;
 use callbench_kit::inputs::INPUT_WIDTH;
 use callbench_kit::{
-    FloatModel, MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape,
-    rayon_pool,
+    FloatCallers, FloatModel, Holding, Holds, MlpWeights, Model, Notes, Options, Result, ResultExt,
+    check_output_shape, rayon_pool,
 };
 
 struct BurnModel {
@@ -29,8 +31,10 @@ impl BurnModel {
     }
 }
 
-impl Model for BurnModel {
-    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+impl BurnModel {
+    /// One call, through `&self`: what every caller does.
+    #[inline(always)]
+    fn call_shared(&self, input: &[f32], output: &mut [f32]) -> Result<()> {
         let y = self.forward(input).into_data();
         let values = y
             .as_slice::<f32>()
@@ -38,6 +42,12 @@ impl Model for BurnModel {
             .data_err_while(&self.path, "reading the output")?;
         output.copy_from_slice(values);
         Ok(())
+    }
+}
+
+impl Model for BurnModel {
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+        self.call_shared(input, output)
     }
 
     fn runtime_version(&self) -> String {
@@ -55,6 +65,32 @@ impl Model for BurnModel {
     }
 }
 
+/// A caller of the one module (contract 4).
+struct BurnCaller<'a>(&'a BurnModel);
+
+impl Model for BurnCaller<'_> {
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+        self.0.call_shared(input, output)
+    }
+
+    fn runtime_version(&self) -> String {
+        self.0.runtime_version()
+    }
+}
+
+impl FloatCallers for BurnModel {
+    type Caller<'a> = BurnCaller<'a>;
+
+    fn caller(&self) -> Result<BurnCaller<'_>> {
+        Ok(BurnCaller(self))
+    }
+
+    fn holding(&self) -> Holding {
+        let how = "one Mlp module, forward called through &self by every caller";
+        Holding { holds: Holds::Shared, how: how.into() }
+    }
+}
+
 fn load(options: &Options) -> Result<BurnModel> {
     rayon_pool::build_global(options)?;
     let path = MlpWeights::path(options);
@@ -69,5 +105,7 @@ fn load(options: &Options) -> Result<BurnModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), |options| {
+        load(options).map(FloatModel)
+    })
 }

@@ -1,6 +1,8 @@
 //! rust-candle: the MLP written with candle-nn's `Linear` on the CPU device,
 //! its weights from mlp_weights.f32. Each call copies its samples into a
-//! tensor, runs the three layers and copies the output out.
+//! tensor, runs the three layers and copies the output out. Its callers
+//! (contract 4) share the model: `Module::forward` takes `&self` and candle's
+//! tensors are `Send + Sync`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +10,8 @@ use std::process::ExitCode;
 use callbench_drivers::candle_support;
 use callbench_kit::inputs::INPUT_WIDTH;
 use callbench_kit::{
-    FloatModel, MlpWeights, Model, Notes, Options, Result, ResultExt, check_output_shape,
+    FloatCallers, FloatModel, Holding, Holds, MlpWeights, Model, Notes, Options, Result, ResultExt,
+    check_output_shape,
 };
 use candle_core::{Device, Tensor};
 use candle_nn::{Linear, Module};
@@ -28,14 +31,20 @@ impl CandleModel {
         let h2 = self.b.forward(&h1)?.relu()?;
         self.c.forward(&h2)
     }
-}
 
-impl Model for CandleModel {
-    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+    /// One call, through `&self`: what every caller does.
+    #[inline(always)]
+    fn call_shared(&self, input: &[f32], output: &mut [f32]) -> Result<()> {
         let y = self.forward(input).data_err_while(&self.path, "forward")?;
         let values = y.flatten_all().and_then(|y| y.to_vec1::<f32>()).data_err(&self.path)?;
         output.copy_from_slice(&values);
         Ok(())
+    }
+}
+
+impl Model for CandleModel {
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+        self.call_shared(input, output)
     }
 
     fn runtime_version(&self) -> String {
@@ -46,6 +55,32 @@ impl Model for CandleModel {
         Notes::new()
             .with("call", "Tensor::from_slice copy + three candle_nn::Linear forwards + to_vec1")
             .with("threads", candle_support::threads())
+    }
+}
+
+/// A caller of the one model (contract 4).
+struct CandleCaller<'a>(&'a CandleModel);
+
+impl Model for CandleCaller<'_> {
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
+        self.0.call_shared(input, output)
+    }
+
+    fn runtime_version(&self) -> String {
+        self.0.runtime_version()
+    }
+}
+
+impl FloatCallers for CandleModel {
+    type Caller<'a> = CandleCaller<'a>;
+
+    fn caller(&self) -> Result<CandleCaller<'_>> {
+        Ok(CandleCaller(self))
+    }
+
+    fn holding(&self) -> Holding {
+        let how = "one model, its three Linear layers called through &self by every caller";
+        Holding { holds: Holds::Shared, how: how.into() }
     }
 }
 
@@ -77,5 +112,7 @@ fn load(options: &Options) -> Result<CandleModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), |options| load(options).map(FloatModel))
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), |options| {
+        load(options).map(FloatModel)
+    })
 }

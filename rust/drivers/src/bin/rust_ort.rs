@@ -1,24 +1,26 @@
 //! rust-ort: ONNX Runtime through the `ort` crate, called the plain way. The
 //! session is made once; each call wraps each input's samples in a
 //! `TensorRef` (no copy), `Session::run` returns fresh outputs, which are
-//! copied out.
+//! copied out. Its callers (contract 4) each hold a session of their own
+//! (`Session::run` takes `&mut self`), one `PrepackedWeights` shared by them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use callbench_drivers::ort_support::{self, batch_shape, input_over, output_bytes};
+use callbench_drivers::ort_support::{self, OrtShared, batch_shape, input_over, output_bytes};
 use callbench_kit::tensors::Bytes;
-use callbench_kit::{Error, Notes, Options, Result, ResultExt, Signature, TensorModel};
+use callbench_kit::{
+    Error, Holding, Holds, Notes, Options, Result, ResultExt, Signature, TakesCallers, TensorModel,
+};
 use ort::session::{Session, SessionOutputs};
 
 struct OrtModel {
+    shared: OrtShared,
     session: Session,
-    path: PathBuf,
     signature: Signature,
+    batch: usize,
     /// Each input's `[batch, *shape]`.
     input_shapes: Vec<Vec<usize>>,
-    threads: u64,
-    version: String,
 }
 
 /// One run of `session` over each input's bytes wrapped as the signature says.
@@ -44,7 +46,8 @@ impl TensorModel for OrtModel {
     }
 
     fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
-        let Self { session, path, signature, input_shapes, .. } = self;
+        let Self { shared, session, signature, input_shapes, .. } = self;
+        let path = &shared.path;
         let results = run(session, path, signature, input_shapes, inputs)?;
         for (k, (out, tensor)) in outputs.iter_mut().zip(&signature.outputs).enumerate() {
             let (_, bytes) = output_bytes(path, &results[k], tensor.dtype)?;
@@ -60,37 +63,50 @@ impl TensorModel for OrtModel {
     }
 
     fn runtime_version(&self) -> String {
-        self.version.clone()
+        self.shared.version.clone()
     }
 
     fn notes(&self) -> Notes {
         Notes::new()
             .with("call", "TensorRef over the samples + Session::run each call")
             .with("crate", format!("ort {}", ort_support::CRATE_VERSION))
-            .with("intra_op_threads", self.threads)
+            .with("intra_op_threads", self.shared.threads)
     }
 }
 
-fn load(options: &Options) -> Result<OrtModel> {
-    let runtime = ort_support::open()?;
-    let path = ort_support::model_path(options);
-    let session = ort_support::session(&runtime.env, &path, options.threads)?;
-    let signature = ort_support::signature(&session, &path)?;
-    let batch = options.batch as usize;
+impl TakesCallers for OrtModel {
+    type Caller<'a> = OrtModel;
+
+    fn caller(&self) -> Result<OrtModel> {
+        model(self.shared.clone(), self.batch)
+    }
+
+    fn holding(&self) -> Holding {
+        Holding { holds: Holds::PerCaller, how: ort_support::PER_CALLER_HOW.into() }
+    }
+}
+
+/// A session of the model, checked: one run on zeros answers each output's dtype and
+/// `[batch, *shape]`.
+fn model(shared: OrtShared, batch: usize) -> Result<OrtModel> {
+    let session = shared.session()?;
+    let signature = ort_support::signature(&session, &shared.path)?;
     let input_shapes = signature.inputs.iter().map(|t| batch_shape(t, batch)).collect();
-    let (threads, version) = (options.threads, runtime.version);
-    let mut model = OrtModel { session, path, signature, input_shapes, threads, version };
-    // One run on zeros checks that the model answers each output's dtype and [batch, *shape].
-    let OrtModel { session, path, signature, input_shapes, .. } = &mut model;
+    let mut model = OrtModel { shared, session, signature, batch, input_shapes };
+    let OrtModel { shared, session, signature, input_shapes, .. } = &mut model;
     let zeros: Vec<_> =
         signature.inputs.iter().map(|t| Bytes::zeroed(batch * t.sample_bytes())).collect();
     let views: Vec<&[u8]> = zeros.iter().map(|b| &b[..]).collect();
-    let results = run(session, path, signature, input_shapes, &views)?;
-    ort_support::check_outputs(path, &results, signature, batch)?;
+    let results = run(session, &shared.path, signature, input_shapes, &views)?;
+    ort_support::check_outputs(&shared.path, &results, signature, batch)?;
     drop(results);
     Ok(model)
 }
 
+fn load(options: &Options) -> Result<OrtModel> {
+    model(OrtShared::open(options)?, options.batch as usize)
+}
+
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), load)
 }

@@ -1,25 +1,27 @@
 //! rust-ort-iobinding: ONNX Runtime through the `ort` crate with an
 //! `IoBinding`: every input and output tensor allocated once and bound once;
 //! each call copies its samples into the bound inputs, runs the binding and
-//! copies the bound outputs out.
+//! copies the bound outputs out. Its callers (contract 4) each hold a session
+//! and binding of their own (`Session::run_binding` takes `&mut self`), one
+//! `PrepackedWeights` shared by the sessions.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use callbench_drivers::ort_support::{self, batch_shape, element_type};
-use callbench_kit::{Notes, Options, Result, ResultExt, Signature, TensorModel};
+use callbench_drivers::ort_support::{self, OrtShared, batch_shape, element_type};
+use callbench_kit::{
+    Holding, Holds, Notes, Options, Result, ResultExt, Signature, TakesCallers, TensorModel,
+};
 use ort::session::{IoBinding, Session};
 use ort::value::DynTensor;
 
 struct OrtBoundModel {
+    shared: OrtShared,
     session: Session,
     binding: IoBinding,
     inputs: Vec<DynTensor>,
     outputs: Vec<DynTensor>,
-    path: PathBuf,
     signature: Signature,
-    threads: u64,
-    version: String,
+    batch: usize,
 }
 
 /// A CPU tensor's data as bytes: `len` is its byte size (the tensor was
@@ -41,7 +43,7 @@ impl TensorModel for OrtBoundModel {
         for (tensor, bytes) in self.inputs.iter_mut().zip(inputs) {
             bytes_of(tensor, bytes.len()).copy_from_slice(bytes);
         }
-        self.session.run_binding(&self.binding).data_err_while(&self.path, "run_binding")?;
+        self.session.run_binding(&self.binding).data_err_while(&self.shared.path, "run_binding")?;
         for (tensor, out) in self.outputs.iter_mut().zip(outputs.iter_mut()) {
             out.copy_from_slice(bytes_of(tensor, out.len()));
         }
@@ -49,54 +51,60 @@ impl TensorModel for OrtBoundModel {
     }
 
     fn runtime_version(&self) -> String {
-        self.version.clone()
+        self.shared.version.clone()
     }
 
     fn notes(&self) -> Notes {
         Notes::new()
             .with("call", "IoBinding to tensors allocated once; copy in, run_binding, copy out")
             .with("crate", format!("ort {}", ort_support::CRATE_VERSION))
-            .with("intra_op_threads", self.threads)
+            .with("intra_op_threads", self.shared.threads)
     }
 }
 
-fn load(options: &Options) -> Result<OrtBoundModel> {
-    let runtime = ort_support::open()?;
-    let path = ort_support::model_path(options);
-    let session = ort_support::session(&runtime.env, &path, options.threads)?;
-    let signature = ort_support::signature(&session, &path)?;
-    let batch = options.batch as usize;
+impl TakesCallers for OrtBoundModel {
+    type Caller<'a> = OrtBoundModel;
+
+    fn caller(&self) -> Result<OrtBoundModel> {
+        bound(self.shared.clone(), self.batch)
+    }
+
+    fn holding(&self) -> Holding {
+        let how = format!("{}; an IoBinding per session", ort_support::PER_CALLER_HOW);
+        Holding { holds: Holds::PerCaller, how }
+    }
+}
+
+/// A session of the model with its tensors allocated and bound, checked: one run with
+/// the bound tensors answers each output's dtype and shape.
+fn bound(shared: OrtShared, batch: usize) -> Result<OrtBoundModel> {
+    let session = shared.session()?;
+    let path = &shared.path;
+    let signature = ort_support::signature(&session, path)?;
     let allocator = session.allocator();
     let tensor = |t: &callbench_kit::Tensor| {
-        DynTensor::new(allocator, element_type(t.dtype), batch_shape(t, batch)).data_err(&path)
+        DynTensor::new(allocator, element_type(t.dtype), batch_shape(t, batch)).data_err(path)
     };
     let inputs = signature.inputs.iter().map(tensor).collect::<Result<Vec<_>>>()?;
     let mut outputs = signature.outputs.iter().map(tensor).collect::<Result<Vec<_>>>()?;
-    let mut binding = session.create_binding().data_err(&path)?;
+    let mut binding = session.create_binding().data_err(path)?;
     for (outlet, value) in session.inputs().iter().zip(&inputs) {
-        binding.bind_input(outlet.name(), value).data_err_while(&path, "bind_input")?;
+        binding.bind_input(outlet.name(), value).data_err_while(path, "bind_input")?;
     }
     for (outlet, value) in session.outputs().iter().zip(outputs.iter_mut()) {
-        binding.bind_output(outlet.name(), value).data_err_while(&path, "bind_output")?;
+        binding.bind_output(outlet.name(), value).data_err_while(path, "bind_output")?;
     }
-    let mut model = OrtBoundModel {
-        session,
-        binding,
-        inputs,
-        outputs,
-        path,
-        signature,
-        threads: options.threads,
-        version: runtime.version,
-    };
-
-    // One run with the bound tensors checks that the model answers each output's dtype and shape.
-    let results = model.session.run_binding(&model.binding).data_err(&model.path)?;
-    ort_support::check_outputs(&model.path, &results, &model.signature, batch)?;
+    let mut model = OrtBoundModel { shared, session, binding, inputs, outputs, signature, batch };
+    let results = model.session.run_binding(&model.binding).data_err(&model.shared.path)?;
+    ort_support::check_outputs(&model.shared.path, &results, &model.signature, batch)?;
     drop(results);
     Ok(model)
 }
 
+fn load(options: &Options) -> Result<OrtBoundModel> {
+    bound(OrtShared::open(options)?, options.batch as usize)
+}
+
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), load)
 }

@@ -2,15 +2,22 @@
 //! saved by the torch that exported the models, or traced from a user's
 //! `--torch` program, whose signature the file carries). Each call copies each
 //! input's samples into a tensor, runs `forward` without autograd and copies
-//! each output out.
+//! each output out. Its callers (contract 4) share the module (`CModule` is
+//! `Sync`; a TorchScript module's forward may be called from many threads, as
+//! cpp-torchscript-reuse's callers do), each turning autograd off on its own
+//! thread.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use callbench_drivers::tch_support::{self, batch_shape, kind_of, torchscript_signature};
+use callbench_drivers::tch_support::{
+    self, NoGradOnCaller, batch_shape, kind_of, torchscript_signature,
+};
 use callbench_kit::inputs::require_file;
 use callbench_kit::tensors::check_references;
-use callbench_kit::{Error, Notes, Options, Result, ResultExt, Signature, TensorModel};
+use callbench_kit::{
+    Error, Holding, Holds, Notes, Options, Result, ResultExt, Signature, TakesCallers, TensorModel,
+};
 use tch::{CModule, IValue, Kind, Tensor};
 
 struct TorchScriptModel {
@@ -49,12 +56,10 @@ impl TorchScriptModel {
     }
 }
 
-impl TensorModel for TorchScriptModel {
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+impl TorchScriptModel {
+    /// One call, through `&self`: what every caller does.
+    #[inline(always)]
+    fn call_shared(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
         if let ([input], [output]) = (inputs, &mut *outputs) {
             // One input and one output (our MLP): no IValue or Vec per call.
             let y = self.module.forward_ts(&[self.input(0, input)]);
@@ -67,6 +72,16 @@ impl TensorModel for TorchScriptModel {
         }
         Ok(())
     }
+}
+
+impl TensorModel for TorchScriptModel {
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        self.call_shared(inputs, outputs)
+    }
 
     fn runtime_version(&self) -> String {
         tch_support::LIBTORCH_VERSION.to_string()
@@ -77,6 +92,41 @@ impl TensorModel for TorchScriptModel {
             "Tensor::from_data_size copy of each input + CModule::forward (eval, no_grad) \
              + copy_data_u8 of each output",
         )
+    }
+}
+
+/// A caller of the one module (contract 4), autograd off on its thread.
+struct TorchScriptCaller<'a> {
+    model: &'a TorchScriptModel,
+    no_grad: NoGradOnCaller,
+}
+
+impl TensorModel for TorchScriptCaller<'_> {
+    fn signature(&self) -> &Signature {
+        &self.model.signature
+    }
+
+    fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+        self.no_grad.enter();
+        self.model.call_shared(inputs, outputs)
+    }
+
+    fn runtime_version(&self) -> String {
+        self.model.runtime_version()
+    }
+}
+
+impl TakesCallers for TorchScriptModel {
+    type Caller<'a> = TorchScriptCaller<'a>;
+
+    fn caller(&self) -> Result<TorchScriptCaller<'_>> {
+        Ok(TorchScriptCaller { model: self, no_grad: NoGradOnCaller::default() })
+    }
+
+    fn holding(&self) -> Holding {
+        let how =
+            "one CModule (Sync), forward called by every caller, each with no_grad on its thread";
+        Holding { holds: Holds::Shared, how: how.into() }
     }
 }
 
@@ -131,5 +181,5 @@ fn load(options: &Options) -> Result<TorchScriptModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), load)
 }

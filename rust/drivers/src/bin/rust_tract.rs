@@ -1,14 +1,19 @@
 //! rust-tract: tract's optimised plan for mlp.onnx, called the plain way:
-//! `SimplePlan::run` each call (which makes a fresh state every time).
+//! `SimplePlan::run` each call (which makes a fresh state every time). Its
+//! callers (contract 4) share the plan: `run` takes `&self` and the plan is
+//! `Sync`; each caller holds an `Arc` of it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use callbench_drivers::tract_support::{self, input_tensors, input_types, store_outputs};
-use callbench_kit::{Notes, Options, Result, ResultExt, Signature, TensorModel};
+use callbench_kit::{
+    Holding, Holds, Notes, Options, Result, ResultExt, Signature, TakesCallers, TensorModel,
+};
 use tract_onnx::prelude::*;
 
+#[derive(Clone)]
 struct TractModel {
     plan: Arc<TypedSimplePlan>,
     path: PathBuf,
@@ -39,6 +44,19 @@ impl TensorModel for TractModel {
     }
 }
 
+impl TakesCallers for TractModel {
+    type Caller<'a> = TractModel;
+
+    fn caller(&self) -> Result<TractModel> {
+        Ok(self.clone())
+    }
+
+    fn holding(&self) -> Holding {
+        let how = "one optimised plan, an Arc of it in each caller; SimplePlan::run(&self)";
+        Holding { holds: Holds::Shared, how: how.into() }
+    }
+}
+
 fn load(options: &Options) -> Result<TractModel> {
     let path = tract_support::model_path(options);
     let batch = options.batch as usize;
@@ -50,5 +68,5 @@ fn load(options: &Options) -> Result<TractModel> {
 }
 
 fn main() -> ExitCode {
-    callbench_kit::driver_main(env!("CARGO_BIN_NAME"), load)
+    callbench_kit::driver_main_callers(env!("CARGO_BIN_NAME"), load)
 }
