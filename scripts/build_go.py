@@ -51,6 +51,9 @@ def build(args: argparse.Namespace) -> str:
     run("go", "build", "-o", str(BIN), "./cmd/...")
     if args.test:
         run("go", "test", "./...")
+        # The kit's callers test driver, which the conformance test runs (contract 4).
+        test_driver = "callbench-callers-test"
+        run("go", "build", "-o", str(BIN / test_driver), f"./tests/{test_driver}")
     if args.lint:
         lint()
     return f"drivers in {BIN}"

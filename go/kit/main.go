@@ -7,7 +7,8 @@
 //	func main() { kit.DriverMain("go-x", load) }
 //
 // load returns a TensorModel (any ONNX model), or for our MLP a float Model
-// through kit.FloatModelLoader(load).
+// through kit.FloatModelLoader(load). A driver whose model takes callers
+// (contract 4: a TakesCallers) calls kit.DriverMainCallers(id, load).
 
 package kit
 
@@ -27,9 +28,43 @@ func DriverMain(id string, load TensorLoader) {
 	os.Exit(Run(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Run is DriverMain without the exit: it returns the exit status.
+// OneCaller is what a driver that runs one caller answers to --callers N > 1 (contract 4).
+const OneCaller = "--callers N > 1 is not supported: this driver runs one caller"
+
+// Run is DriverMain without the exit: it returns the exit status. Its driver
+// runs one caller: --callers N > 1 is refused before anything loads.
 func Run(id string, args []string, load TensorLoader, stdin io.Reader, stdout, stderr io.Writer) int {
-	return guarded(id, args, stdout, stderr, func(o Options) error { return drive(id, o, load, stdin, stdout, stderr) })
+	return guarded(id, args, stdout, stderr, func(o Options) error {
+		if o.Callers > 1 {
+			return Usagef("%s", OneCaller)
+		}
+		return drive(id, o, load, stdin, stdout, stderr)
+	})
+}
+
+// DriverMainCallers runs the driver of a model that takes callers (contract 4)
+// on the process's arguments and streams, and exits.
+func DriverMainCallers(id string, load CallersLoader) {
+	os.Exit(RunCallers(id, os.Args[1:], load, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// RunCallers is DriverMainCallers without the exit: at one caller as Run (the
+// loaded model called from the entry's thread), at N > 1 callers N goroutines
+// each calling its own Caller() of the one loaded model (callers.go).
+func RunCallers(id string, args []string, load CallersLoader, stdin io.Reader, stdout, stderr io.Writer) int {
+	return guarded(id, args, stdout, stderr, func(o Options) error {
+		if o.Callers == 1 {
+			asTensorModel := func(o Options) (TensorModel, error) {
+				model, err := load(o)
+				if err != nil {
+					return nil, err
+				}
+				return model, nil
+			}
+			return drive(id, o, asTensorModel, stdin, stdout, stderr)
+		}
+		return driveCallers(id, o, load, stdin, stdout, stderr)
+	})
 }
 
 // guarded parses the options and runs body, its errors and panics turned
@@ -75,17 +110,10 @@ func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
-	// Read after loading: which files hold the samples is the model's signature to say.
-	signature := model.Signature()
-	inputs, err := ReadInputs(o.Models, signature)
+	inputs, err := checkedInputs(o, model.Signature())
 	if err != nil {
 		return err
 	}
-	first := filepath.Join(o.Models, TensorFile(InputsStem, 0, signature.Inputs[0].Dtype))
-	if err := RequireSamples(first, inputs[0].Count, o); err != nil {
-		return err
-	}
-
 	fmt.Fprintln(stderr, "progress: warm-up")
 	rounds := NewRounds(model, inputs, o.Calls, o.Batch)
 	warmup, err := rounds.WarmUp(o.Warmup, o.WarmupTime)
@@ -97,6 +125,42 @@ func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, std
 		writeOutputs:   func(path string) error { return WriteOutputs(path, rounds.LastOutputs()) },
 		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS, warmup: warmup,
 	}, stdin, stdout)
+}
+
+func driveCallers(id string, o Options, load CallersLoader, stdin io.Reader, stdout, stderr io.Writer) error {
+	model, loadNS, err := timedLoad(o, load, stderr)
+	if err != nil {
+		return err
+	}
+	inputs, err := checkedInputs(o, model.Signature())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "progress: warm-up")
+	callers, warmup, err := StartCallers(model, inputs, o)
+	if err != nil {
+		return err
+	}
+	defer callers.Close()
+	return finish(id, o, measured{
+		runner:         callers,
+		writeOutputs:   func(path string) error { return WriteOutputs(path, callers.LastOutputs()) },
+		runtimeVersion: model.RuntimeVersion, notes: callers.Notes, loadNS: loadNS, warmup: warmup,
+	}, stdin, stdout)
+}
+
+// checkedInputs reads each input's samples, after loading (which files hold them is
+// the model's signature to say), and checks they hold a round's.
+func checkedInputs(o Options, signature Signature) ([]Samples, error) {
+	inputs, err := ReadInputs(o.Models, signature)
+	if err != nil {
+		return nil, err
+	}
+	first := filepath.Join(o.Models, TensorFile(InputsStem, 0, signature.Inputs[0].Dtype))
+	if err := RequireSamples(first, inputs[0].Count, o); err != nil {
+		return nil, err
+	}
+	return inputs, nil
 }
 
 // timedLoad calls load, timed as load_ns.
@@ -126,10 +190,18 @@ func finish(id string, o Options, m measured, stdin io.Reader, stdout io.Writer)
 		}
 	}
 	result := Result{
-		Driver: id, Calls: o.Calls, Batch: o.Batch, Threads: o.Threads,
+		Driver: id, Calls: o.Calls, Batch: o.Batch, Threads: o.Threads, Callers: callersEchoed(o),
 		RuntimeVersion: m.runtimeVersion(), LoadNS: m.loadNS,
 		PeakRSSBytes: PeakRSSBytes(), Rounds: done, Notes: m.notes(),
 	}
 	fmt.Fprintln(stdout, result.JSON())
 	return nil
+}
+
+// callersEchoed is the result line's "callers": N above one, else left out.
+func callersEchoed(o Options) int {
+	if o.Callers > 1 {
+		return o.Callers
+	}
+	return 0
 }

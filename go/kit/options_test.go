@@ -45,7 +45,6 @@ func TestBadOptionsAreUsageErrors(t *testing.T) {
 		"zero batch":         {[]string{"--batch", "0"}, "--batch must be >= 1"},
 		"zero threads":       {[]string{"--threads", "0"}, "--threads must be >= 1"},
 		"zero callers":       {[]string{"--callers", "0"}, "--callers must be >= 1, got 0"},
-		"callers":            {[]string{"--callers", "2"}, "--callers N > 1 is not supported: this driver runs one caller"},
 		"not an integer":     {[]string{"--calls", "ten"}, "--calls needs an integer, got 'ten'"},
 		"a fraction":         {[]string{"--batch", "1.5"}, "--batch needs an integer"},
 		"unknown option":     {[]string{"--nope"}, "unknown option '--nope'"},

@@ -18,6 +18,7 @@ type Result struct {
 	Calls          int     `json:"calls"`
 	Batch          int     `json:"batch"`
 	Threads        int     `json:"threads"`
+	Callers        int     `json:"callers,omitempty"` // contract 4: echoed when > 1
 	RuntimeVersion string  `json:"runtime_version"`
 	LoadNS         int64   `json:"load_ns"`
 	PeakRSSBytes   *int64  `json:"peak_rss_bytes"` // nil: null

@@ -27,6 +27,10 @@ type Round struct {
 	CPUNS   int64 `json:"cpu_ns"`
 	StartNS int64 `json:"start_ns"`
 	EndNS   int64 `json:"end_ns"`
+	// Contract 4, at N > 1 callers: N, and each caller's own span (NS runs from
+	// the first caller's start to the last caller's end, CPUNS is all of theirs).
+	Callers  int     `json:"callers,omitempty"`
+	CallerNS []int64 `json:"caller_ns,omitempty"`
 }
 
 // MonotonicNanos reads CLOCK_MONOTONIC, the clock every process of the machine

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -91,7 +92,7 @@ func TestServeDialogue(t *testing.T) {
 			t.Fatalf("%q is not JSON: %v", line, err)
 		}
 	}
-	if len(rounds) != 2 || rounds[1] != (Round{Calls: 20, NS: 2000, CPUNS: 1800, StartNS: 5000, EndNS: 7000}) {
+	if len(rounds) != 2 || !reflect.DeepEqual(rounds[1], Round{Calls: 20, NS: 2000, CPUNS: 1800, StartNS: 5000, EndNS: 7000}) {
 		t.Fatalf("rounds %+v", rounds)
 	}
 }

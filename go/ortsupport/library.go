@@ -26,8 +26,12 @@ const BindingModule = "github.com/yalue/onnxruntime_go"
 
 // Initialize loads the library named by CALLBENCH_ONNXRUNTIME_LIB and creates
 // ONNX Runtime's environment (errors-only logging). Every problem is a
-// DataError naming the variable or the file.
+// DataError naming the variable or the file. Once done, it is done: a caller's
+// session (contract 4) opens the model after the entry's.
 func Initialize() error {
+	if ort.IsInitialized() {
+		return nil
+	}
 	path := os.Getenv(LibraryEnv)
 	if path == "" {
 		return kit.Dataf(LibraryEnv, "not set; point it at libonnxruntime.so.<version> "+

@@ -224,9 +224,10 @@ DRIVERS: tuple[DriverSpec, ...] = (
     swept(callers(rust.driver("rust-candle", "candle", WEIGHTS), SHARED)),
     # rust/burn/src/bin/rust_burn.rs: burn in its own Cargo workspace.
     swept(callers(rust.driver("rust-burn", "burn", WEIGHTS, crate=rust.BURN_CRATE), SHARED)),
-    # Go: go/cmd/<id>/main.go -> build/go/bin/<id>.
-    go.driver("go-onnxruntime", "onnxruntime", ONNX),
-    swept(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX)),
+    # Go: go/cmd/<id>/main.go -> build/go/bin/<id>. An AdvancedSession's tensors are bound
+    # when it is made (one per caller); a DynamicAdvancedSession is shared, a binding each.
+    callers(go.driver("go-onnxruntime", "onnxruntime", ONNX), PER_CALLER),
+    swept(callers(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX), SHARED)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node.
     node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"),

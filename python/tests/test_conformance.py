@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from callbench.driver_options import WARMUP
-from callbench.languages import cpp, rust
+from callbench.languages import cpp, go, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.paths import REPO_ROOT
@@ -202,11 +202,13 @@ def test_every_kit_says_the_contracts_words(
 # Each kit that runs callers (contract 4) has a test driver that takes them and misbehaves
 # in one chosen caller on request (MODE DRIVER_ID <contract options>): Python's
 # tests/callers_driver.py, C++'s cpp/tests/callers_test_driver.cpp, Rust's
-# rust/kit/examples/callers_test_driver.rs (each built with its kit's tests).
+# rust/kit/examples/callers_test_driver.rs, Go's go/tests/callbench-callers-test/
+# (each built with its kit's tests).
 CALLERS_TEST_DRIVERS = {
     "python": lambda: [sys.executable, str(Path(__file__).with_name("callers_driver.py"))],
     "cpp": lambda: [str(cpp.BIN_DIR / "callbench-callers-test")],
     "rust": lambda: [str(rust.BIN_DIR / "callbench-callers-test")],
+    "go": lambda: [str(go.BIN_DIR / "callbench-callers-test")],
 }
 
 

@@ -1,7 +1,9 @@
 // go-onnxruntime: onnxruntime_go's documented way (its README's example):
 // an AdvancedSession made once with its input and output tensors; each call
 // copies its samples into the input tensors' data, calls Run(), and copies
-// the output tensors' data out.
+// the output tensors' data out. Its callers (contract 4) each hold an
+// AdvancedSession of their own: the session's tensors are bound when it is
+// made, so one session is one caller's.
 package main
 
 import (
@@ -11,7 +13,21 @@ import (
 	"callbench/ortsupport"
 )
 
-func load(o kit.Options) (kit.TensorModel, error) {
+// perCaller is the loaded session, and what makes each caller's own.
+type perCaller struct {
+	*ortsupport.Bound
+	o kit.Options
+}
+
+func (p *perCaller) Caller() (kit.TensorModel, error) { return newSession(p.o) }
+
+func (p *perCaller) Holding() kit.Holding {
+	return kit.Holding{Holds: kit.PerCaller,
+		How: "an AdvancedSession per caller, its input and output tensors bound when it is made"}
+}
+
+// newSession opens the model and makes an AdvancedSession over tensors of its own.
+func newSession(o kit.Options) (*ortsupport.Bound, error) {
 	opened, err := ortsupport.Open(o)
 	if err != nil {
 		return nil, err
@@ -32,4 +48,12 @@ func load(o kit.Options) (kit.TensorModel, error) {
 		CallWords: "AdvancedSession.Run on input/output tensors made once; samples copied in, outputs copied out"}, nil
 }
 
-func main() { kit.DriverMain("go-onnxruntime", load) }
+func load(o kit.Options) (kit.TakesCallers, error) {
+	bound, err := newSession(o)
+	if err != nil {
+		return nil, err
+	}
+	return &perCaller{Bound: bound, o: o}, nil
+}
+
+func main() { kit.DriverMainCallers("go-onnxruntime", load) }

@@ -1,0 +1,134 @@
+// callbench-callers-test: a driver of the Go kit that takes callers (contract 4)
+// and misbehaves in one chosen caller on request, for the conformance test:
+//
+//	callbench-callers-test MODE DRIVER_ID <contract options>
+//
+// Each caller reads its own copy of mlp_weights.f32 and runs the MLP's forward
+// pass as plain loops, so its outputs are the model's and only MODE can fail it:
+// "ok"; "fail-in-caller-C" (caller C fails in its first round); "hang-in-caller-C"
+// (caller C sleeps ten minutes in its first round).
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"callbench/kit"
+)
+
+// mode is what MODE asks: how the chosen caller misbehaves, and which one it is.
+type mode struct {
+	how    string
+	caller int // -1: none
+}
+
+func parseMode(text string) mode {
+	dash := strings.LastIndex(text, "-")
+	if dash > 0 && strings.HasSuffix(text[:dash], "-in-caller") {
+		if c, err := strconv.Atoi(text[dash+1:]); err == nil {
+			return mode{how: text[:dash], caller: c}
+		}
+	}
+	return mode{how: "ok", caller: -1}
+}
+
+// forward is one caller's MLP over its own weights.
+type forward struct {
+	w          []float32
+	h          int
+	misbehaves string // "" for a caller that behaves
+	warmup     int
+	calls      int
+}
+
+func readForward(o kit.Options) (*forward, error) {
+	path := filepath.Join(o.Models, "mlp_weights.f32")
+	w, err := kit.ReadFiniteFloats(path, 1, "weight")
+	if err != nil {
+		return nil, err
+	}
+	for h := 1; h*h+5*h+1 <= len(w); h++ {
+		if h*h+5*h+1 == len(w) {
+			return &forward{w: w, h: h, warmup: o.Warmup}, nil
+		}
+	}
+	return nil, kit.Dataf(path, "holds %d floats, which is no 2-H-H-1 MLP's count", len(w))
+}
+
+func (f *forward) Call(in, out []float32) error {
+	f.calls++
+	if f.misbehaves != "" && f.calls > f.warmup { // the warm-up goes as it should
+		if f.misbehaves == "fail-in-caller" {
+			return kit.Dataf("caller", "failed on purpose")
+		}
+		time.Sleep(10 * time.Minute)
+	}
+	h := f.h
+	aW, aB := f.w[:2*h], f.w[2*h:3*h]
+	bW, bB := f.w[3*h:3*h+h*h], f.w[3*h+h*h:4*h+h*h]
+	cW, cB := f.w[4*h+h*h:5*h+h*h], f.w[5*h+h*h]
+	h1 := make([]float32, h)
+	for s := range out {
+		x := in[2*s : 2*s+2]
+		for j := range h1 {
+			h1[j] = max(aW[2*j]*x[0]+aW[2*j+1]*x[1]+aB[j], 0)
+		}
+		y := cB
+		for j := 0; j < h; j++ {
+			v := bB[j]
+			for k, hk := range h1 {
+				v += bW[j*h+k] * hk
+			}
+			y += cW[j] * max(v, 0)
+		}
+		out[s] = y
+	}
+	return nil
+}
+
+func (f *forward) RuntimeVersion() string { return "0" }
+
+func (f *forward) Notes() kit.Notes { return nil }
+
+// callersTest is the loaded model: the options each caller reads its weights by, and the mode.
+type callersTest struct {
+	kit.FloatModel
+	o    kit.Options
+	mode mode
+	made int
+}
+
+func (c *callersTest) Caller() (kit.TensorModel, error) {
+	one, err := readForward(c.o)
+	if err != nil {
+		return nil, err
+	}
+	if c.made == c.mode.caller {
+		one.misbehaves = c.mode.how
+	}
+	c.made++
+	return kit.FloatModel{Model: one}, nil
+}
+
+func (c *callersTest) Holding() kit.Holding {
+	return kit.Holding{Holds: kit.PerCaller, How: "its own weights read by each caller"}
+}
+
+func main() {
+	if len(os.Args) < 3 {
+		os.Stderr.WriteString("usage: callbench-callers-test MODE DRIVER_ID <contract options>\n")
+		os.Exit(2)
+	}
+	m, id := parseMode(os.Args[1]), os.Args[2]
+	load := func(o kit.Options) (kit.TakesCallers, error) {
+		one, err := readForward(o)
+		if err != nil {
+			return nil, err
+		}
+		return &callersTest{FloatModel: kit.FloatModel{Model: one}, o: o, mode: m}, nil
+	}
+	os.Exit(kit.RunCallers(id, os.Args[3:], load, os.Stdin, os.Stdout, os.Stderr))
+}
