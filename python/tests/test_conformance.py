@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from callbench.driver_options import WARMUP
-from callbench.languages import cpp, go, rust
+from callbench.languages import cpp, go, java, rust
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.paths import REPO_ROOT
@@ -202,20 +202,28 @@ def test_every_kit_says_the_contracts_words(
 # Each kit that runs callers (contract 4) has a test driver that takes them and misbehaves
 # in one chosen caller on request (MODE DRIVER_ID <contract options>): Python's
 # tests/callers_driver.py, C++'s cpp/tests/callers_test_driver.cpp, Rust's
-# rust/kit/examples/callers_test_driver.rs, Go's go/tests/callbench-callers-test/
-# (each built with its kit's tests).
-CALLERS_TEST_DRIVERS = {
-    "python": lambda: [sys.executable, str(Path(__file__).with_name("callers_driver.py"))],
-    "cpp": lambda: [str(cpp.BIN_DIR / "callbench-callers-test")],
-    "rust": lambda: [str(rust.BIN_DIR / "callbench-callers-test")],
-    "go": lambda: [str(go.BIN_DIR / "callbench-callers-test")],
-}
+# rust/kit/examples/callers_test_driver.rs, Go's go/tests/callbench-callers-test/ (each built
+# with its kit's tests), Java's dev.callbench.testing.CallersTestDriver (with the kit's
+# classes, which the JPype host runs). Each: its command, and the file its build makes.
+CALLERS_DRIVER_PY = Path(__file__).with_name("callers_driver.py")
+JAVA_CALLERS_TEST = "dev.callbench.testing.CallersTestDriver"
+CALLERS_TEST_DRIVERS: dict[str, Callable[[], tuple[list[str], Path]]] = {
+    "python": lambda: ([sys.executable, str(CALLERS_DRIVER_PY)], CALLERS_DRIVER_PY),
+    "cpp": lambda: ([str(cpp.BIN_DIR / "callbench-callers-test")],
+                    cpp.BIN_DIR / "callbench-callers-test"),
+    "rust": lambda: ([str(rust.BIN_DIR / "callbench-callers-test")],
+                     rust.BIN_DIR / "callbench-callers-test"),
+    "go": lambda: ([str(go.BIN_DIR / "callbench-callers-test")],
+                   go.BIN_DIR / "callbench-callers-test"),
+    "java": lambda: (java.host_command(JAVA_CALLERS_TEST, None),
+                     java.class_file(JAVA_CALLERS_TEST)),
+}  # fmt: skip
 
 
 def callers_test_driver(kit: str, mode: str) -> list[str]:
-    program = CALLERS_TEST_DRIVERS[kit]()
-    if not Path(program[-1]).is_file():
-        pytest.skip(f"{program[-1]} is not built (callbench build {kit} --test)")
+    program, built = CALLERS_TEST_DRIVERS[kit]()
+    if not built.is_file():
+        pytest.skip(f"{built} is not built (callbench build {kit} --test)")
     return [*program, mode, f"{kit}-callers"]
 
 

@@ -56,6 +56,9 @@ def jvm_options(native_lib_dir: Path | None, debug: bool) -> list[str]:
         # slf4j-simple writes to stderr; keep it to warnings unless debugging.
         f"-Dorg.slf4j.simpleLogger.defaultLogLevel={'debug' if debug else 'warn'}",
         "-Dorg.slf4j.simpleLogger.logFile=System.err",
+        # No JVM handlers for SIGTERM and SIGINT: a stop ends the process at once, with
+        # every caller thread in it (contract 4), as it ends every other kit's driver.
+        "-Xrs",
     ]
     host = resident_bytes()
     if host is not None:

@@ -79,6 +79,9 @@ public final class DriverMain {
         if (!Files.isRegularFile(modelPath)) {
             throw new DataException(modelPath, "missing; run `nox -s export` first");
         }
+        if (options.callers > 1 && !(driver instanceof CallersDriver)) {
+            throw new UsageException(ONE_CALLER);
+        }
         progress("loading");
         long loadStart = System.nanoTime();
         TensorModel model = load(driver, modelPath, options);
@@ -91,23 +94,39 @@ public final class DriverMain {
                     options.models.resolve(Tensors.tensorFile(Tensors.INPUTS_STEM, 0,
                             signature.inputs().get(0).dtype())),
                     inputs.get(0).count());
+            if (options.callers > 1) {
+                try (Callers callers = new Callers((TakesCallers) model, modelPath, inputs, options)) {
+                    progress("warm-up");
+                    Warmup warmup = callers.warmUp(options.warmup, options.warmupTime);
+                    measure(driver, options, model, callers, callers.notes(), loadNs, warmup, in, out);
+                }
+                return;
+            }
             Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
             progress("warm-up");
             Warmup warmup = rounds.warmUp(options.warmup, options.warmupTime);
-            Serve serve = new Serve(options, rounds, out);
-            if (options.serve) {
-                serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs,
-                        warmup);
-            } else {
-                serve.runScript();
-            }
-            if (options.outputs != null) {
-                rounds.writeOutputs(options.outputs);
-            }
-            out.println(Result.line(driver.id(), options, model.runtimeVersion(), loadNs, rounds.done(),
-                    model.notes()));
-            out.flush();
+            measure(driver, options, model, rounds, model.notes(), loadNs, warmup, in, out);
         }
+    }
+
+    /** What a driver of one caller answers to {@code --callers N > 1} (contract 4). */
+    public static final String ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller";
+
+    /** The dialogue or the standalone script over the warmed-up rounds, then the outputs and the result line. */
+    private static void measure(Driver driver, Options options, TensorModel model, Runner rounds,
+            java.util.Map<String, Object> notes, long loadNs, Warmup warmup, InputStream in, PrintStream out)
+            throws CallbenchException {
+        Serve serve = new Serve(options, rounds, out);
+        if (options.serve) {
+            serve.serve(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)), loadNs, warmup);
+        } else {
+            serve.runScript();
+        }
+        if (options.outputs != null) {
+            rounds.writeOutputs(options.outputs);
+        }
+        out.println(Result.line(driver.id(), options, model.runtimeVersion(), loadNs, rounds.done(), notes));
+        out.flush();
     }
 
     /** The contract's optional {@code progress: <stage>} line on stderr. */

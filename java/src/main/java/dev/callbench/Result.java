@@ -39,10 +39,13 @@ public final class Result {
         fields.put("calls", options.calls);
         fields.put("batch", options.batch);
         fields.put("threads", options.threads);
+        if (options.callers > 1) {
+            fields.put("callers", options.callers); // contract 4: echoed beside threads
+        }
         fields.put("runtime_version", runtimeVersion);
         fields.put("load_ns", loadNs);
         fields.put("peak_rss_bytes", peakRssBytes(Path.of("/proc/self/status")));
-        fields.put("rounds", rounds);
+        fields.put("rounds", rounds.stream().map(Round::fields).toList());
         fields.put("notes", notes(driverNotes));
         return json(fields);
     }

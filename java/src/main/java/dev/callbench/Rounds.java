@@ -79,14 +79,19 @@ public final class Rounds implements Runner {
         }
     }
 
-    /** Each output's last-round samples (K*B of them), one output after another in the model's order. */
-    @Override
-    public void writeOutputs(Path path) throws DataException {
+    /** Each output's last-round samples (K*B of them), in the model's order. */
+    public ByteBuffer[] lastOutputs() {
         ByteBuffer[] last = new ByteBuffer[outputs.length];
         for (int k = 0; k < outputs.length; k++) {
             last[k] = outputs[k].slice(0, lastCalls * batch * outputTensors.get(k).sampleBytes());
         }
-        Outputs.writeOutputs(path, last);
+        return last;
+    }
+
+    /** Each output's last-round samples, one output after another in the model's order. */
+    @Override
+    public void writeOutputs(Path path) throws DataException {
+        Outputs.writeOutputs(path, lastOutputs());
     }
 
     @Override

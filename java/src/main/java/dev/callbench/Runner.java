@@ -3,16 +3,16 @@ package dev.callbench;
 import java.nio.file.Path;
 import java.util.List;
 
-/** What {@link Serve} asks of the {@link Rounds}. */
+/** What {@link Serve} asks of the {@link Rounds} (or, at N callers, the {@link Callers}). */
 public interface Runner {
     /** The most calls a round or latency pass may make (--calls). */
     int maxCalls();
 
     /** Times calls {@code 0 .. calls-1} as one block, every output poisoned first. */
-    Round round(int calls) throws DataException;
+    Round round(int calls) throws CallbenchException;
 
     /** The duration in ns of each of calls {@code 0 .. calls-1}, timed one at a time. */
-    long[] latencies(int calls) throws DataException;
+    long[] latencies(int calls) throws CallbenchException;
 
     /** Every round so far, in the order run. */
     List<Round> done();

@@ -123,10 +123,7 @@ public final class Serve {
                 if (answering) {
                     Map<String, Object> fields = new LinkedHashMap<>();
                     fields.put("event", "round");
-                    fields.put("calls", round.calls());
-                    fields.put("ns", round.ns());
-                    fields.put("cpu_ns", round.cpuNs());
-                    fields.put("start_ns", round.startNs());
+                    fields.putAll(round.fields());
                     fields.put("end_ns", round.endNs());
                     answer(fields);
                 }

@@ -96,7 +96,6 @@ class OptionsTest {
         assertUsage("java-x: usage: --batch must be >= 1, got 0", "--batch", "0");
         assertUsage("java-x: usage: --threads must be >= 1, got 0", "--threads=0");
         assertUsage("java-x: usage: --callers must be >= 1, got 0", "--callers", "0");
-        assertUsage("java-x: usage: --callers N > 1 is not supported: this driver runs one caller", "--callers", "2");
         assertUsage("java-x: usage: --calls x --batch is too large for one run",
                 "--calls", "1000000000", "--batch", "4");
     }
