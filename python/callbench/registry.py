@@ -198,19 +198,22 @@ DRIVERS: tuple[DriverSpec, ...] = (
                                      "onnxruntime_threads_caller.cpp"), SHARED)),
     # python-aoti-cuda's package (AOTInductor for the device), from C++.
     program(gpu(cpp.driver("cpp-aoti-cuda", "aotinductor-cuda", AOTI_CUDA_PACKAGE))),
-    # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype.
-    java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"),
-    swept(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX, "OnnxRuntimeReuseDriver")),
+    # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype. ONNX Runtime's
+    # session shared, DJL's model shared with a Predictor per caller, org.pytorch a Module each.
+    callers(java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"), SHARED),
+    swept(callers(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX,
+                              "OnnxRuntimeReuseDriver"), SHARED)),
     # java/ffm/...: the C API through java.lang.foreign, in its own JVM of a JDK >= 22.
     swept(java.ffm_driver("java-onnxruntime-ffm", "onnxruntime-ffm", ONNX, "OnnxRuntimeFfmDriver")),
-    program(swept(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver"))),
-    program(java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver")),
+    program(swept(callers(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver"), SHARED))),
+    program(callers(java.driver("java-djl-reuse", "djl-pytorch", TORCHSCRIPT, "DjlReuseDriver"),
+                    SHARED)),
     seed_row(TORCHSCRIPT_FROM_JAVA, Call.OURS,
              "the seed's `Tensor.fromBlob` + `IValue.from` + `forward`",
-             program(java.driver("java-pytorch", "libtorch", TORCHSCRIPT, "PytorchJavaDriver",
-                                 native=True))),
-    program(swept(java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT,
-                              "PytorchJavaReuseDriver", native=True))),
+             program(callers(java.driver("java-pytorch", "libtorch", TORCHSCRIPT,
+                                         "PytorchJavaDriver", native=True), PER_CALLER))),
+    program(swept(callers(java.driver("java-pytorch-reuse", "libtorch", TORCHSCRIPT,
+                                      "PytorchJavaReuseDriver", native=True), PER_CALLER))),
     # Rust: rust/drivers/src/bin/<id with underscores>.rs -> build/rust/release/<id>. The ort
     # rows' callers each hold a session (Session::run takes &mut self), tch's own layers
     # (its Tensor is not Sync); the others share one model.

@@ -30,11 +30,11 @@ def test_each_runtimes_fastest_row_of_each_language_takes_part_with_its_twins() 
     planned = plan(DRIVERS, done, cores=2)
     assert planned.counts == [1, 2, 4]
     # Not python-onnxruntime (slower than its iobinding row), python-numpy (one caller),
-    # the floor, Java (its kit runs one caller), the independent caller, a failed row.
+    # the floor, the independent caller, a failed row.
     assert [s.id for s in planned.threads] == [
         "python-eager-inference", "python-onnxruntime-iobinding",
         "python-onnxruntime-iobinding-sessions", "cpp-onnxruntime-reuse",
-        "cpp-onnxruntime-reuse-sessions",
+        "cpp-onnxruntime-reuse-sessions", "java-onnxruntime-reuse",
     ]  # fmt: skip
     assert [s.id for s in planned.processes] == ["python-eager-inference",
                                                  "python-onnxruntime-iobinding"]  # fmt: skip

@@ -182,12 +182,20 @@ def contract_words() -> list[tuple[str, list[str], int, str]]:
     return rows
 
 
+# The words table's row a driver of one caller says, and that driver where a kit's
+# ONE_PER_KIT driver takes callers (contract 4).
+CANNOT_TAKE_CALLERS = "callers a driver cannot take"
+ONE_CALLER_OF_KIT = {"java-onnxruntime": "java-onnxruntime-ffm"}
+
+
 @pytest.mark.parametrize("driver_id", ONE_PER_KIT)
 @pytest.mark.parametrize(("case", "arguments", "status", "said"), contract_words(),
                          ids=[row[0] for row in contract_words()])  # fmt: skip
 def test_every_kit_says_the_contracts_words(
     driver_id: str, case: str, arguments: list[str], status: int, said: str, small_models: Path
 ) -> None:
+    if case == CANNOT_TAKE_CALLERS:  # said by a driver of the kit that runs one caller
+        driver_id = ONE_CALLER_OF_KIT.get(driver_id, driver_id)
     spec = next(d for d in DRIVERS if d.id == driver_id)
     require_available(spec)
     done = run_driver(spec, "--models", str(small_models), *arguments)

@@ -2,6 +2,7 @@ package dev.callbench.drivers;
 
 import dev.callbench.Driver;
 import dev.callbench.Signature;
+import dev.callbench.TakesCallers;
 import dev.callbench.TensorModel;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,12 +26,16 @@ abstract class BoundFamily implements Driver {
 
     /**
      * A driver's model over an opened runtime handle and its signature; its family tells its
-     * runtime's version and notes; closing it releases the handle.
+     * runtime's version and notes; closing it releases the handle. A family whose driver takes
+     * callers (contract 4) says how each caller's model is made ({@link #takingCallers}).
      */
-    abstract static class Bound implements TensorModel {
+    abstract static class Bound implements TakesCallers {
         final Signature signature;
         private final Runnable release;
         private BoundFamily family;
+        private boolean owner = true;
+        private Setup<Bound> callers;
+        private Holding holding;
 
         Bound(Signature signature, Runnable release) {
             this.signature = signature;
@@ -58,9 +63,37 @@ abstract class BoundFamily implements Driver {
             return family.notes();
         }
 
+        /** This model, over a handle another model owns (a caller's, contract 4): closing it leaves the handle. */
+        final Bound overAnothersHandle() {
+            owner = false;
+            return this;
+        }
+
+        /** This model, each of its callers' made by {@code caller} and held as {@code holding} says. */
+        final Bound takingCallers(Holding holding, Setup<Bound> caller) {
+            this.holding = holding;
+            this.callers = caller;
+            return this;
+        }
+
+        @Override
+        public final TensorModel caller() throws Exception {
+            if (callers == null) {
+                throw new IllegalStateException("this driver runs one caller");
+            }
+            return callers.run().describedBy(family);
+        }
+
+        @Override
+        public final Holding holding() {
+            return holding;
+        }
+
         @Override
         public void close() {
-            release.run();
+            if (owner) {
+                release.run();
+            }
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.callbench.drivers;
 
+import dev.callbench.CallersDriver;
 import dev.callbench.Options;
 import dev.callbench.Signature;
-import dev.callbench.TensorModel;
+import dev.callbench.TakesCallers;
+import dev.callbench.TakesCallers.Holding;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -11,9 +13,11 @@ import java.util.Map;
  * artifact (loaded and checked once, closed if the driver's call cannot be set
  * up), the version and the notes. A driver gives its id, what its call does,
  * and the call on every input and output the file's signature names
- * (contract version 3).
+ * (contract version 3). Their callers (contract 4) share the model, each with a
+ * {@code Predictor} of its own: DJL's rule, a predictor is not thread-safe, one per
+ * thread over one model.
  */
-abstract class DjlFamily extends BoundFamily {
+abstract class DjlFamily extends BoundFamily implements CallersDriver {
     DjlFamily(String id, String call) {
         super(id, call);
     }
@@ -37,13 +41,16 @@ abstract class DjlFamily extends BoundFamily {
     }
 
     @Override
-    public final TensorModel load(Path model, Options options) throws Exception {
+    public final TakesCallers load(Path model, Options options) throws Exception {
         Signature signature = TorchScriptSignature.read(model);
         DjlEngine.configure(options);
         ai.djl.Model loaded = DjlModels.load(model);
         return releasingOnFailure(loaded::close, () -> {
             DjlModels.checkOutputs(loaded, model, options.batch, signature);
-            return bind(loaded, options.batch, signature).describedBy(this);
+            Holding holding = new Holding(Holding.SHARED,
+                    "one ai.djl.Model; each caller its own Predictor (a Predictor is not thread-safe)");
+            return bind(loaded, options.batch, signature).describedBy(this).takingCallers(holding,
+                    () -> bind(loaded, options.batch, signature).overAnothersHandle());
         });
     }
 

@@ -3,9 +3,11 @@ package dev.callbench.drivers;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.callbench.CallersDriver;
 import dev.callbench.Options;
 import dev.callbench.Signature;
-import dev.callbench.TensorModel;
+import dev.callbench.TakesCallers;
+import dev.callbench.TakesCallers.Holding;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -14,8 +16,11 @@ import java.util.Map;
  * (opened, its signature read and checked once, closed if the driver's call
  * cannot be set up), the version and the notes. A driver gives its id, what
  * its call does, and the call on every input and output (contract version 3).
+ * Their callers (contract 4) share the session, as ONNX Runtime documents
+ * {@code OrtSession.run} safe to call from many threads: each caller gets the
+ * driver's call bound over the one session (its own tensors, buffers and maps).
  */
-abstract class OnnxRuntimeFamily extends BoundFamily {
+abstract class OnnxRuntimeFamily extends BoundFamily implements CallersDriver {
     OnnxRuntimeFamily(String id, String call) {
         super(id, call);
     }
@@ -43,13 +48,16 @@ abstract class OnnxRuntimeFamily extends BoundFamily {
     }
 
     @Override
-    public final TensorModel load(Path model, Options options) throws Exception {
+    public final TakesCallers load(Path model, Options options) throws Exception {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         OrtSession session = OnnxRuntimeSessions.open(env, model, options.threads);
         return releasingOnFailure(() -> OnnxRuntimeSessions.close(session), () -> {
             Signature signature = OnnxRuntimeSessions.signature(session, model);
             OnnxRuntimeSessions.checkAnswers(env, session, model, options.batch, signature);
-            return bind(env, session, options.batch, signature).describedBy(this);
+            Holding holding = new Holding(Holding.SHARED,
+                    "one OrtSession (its run is safe from many threads); each caller the driver's call bound over it");
+            return bind(env, session, options.batch, signature).describedBy(this).takingCallers(holding,
+                    () -> bind(env, session, options.batch, signature).overAnothersHandle());
         });
     }
 
