@@ -24,7 +24,7 @@ REPO_ROOT = _build.REPO_ROOT
 SOURCE = REPO_ROOT / "node"
 LOCK = SOURCE / "package-lock.json"
 STAMP = SOURCE / "node_modules" / ".callbench-lock-sha256"
-SOURCE_FOLDERS = ("kit", "drivers", "ortsupport", "test")
+SOURCE_FOLDERS = ("kit", "drivers", "ortsupport", "test", "test-drivers")
 NODE_MAJOR = 20  # node:util parseArgs and node --test, stable from 20
 
 TOOLS = {

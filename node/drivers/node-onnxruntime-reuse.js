@@ -1,66 +1,10 @@
 // node-onnxruntime-reuse: every input's ort.Tensor and the feeds object are
 // made once; each call copies its samples into the tensors' data, awaits
-// session.run(feeds) and copies each output's bytes out. (Preallocated
-// outputs through run's `fetches` argument, also documented, measured slower
-// here: see node/README.md.)
+// session.run(feeds) and copies each output's bytes out (ortsupport/reuse.js).
+// Its callers (contract 4) are async callers in flight on one event loop, one
+// session shared, as an async server's handlers call it.
 
 import { driverMain } from '../kit/main.js';
-import { zeros } from '../ortsupport/plain.js';
-import {
-  batchDims,
-  checkOutputs,
-  commonNotes,
-  loadSession,
-  ort,
-  runError,
-  runtimeVersion,
-  signature,
-  storeOutputs,
-} from '../ortsupport/session.js';
+import { reuseLoad } from '../ortsupport/reuse.js';
 
-class ReuseModel {
-  constructor(path, session, options, found) {
-    this.path = path;
-    this.session = session;
-    this.options = options;
-    this.found = found;
-    this.x = zeros(found, options.batch); // the input tensors' data, refilled each call
-    this.feeds = {};
-    found.inputs.forEach((t, k) => {
-      this.feeds[t.name] = new ort.Tensor(t.dtype, this.x[k], batchDims(t, options.batch));
-    });
-  }
-
-  async call(inputs, outputs) {
-    for (let k = 0; k < inputs.length; k++) this.x[k].set(inputs[k]);
-    let results;
-    try {
-      results = await this.session.run(this.feeds);
-    } catch (error) {
-      throw runError(this.path, error);
-    }
-    storeOutputs(results, this.found, outputs);
-  }
-
-  signature() {
-    return this.found;
-  }
-
-  runtimeVersion() {
-    return runtimeVersion();
-  }
-
-  notes() {
-    return { call: 'await session.run(feeds made once), samples copied into the input tensors', ...commonNotes(this.options) };
-  }
-}
-
-async function load(options) {
-  const { path, session } = await loadSession(options);
-  const found = signature(path, session);
-  const model = new ReuseModel(path, session, options, found);
-  checkOutputs(path, await session.run(model.feeds), found, options.batch);
-  return model;
-}
-
-await driverMain('node-onnxruntime-reuse', load);
+await driverMain('node-onnxruntime-reuse', reuseLoad, { callers: 'in-flight' });

@@ -7,4 +7,4 @@ import { driverMain } from '../kit/main.js';
 import { plainLoad } from '../ortsupport/plain.js';
 import * as web from '../ortsupport/web.js';
 
-await driverMain('node-onnxruntime-web', plainLoad(web));
+await driverMain('node-onnxruntime-web', plainLoad(web), { callers: 'in-flight' });

@@ -6,4 +6,4 @@ import { driverMain } from '../kit/main.js';
 import { plainLoad } from '../ortsupport/plain.js';
 import * as native from '../ortsupport/session.js';
 
-await driverMain('node-onnxruntime', plainLoad(native));
+await driverMain('node-onnxruntime', plainLoad(native), { callers: 'in-flight' });

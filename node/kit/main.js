@@ -8,12 +8,18 @@
 //
 // load returns a model of any inputs and outputs (contract 3: its signature()
 // and call(inputs, outputs), kit/model.js), or for our MLP a float model
-// through floatModel (kit/float_model.js).
+// through floatModel (kit/float_model.js). A driver that takes callers
+// (contract 4) says which way: driverMain(id, load, { callers: 'workers' })
+// (worker_threads, each loading its own model) or { callers: 'in-flight' }
+// (async callers on one event loop; its model gives caller(), each caller's
+// call state): kit/callers.js.
 
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { report } from './errors.js';
+import { InFlightCallers, WorkerCallers } from './callers.js';
+import { isCallerWorker, serveAsCaller } from './caller_worker.js';
+import { UsageError, report } from './errors.js';
 import { requireSamples } from './inputs.js';
 import { checkModel } from './model.js';
 import { helpLine, parseOptions } from './options.js';
@@ -23,13 +29,23 @@ import { Rounds } from './rounds.js';
 import { runScript, serve } from './serve.js';
 import { INPUTS_STEM, readInputs, tensorFile } from './tensors.js';
 
-/** Runs the driver on the process's arguments and streams, then exits with its status. */
-export async function driverMain(id, load) {
+/** What a driver of one caller answers to --callers N > 1 (contract 4). */
+export const ONE_CALLER = '--callers N > 1 is not supported: this driver runs one caller';
+
+/**
+ * Runs the driver on the process's arguments and streams, then exits with its status; in a
+ * worker the kit started as a caller, serves the entry instead (kit/caller_worker.js).
+ */
+export async function driverMain(id, load, { callers } = {}) {
+  if (isCallerWorker()) {
+    serveAsCaller(load);
+    return;
+  }
   const status = await runDriver(id, process.argv.slice(2), load, {
     stdin: process.stdin,
     write: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
-  });
+  }, { callers, script: process.argv[1] });
   // stdout and stderr are synchronous for files and pipes on Linux: nothing is lost.
   process.exit(status);
 }
@@ -39,7 +55,7 @@ export async function driverMain(id, load) {
  * (a readable stream, or an iterable of lines in tests), `write` and
  * `writeErr`.
  */
-export async function runDriver(id, args, load, io) {
+export async function runDriver(id, args, load, io, { callers, script } = {}) {
   let options;
   try {
     options = parseOptions(args);
@@ -51,14 +67,16 @@ export async function runDriver(id, args, load, io) {
     return 0;
   }
   try {
-    await drive(id, options, load, io);
+    if (options.callers > 1 && !callers) throw new UsageError(ONE_CALLER);
+    if (options.callers > 1 && callers === 'workers') await driveWorkers(id, options, script, io);
+    else await drive(id, options, load, io, callers);
     return 0;
   } catch (error) {
     return report(io.writeErr, id, error, options.debug);
   }
 }
 
-async function drive(id, options, load, io) {
+async function drive(id, options, load, io, callers) {
   io.writeErr('progress: loading\n');
   const start = process.hrtime.bigint();
   const model = checkModel(await load(options));
@@ -69,24 +87,42 @@ async function drive(id, options, load, io) {
   const inputs = readInputs(options.models, signature);
   const first = join(options.models, tensorFile(INPUTS_STEM, 0, signature.inputs[0].dtype));
   requireSamples(first, inputs[0].count, options);
-  const rounds = new Rounds(model, inputs, options.calls, options.batch);
-
+  const rounds = options.callers > 1
+    ? await InFlightCallers.start(model, inputs, options)
+    : new Rounds(model, inputs, options.calls, options.batch);
   io.writeErr('progress: warm-up\n');
   const warmup = await rounds.warmUp(options.warmup, options.warmup_time);
+  const notes = options.callers > 1 ? rounds.notes() : model.notes();
+  await measure(id, options, rounds, { loadNs, warmup, version: model.runtimeVersion(), notes }, io);
+}
+
+/** Contract 4's 'workers': each caller a worker_thread of the driver's own file. */
+async function driveWorkers(id, options, script, io) {
+  io.writeErr('progress: loading\n');
+  const callers = await WorkerCallers.start(script, options);
+  io.writeErr('progress: warm-up\n');
+  const warmup = await callers.warmUp(options.warmup, options.warmup_time);
+  const loaded = { loadNs: callers.loadNs, warmup, version: callers.runtimeVersion(), notes: callers.notes() };
+  await measure(id, options, callers, loaded, io);
+}
+
+/** The dialogue or the standalone script over the warmed-up rounds, the outputs, the result line. */
+async function measure(id, options, rounds, { loadNs, warmup, version, notes }, io) {
   const done = options.serve
     ? await serve(options, rounds, loadNs, warmup, lines(io.stdin), io.write)
     : await runScript(options, rounds);
-  if (options.outputs) writeOutputs(options.outputs, rounds.lastOutputs());
+  if (options.outputs) writeOutputs(options.outputs, await rounds.lastOutputs());
   const result = {
     driver: id,
     calls: options.calls,
     batch: options.batch,
     threads: options.threads,
-    runtime_version: model.runtimeVersion(),
+    callers: options.callers,
+    runtime_version: version,
     load_ns: loadNs,
     peak_rss_bytes: peakRssBytes(),
     rounds: done,
-    notes: model.notes(),
+    notes,
   };
   io.write(`${resultJson(result)}\n`);
 }

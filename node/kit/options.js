@@ -14,7 +14,7 @@ export const DEFAULTS = Object.freeze({
   repeats: 3, // standalone runs only
   batch: 1,
   threads: 1,
-  callers: 1, // contract 4: callers calling the model at once (this kit refuses more than one so far)
+  callers: 1, // contract 4: callers calling the model at once (a driver of one caller refuses more)
   outputs: null,
   latencies: null,
   serve: false,
@@ -84,10 +84,6 @@ export function parseOptions(args) {
   // calls * batch * 2 floats must be addressable; the inputs bound it further.
   if (!Number.isSafeInteger(options.calls * options.batch * 2)) {
     throw new UsageError('--calls x --batch is too large');
-  }
-  // Contract 4's callers come kit by kit; until this kit runs them, the fixed line.
-  if (options.callers > 1 && !options.help) {
-    throw new UsageError('--callers N > 1 is not supported: this driver runs one caller');
   }
   return options;
 }

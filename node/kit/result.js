@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 
 /**
  * The result line (no newline), by JSON.stringify, keys in the contract's
- * order: driver, calls, batch, threads, runtime_version, load_ns,
- * peak_rss_bytes, rounds, notes.
+ * order: driver, calls, batch, threads, (callers), runtime_version, load_ns,
+ * peak_rss_bytes, rounds, notes. A field that is undefined is left out.
  */
 export function resultJson(result) {
   return jsonLine({
@@ -14,10 +14,11 @@ export function resultJson(result) {
     calls: result.calls,
     batch: result.batch,
     threads: result.threads,
+    callers: result.callers > 1 ? result.callers : undefined, // contract 4: echoed when > 1
     runtime_version: result.runtime_version,
     load_ns: result.load_ns,
     peak_rss_bytes: result.peak_rss_bytes ?? null,
-    rounds: result.rounds.map(({ calls, ns, cpu_ns }) => ({ calls, ns, cpu_ns })),
+    rounds: result.rounds.map(({ calls, ns, cpu_ns, callers, caller_ns }) => ({ calls, ns, cpu_ns, callers, caller_ns })),
     notes: Object.fromEntries(Object.entries(result.notes ?? {}).map(([key, value]) => [key, noteValue(value)])),
   });
 }

@@ -69,8 +69,8 @@ async function execute(command, options, runner, rounds, write) {
   if (command.kind === 'round') {
     const round = await runner.round(command.calls);
     rounds.push(round);
-    const { calls, ns, cpu_ns, start_ns, end_ns } = round;
-    write?.(`${jsonLine({ event: 'round', calls, ns, cpu_ns, start_ns, end_ns })}\n`);
+    const { calls, ns, cpu_ns, start_ns, end_ns, callers, caller_ns } = round;
+    write?.(`${jsonLine({ event: 'round', calls, ns, cpu_ns, start_ns, end_ns, callers, caller_ns })}\n`);
     return true;
   }
   if (command.kind === 'latencies') {

@@ -37,6 +37,15 @@ class PlainModel {
     return this.found;
   }
 
+  /** A caller of the one session (contract 4's 'in-flight'): the call keeps no state between calls. */
+  caller() {
+    return this;
+  }
+
+  get callersHow() {
+    return 'one InferenceSession; every caller\'s session.run in flight on it';
+  }
+
   runtimeVersion() {
     return this.binding.runtimeVersion();
   }

@@ -35,7 +35,6 @@ const BAD = {
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],
   'zero callers': [['--callers', '0'], '--callers must be >= 1, got 0'],
-  'more than one caller': [['--callers', '2'], "--callers N > 1 is not supported: this driver runs one caller"],
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],
   'a fraction': [['--batch', '1.5'], '--batch needs an integer'],
   'exponent': [['--calls', '1e3'], '--calls needs an integer'],

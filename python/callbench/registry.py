@@ -232,10 +232,15 @@ DRIVERS: tuple[DriverSpec, ...] = (
     callers(go.driver("go-onnxruntime", "onnxruntime", ONNX), PER_CALLER),
     swept(callers(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX), SHARED)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
-    # Node.js: node/drivers/<id>.js, run by node.
-    node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"),
-    swept(node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX, "onnxruntime-node")),
-    node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
+    # Node.js: node/drivers/<id>.js, run by node. Callers in flight on one event loop share
+    # the session (an async server's handlers); -workers: a worker_thread per caller.
+    callers(node.driver("node-onnxruntime", "onnxruntime-node", ONNX, "onnxruntime-node"), SHARED),
+    swept(callers(node.driver("node-onnxruntime-reuse", "onnxruntime-node", ONNX,
+                              "onnxruntime-node"), SHARED)),
+    callers_only(node.driver("node-onnxruntime-reuse-workers", "onnxruntime-node", ONNX,
+                             "onnxruntime-node")),
+    callers(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
+            SHARED),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")

@@ -1,0 +1,94 @@
+// A driver of the Node.js kit that takes callers (contract 4) as worker_threads and
+// misbehaves in one chosen caller on request, for the conformance test:
+//
+//   node callers_driver.js MODE DRIVER_ID <contract options>
+//
+// Each caller (a worker) reads its own copy of mlp_weights.f32 and runs the MLP's
+// forward pass as plain loops, so its outputs are the model's and only MODE can fail
+// it: "ok"; "fail-in-caller-C" (caller C fails in its first round);
+// "hang-in-caller-C" (caller C blocks its thread ten minutes in its first round).
+// (Not under test/: `node --test` would run it.)
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { workerData } from 'node:worker_threads';
+
+import { isCallerWorker, serveAsCaller } from '../kit/caller_worker.js';
+import { DataError } from '../kit/errors.js';
+import { floatModel } from '../kit/float_model.js';
+import { runDriver } from '../kit/main.js';
+
+const MODE_VARIABLE = 'CALLBENCH_CALLERS_TEST_MODE'; // the mode, to the workers
+
+function parseMode(text) {
+  const match = /^(.*-in-caller)-(\d+)$/.exec(text ?? '');
+  return match ? { how: match[1], caller: Number(match[2]) } : { how: 'ok', caller: -1 };
+}
+
+/** One caller's forward pass over its own weights. */
+class Forward {
+  constructor(options, misbehaves) {
+    const path = join(options.models, 'mlp_weights.f32');
+    const bytes = readFileSync(path);
+    this.w = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    let h = 1;
+    while (h * h + 5 * h + 1 < this.w.length) h++;
+    if (h * h + 5 * h + 1 !== this.w.length) throw new DataError(path, 'no 2-H-H-1 MLP\'s count of floats');
+    this.h = h;
+    this.misbehaves = misbehaves;
+    this.warmup = options.warmup;
+    this.calls = 0;
+  }
+
+  call(input, output) {
+    this.calls += 1;
+    if (this.misbehaves && this.calls > this.warmup) { // the warm-up goes as it should
+      if (this.misbehaves === 'fail-in-caller') throw new Error('failed on purpose');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
+    }
+    const { w, h } = this;
+    const b = 3 * h;
+    const c = b + h * h + h;
+    const h1 = new Float32Array(h);
+    for (let s = 0; s < output.length; s++) {
+      const x0 = input[2 * s];
+      const x1 = input[2 * s + 1];
+      for (let j = 0; j < h; j++) h1[j] = Math.max(Math.fround(w[2 * j] * x0 + w[2 * j + 1] * x1 + w[2 * h + j]), 0);
+      let y = w[c + h];
+      for (let j = 0; j < h; j++) {
+        let v = w[b + h * h + j];
+        for (let k = 0; k < h; k++) v = Math.fround(v + Math.fround(w[b + j * h + k] * h1[k]));
+        y = Math.fround(y + Math.fround(w[c + j] * Math.max(v, 0)));
+      }
+      output[s] = y;
+    }
+  }
+
+  runtimeVersion() {
+    return process.version;
+  }
+
+  notes() {
+    return {};
+  }
+}
+
+async function load(options) {
+  const mode = parseMode(process.env[MODE_VARIABLE]);
+  const caller = isCallerWorker() ? workerData.callbenchCaller : -1;
+  return floatModel(new Forward(options, caller === mode.caller ? mode.how : null));
+}
+
+if (isCallerWorker()) {
+  serveAsCaller(load);
+} else {
+  const [mode, id, ...args] = process.argv.slice(2);
+  process.env[MODE_VARIABLE] = mode;
+  const status = await runDriver(id, args, load, {
+    stdin: process.stdin,
+    write: (text) => process.stdout.write(text),
+    writeErr: (text) => process.stderr.write(text),
+  }, { callers: 'workers', script: fileURLToPath(import.meta.url) });
+  process.exit(status);
+}
