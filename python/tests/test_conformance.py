@@ -198,7 +198,7 @@ def test_every_kit_says_the_contracts_words(
     if case == CANNOT_TAKE_CALLERS:  # said by a driver of the kit that runs one caller
         driver_id = ONE_CALLER_OF_KIT.get(driver_id, driver_id)
         if not driver_id:
-            pytest.skip("every driver of this kit takes callers (its kit's unit tests say the line)")
+            pytest.skip("every driver of this kit takes callers; its unit tests say the line")
     spec = next(d for d in DRIVERS if d.id == driver_id)
     require_available(spec)
     done = run_driver(spec, "--models", str(small_models), *arguments)

@@ -56,6 +56,17 @@ def test_calibration_grows_calls_until_a_round_takes_its_time() -> None:
     assert 0.7 * 100e6 <= calls * 2_000 <= 1.5 * 100e6
 
 
+def test_calibration_is_not_fixed_by_one_stalled_round() -> None:
+    # The first round of one call stalls (a copy descheduled): timed again, it is 2 µs.
+    stalls = iter([200e6])
+
+    def time_round(calls: int) -> int:
+        return int(next(stalls, calls * 2_000))
+
+    calls = planning.calibrate(time_round, max_calls=1_000_000, target_ns=100e6)
+    assert 0.7 * 100e6 <= calls * 2_000 <= 1.5 * 100e6
+
+
 def test_calibration_stops_at_the_calls_the_inputs_allow() -> None:
     assert planning.calibrate(lambda calls: calls, max_calls=50, target_ns=1e9) == 50
 

@@ -39,6 +39,17 @@ class Point:
         return 1e9 / high, 1e9 / low
 
     @property
+    def shown_way(self) -> str:
+        """How the callers ran, as the table says it: a Node.js row's threads are callers in
+        flight on its one event loop, or worker threads (the result's ``callers_are``)."""
+        are = str(self.record.notes.get("callers_are") or "")
+        if self.way == "threads" and self.n > 1 and "event loop" in are:
+            return "in flight on one event loop"
+        if self.way == "threads" and self.n > 1 and are == "worker_threads":
+            return "worker threads"
+        return self.way
+
+    @property
     def holds(self) -> str:
         if self.way == "processes":
             return "a model per process"
@@ -96,7 +107,7 @@ def table(every: Sequence[Point]) -> str:
         p50, p90, p99 = latency_us(p.record)
         memory = fmt.megabytes(p.record.peak_rss_bytes) if p.record.peak_rss_bytes else "-"
         scaled = str(scale) if scale is not None else fmt.NOT_SHOWN
-        rows.append([f"`{p.record.id}`", str(p.n), p.way, p.holds,
+        rows.append([f"`{p.record.id}`", str(p.n), p.shown_way, p.holds,
                      f"{calls(p.calls_per_s)} [{calls(low)}–{calls(high)}]", scaled, p50, p90,
                      p99, memory])  # fmt: skip
     header = ["row", "N", "in", "the model", "calls a second [95%]", "× one caller",
@@ -139,7 +150,7 @@ def answer(every: Sequence[Point], cores: int) -> list[str]:
             continue
         best = max(ways, key=lambda p: p.calls_per_s)
         scale = scaling(best, every)
-        said = (f"**{language}**: at {cores} callers, `{best.record.id}` in {best.way} "
+        said = (f"**{language}**: at {cores} callers, `{best.record.id}` in {best.shown_way} "
                 f"({best.holds}): {calls(best.calls_per_s)} calls a second")  # fmt: skip
         if scale is not None:
             gain = ("more than one caller" if scale.costs_more(NOISE) else
@@ -176,10 +187,12 @@ def section(threads: Points | None, processes: Points | None, cores: int,
     intro = (
         "N callers call one row at once, closed loop (each starts its next call when its last "
         "returns), at batch 1 and one intra-op thread: in **threads** of one process (the "
-        "kit's callers, the model shared or per caller as the row's runtime documents) and, "
-        "for Python, in **processes** (N copies of the driver, one caller and one model "
-        "each, as gunicorn's or uvicorn's workers). Calls a second count every caller's "
-        "calls; every caller's outputs were verified. × one caller is the throughput over "
+        "kit's callers, the model shared or per caller as the row's runtime documents; "
+        "Node.js's in flight on its one event loop, or in worker threads) and, for Python "
+        "and Node.js, in **processes** (N copies of the driver, one caller and one model "
+        "each, as gunicorn's or uvicorn's workers, Node's cluster). Calls a second count "
+        "every caller's calls; every caller's outputs were verified. × one caller is the "
+        "throughput over "
         "the same row's at one caller (a ratio of medians of two groups, bootstrap 95% "
         f"interval); a claim needs that interval to exclude 1 and a ratio beyond "
         f"{NOISE:.0%}. p50, p90 and p99 are of one call as its caller saw it, from each point's "
