@@ -355,7 +355,7 @@ def test_every_kit_says_when_a_round_ran_on_the_machines_monotonic_clock(
     assert answer["end_ns"] - answer["start_ns"] == answer["ns"]
 
 
-# A driver of each kit that runs one caller (contract 4's callers follow in part 3).
+# A real driver of each kit beside the callers test drivers: its round's clock at one caller.
 ONE_CALLER_KITS = ["java-onnxruntime-reuse", "rust-handwritten", "go-handwritten",
                    "node-onnxruntime-reuse"]  # fmt: skip
 
