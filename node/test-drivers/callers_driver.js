@@ -76,8 +76,9 @@ class Forward {
 
 async function load(options) {
   const mode = parseMode(process.env[MODE_VARIABLE]);
+  // At one caller the entry's own model is called: it never misbehaves.
   const caller = isCallerWorker() ? workerData.callbenchCaller : -1;
-  return floatModel(new Forward(options, caller === mode.caller ? mode.how : null));
+  return floatModel(new Forward(options, caller >= 0 && caller === mode.caller ? mode.how : null));
 }
 
 if (isCallerWorker()) {
