@@ -241,6 +241,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
                              "onnxruntime-node")),
     callers(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
             SHARED),
+    callers_only(node.driver("node-onnxruntime-web-workers", "onnxruntime-web", ONNX,
+                             "onnxruntime-web")),
 )  # fmt: skip
 
 LANGUAGES = ("python", "cpp", "java", "rust", "go", "node")
