@@ -17,6 +17,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from callbench.errors import UsageError
+from callbench.harness import machine
 from callbench.model import artifacts as art
 from callbench.model import user_onnx
 from tests.conftest import HarnessRun, require_available
@@ -328,6 +329,23 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
              for kind, points in run.sweeps.items() for v, rs in points.items()}  # fmt: skip
     assert swept[("batch", 1000)] == swept[("threads", 1)] == ["onnxruntime", "openvino"]
     assert all(r.ok for points in run.sweeps.values() for rs in points.values() for r in rs)
+    # Then the callers sweep at 1, the cores and twice them, threads and (Python) processes.
+    cores = len(machine.usable_cpus())
+    assert sorted(run.sweeps["callers"]) == sorted({1, cores, 2 * cores})
+    assert sorted(run.sweeps["processes"]) == sorted({cores, 2 * cores} - {1})
+    assert {r.id for r in run.sweeps["callers"][1]} >= {"python-openvino-static"}
+    # Python's best row at N = the cores again at as many intra-op threads, and batching at
+    # batch C (its batch sweep's best point, if it is that row's, is not run again).
+    # (Its callers-only twin, a session per caller, is its shared row at one caller.)
+    best = min((r for kind in ("callers", "processes") for r in run.sweeps[kind].get(cores, [])),
+               key=lambda r: r.median_ns)  # fmt: skip
+    row = best.id.removesuffix("-sessions")
+    if cores > 1:
+        assert [(r.id, r.threads, r.batch) for r in run.sweeps["intra-op"][cores]] == [
+            (row, cores, 1)]  # fmt: skip
+        assert row in {r.id for r in run.sweeps["batching"][cores]}
+    phases = [p["phase"] for p in json.loads((run.path / "env.json").read_text())["phases"]]
+    assert phases == ["export", "measure", "sweeps", "callers", "report"]
     # The report in the run's folder, the project's committed one left as it was.
     text = (tmp_path / "runs" / "mine" / "report.md").read_text()
     assert "## What decides a call's cost here" in text and "## Batch-size sweep" in text

@@ -14,7 +14,15 @@ from pathlib import Path
 from callbench.cli import common
 from callbench.cli.builds import BUILT, build
 from callbench.errors import DataError, UsageError, named_first_line
-from callbench.harness import callers_plan, console, gpu_sweep, machine, signals, sweep_plan
+from callbench.harness import (
+    callers_plan,
+    console,
+    cores_plan,
+    gpu_sweep,
+    machine,
+    signals,
+    sweep_plan,
+)
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec
@@ -97,49 +105,69 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     specs, others = user_specs(args)
     path = brought(args)
     assert path is not None  # user_specs said so
-    if args.onnx is None:
-        folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs})
-    else:
-        folder = user_onnx.prepare(path, args.inputs, unwitnessed=args.unwitnessed)
+    phases = Phases()
+    with phases.timed("export"):
+        if args.onnx is None:
+            folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs})
+        else:
+            folder = user_onnx.prepare(path, args.inputs, unwitnessed=args.unwitnessed)
     run_dir = None
     try:
         check_call(replace(options, models=folder), check_models(folder), path)
         if build_first:
             chosen = {language_key(s) for s in specs}
-            build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT], chosen=specs)
+            build([lang for lang in LANGUAGES if lang in chosen and lang in BUILT],
+                  phases=phases, chosen=specs)  # fmt: skip
         run_dir = new_run_dir(args.runs_dir, args.run_id)
         models = user_onnx.place(folder, run_dir)
         left = f" ({len(others)} of our MLP's alone left out, saying why)" if others else ""
         console.say(f"{path}: {len(specs)} drivers on it{left}, its artifacts in {models}")
         mine = replace(options, models=models)
-        done = run_group([*specs, *others], mine, run_dir)
+        with phases.timed("measure"):
+            done = run_group([*specs, *others], mine, run_dir)
         if args.command == "bench":
-            user_sweeps([*specs, *others], done, mine, run_dir)
+            user_sweeps([*specs, *others], done, mine, run_dir, phases)
     except KeyboardInterrupt as stop:
+        if run_dir is not None:
+            phases.write(run_dir)
         return stopped(stop, run_dir)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     _finish(done, run_dir)
-    return write_report(run_dir) if args.command == "bench" else 0
+    phases.write(run_dir)
+    if args.command != "bench":
+        return 0
+    with phases.timed("report"):
+        status = write_report(run_dir)
+    phases.write(run_dir)
+    print(phases.summary())
+    return status
 
 
 def user_sweeps(
-    specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path
-) -> None:
+    specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path,
+    phases: Phases,
+) -> None:  # fmt: skip
     """The batch and thread sweeps of a user's model: each runtime's fastest CPU row, as far
     as its own call allows (sweep_plan), each skipped point said once; where a GPU row ran,
-    first the GPU batch sweep (gpu_sweep.of_program)."""
+    first the GPU batch sweep (gpu_sweep.of_program). Then the callers sweep, as far as
+    the call allows (callers_plan.affordable)."""
     expected = check_models(options.models)
     by_id = {s.id: s for s in specs}
-    gpu_sweep.of_program(specs, done, options, run_dir)
-    for row in sweep_plan.sweepers([r for r in done if GPU not in by_id[r.id].roles]):
-        planned = sweep_plan.plan([row], expected.samples, expected.signature.fixed_batch)
-        for reason in planned.skipped:
-            console.say(f"{row.id}: sweep point skipped: {reason}")
-        spec = [by_id[row.id]]
-        if planned.batches:
-            run_sweep("batch", spec, options, run_dir, planned.batches)
-        run_sweep("threads", spec, options, run_dir, thread_batch=planned.thread_batch)
+    batched: list[Record] = []
+    with phases.timed("sweeps"):
+        gpu_sweep.of_program(specs, done, options, run_dir)
+        for row in sweep_plan.sweepers([r for r in done if GPU not in by_id[r.id].roles]):
+            planned = sweep_plan.plan([row], expected.samples, expected.signature.fixed_batch)
+            for reason in planned.skipped:
+                console.say(f"{row.id}: sweep point skipped: {reason}")
+            spec = [by_id[row.id]]
+            if planned.batches:
+                batched += run_sweep("batch", spec, options, run_dir, planned.batches)
+            run_sweep("threads", spec, options, run_dir, thread_batch=planned.thread_batch)
+    with phases.timed("callers"):
+        many = many_callers(specs, done, options, run_dir, user_model=True)
+        ways_of_the_cores(specs, done, many, batched, options, run_dir, user_model=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -261,6 +289,7 @@ def measure(
     """bench's measuring: every chosen driver, then the sweeps, then the widths."""
     with phases.timed("measure"):
         done = run_group(specs, options, run_dir)
+    batched: list[Record] = []
     with phases.timed("sweeps"):
         on_gpu = gpu_sweep.drivers(specs, done)
         if on_gpu:
@@ -269,9 +298,11 @@ def measure(
         sweeps = QUICK_SWEEPS if args.quick else {"batch": None, "threads": None}
         for kind, values in sweeps.items():
             if sweepers:
-                run_sweep(kind, sweepers, options, run_dir, values)
+                swept = run_sweep(kind, sweepers, options, run_dir, values)
+                batched += swept if kind == "batch" else []
     with phases.timed("callers"):
-        many_callers(specs, done, options, run_dir, QUICK_CALLERS if args.quick else None)
+        many = many_callers(specs, done, options, run_dir, QUICK_CALLERS if args.quick else None)
+        ways_of_the_cores(specs, done, many, batched, options, run_dir)
     if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
         with phases.timed("widths"):
             widened = [*sweepers, *(s for s in on_gpu if gpu_sweep.runs_here(s))]
@@ -283,21 +314,67 @@ def measure(
 
 def many_callers(
     specs: Sequence[DriverSpec], done: Sequence[Record], options: RunOptions, run_dir: Path,
-    counts: Sequence[int] | None = None,
+    counts: Sequence[int] | None = None, user_model: bool = False,
 ) -> list[Record]:  # fmt: skip
     """The callers sweep (harness/callers_plan.py): each runtime's fastest row that takes
     callers, in each language, at each count in threads, and in processes where the
-    language serves that way; ``counts`` in place of the plan's."""
-    plan = callers_plan.plan(specs, done, len(machine.usable_cpus()))
-    counts = list(counts or plan.counts)
-    more = [n for n in counts if n > 1]
-    point = replace(options, rounds=callers_plan.rounds(options.rounds))
+    language serves that way; ``counts`` in place of the plan's. A user's model's sweep
+    runs the counts and rounds its call affords (``callers_plan.affordable``), each
+    skipped point said once."""
+    cores = len(machine.usable_cpus())
+    plan = callers_plan.plan(specs, done, cores)
+    half = callers_plan.rounds(options.rounds)
+    rounds = {n: half for n in counts or plan.counts}
+    if user_model:
+        ids = {s.id for s in plan.threads}
+        afford = callers_plan.affordable([r for r in done if r.id in ids], cores,
+                                         options.rounds)  # fmt: skip
+        for reason in afford.skipped:
+            console.say(f"callers sweep point skipped: {reason}")
+        rounds = afford.rounds
     swept: list[Record] = []
-    if plan.threads:
-        swept += run_sweep("callers", plan.threads, point, run_dir, counts)
-    if plan.processes and more:
-        swept += run_sweep("processes", plan.processes, point, run_dir, more)
+    for n, point_rounds in rounds.items():
+        point = replace(options, rounds=point_rounds)
+        if plan.threads:
+            swept += run_sweep("callers", plan.threads, point, run_dir, [n])
+        if plan.processes and n > 1:
+            swept += run_sweep("processes", plan.processes, point, run_dir, [n])
     return swept
+
+
+def ways_of_the_cores(
+    specs: Sequence[DriverSpec], done: Sequence[Record], many: Sequence[Record],
+    batched: Sequence[Record], options: RunOptions, run_dir: Path, user_model: bool = False,
+) -> list[Record]:  # fmt: skip
+    """How best to use the cores (harness/cores_plan.py): each language's best row at N =
+    the cores (of ``many``, the callers sweep) again at as many intra-op threads, and
+    batching at one thread (at batch C and at ``batched``'s best point), with the callers'
+    rounds (a user's model's trimmed as its callers' are)."""
+    expected = check_models(options.models)
+    if expected.signature.fixed_batch is not None:
+        console.say(f"how best to use the cores: skipped: the model takes batches of "
+                    f"{expected.signature.fixed_batch} only")  # fmt: skip
+        return []
+    cores = len(machine.usable_cpus())
+    one_caller = {r.id: r for r in done if r.ok and r.sweep is None}
+    planned = cores_plan.plan(specs, one_caller, many, batched, cores, expected.samples)
+    for reason in planned.skipped:
+        console.say(f"how best to use the cores: point skipped: {reason}")
+
+    def rounds(rows: Sequence[DriverSpec], batch: int) -> int:
+        call_s = max((one_caller[s.id].median_ns * batch / 1e9 for s in rows
+                      if s.id in one_caller), default=0.0)  # fmt: skip
+        return (callers_plan.point_rounds(call_s, options.rounds) if user_model
+                else callers_plan.rounds(options.rounds))  # fmt: skip
+
+    ran: list[Record] = []
+    if planned.intra_op and planned.rows:
+        point = replace(options, rounds=rounds(planned.rows, 1))
+        ran += run_sweep("intra-op", planned.rows, point, run_dir, [planned.intra_op])
+    for batch, rows in planned.batches.items():
+        point = replace(options, rounds=rounds(rows, batch))
+        ran += run_sweep("batching", rows, point, run_dir, [batch])
+    return ran
 
 
 def ladder(args: argparse.Namespace, options: RunOptions, run_dir: Path) -> None:

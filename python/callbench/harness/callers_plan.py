@@ -20,6 +20,13 @@ the threads' first point. (``callbench run --processes`` runs any row, callers o
 Rounds: each point runs half the run's rounds (11 of 21), which keeps a warm default bench
 within 15 minutes here; its median's 95% interval is then between order statistics 2 and 10
 (of 11) rather than 6 and 16 (of 21): wider, stated in the report.
+
+A user's model (``bench --onnx``, ``--torch``): the same rows at 1, the cores and twice them
+only, as far as the call allows under the batch sweep's budget (``sweep_plan``): N callers on
+C cores make each call up to N / C times one caller's, from the slowest row's batch-1 median,
+and a point whose call would pass CALL_BUDGET_S is skipped, said once. A point whose rounds
+would take a row past POINT_BUDGET_S runs fewer (at least MIN_ROUNDS), stated: a ResNet-50's
+calls of 0.1 s x 14 interleaved rows x 11 rounds would otherwise be half a minute a point.
 """
 
 from __future__ import annotations
@@ -27,11 +34,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from callbench.harness.sweep_plan import CALL_BUDGET_S
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY, FLOOR, GPU
 from callbench.runtimes import engine
+
+# A user's model's point: its rows' rounds take about this long each, or MIN_ROUNDS rounds.
+POINT_BUDGET_S = 1.0
+MIN_ROUNDS = 5
 
 # The languages whose services often run N copies of the program, one model each.
 SERVED_AS_PROCESSES = ("python", "node")
@@ -42,6 +54,14 @@ class CallersPlan:
     counts: list[int]
     threads: list[DriverSpec]  # each at every count (a callers-only twin above one)
     processes: list[DriverSpec]  # each at every count above one
+
+
+@dataclass(frozen=True)
+class Affordable:
+    """A user's model's points: the counts that fit, each one's rounds, the skipped said."""
+
+    rounds: dict[int, int]  # count: rounds of that point, in count order
+    skipped: list[str]
 
 
 def rounds(asked: int) -> int:
@@ -92,3 +112,34 @@ def plan(specs: Sequence[DriverSpec], done: Sequence[Record], cores: int) -> Cal
     processes = [s for s in threads if language_key(s) in SERVED_AS_PROCESSES
                  and CALLERS_ONLY not in s.roles]  # fmt: skip
     return CallersPlan(caller_counts(cores), threads, processes)
+
+
+def counts_of_a_model(cores: int) -> list[int]:
+    """A user's model's counts: 1, the cores and twice them (its calls may be long)."""
+    return sorted({1, cores, 2 * cores})
+
+
+def affordable(rows: Sequence[Record], cores: int, asked: int) -> Affordable:
+    """The points of a user's model that ``rows`` (the sweep's rows' batch-1 records) can
+    afford: each count whose estimated call stays within the batch sweep's budget, with
+    half of ``asked`` rounds, fewer where a row's rounds would pass POINT_BUDGET_S."""
+    call_s = max(r.median_ns for r in rows) / 1e9 if rows else 0.0
+    kept: dict[int, int] = {}
+    skipped = []
+    for n in counts_of_a_model(cores):
+        at_n = call_s * max(1.0, n / cores)  # N callers take turns on C cores
+        if at_n > CALL_BUDGET_S:
+            on = f"{cores} core{'s' if cores > 1 else ''}"
+            skipped.append(f"{n} callers: a call would take up to {at_n:.3g} s ({n} callers on "
+                           f"{on}, {call_s:.3g} s at one), past the {CALL_BUDGET_S:g} s "
+                           "budget")  # fmt: skip
+            continue
+        kept[n] = point_rounds(at_n, asked)
+    return Affordable(kept, skipped)
+
+
+def point_rounds(call_s: float, asked: int) -> int:
+    """A user's model's point of calls of about ``call_s``: half of ``asked`` rounds, fewer
+    (at least MIN_ROUNDS) where they would pass POINT_BUDGET_S."""
+    fit = int(POINT_BUDGET_S / call_s) if call_s > 0 else asked
+    return max(MIN_ROUNDS, min(rounds(asked), fit))

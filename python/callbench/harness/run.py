@@ -176,14 +176,18 @@ def run_sweep(
             point = replace(options, callers=value)
         elif kind == "processes":  # N copies of one caller each, as the callers' group
             point = replace(options, callers=1, processes=value)
-        elif kind == "batch":
+        elif kind in ("batch", "batching"):
             # Each point takes about the same samples a round as the first (calls / B).
+            # A batching point (cores_plan) keeps its latency round: its p99 per call is
+            # what a caller waits beside the other ways of using the cores.
             calls = max(1, options.calls // value) if options.calls is not None else None
             warmup = warmups.of_sweep_point(options, value).calls
             point = replace(
-                options, batch=value, calls=calls, warmup=warmup, latencies=False,
-                contention_flags=False,
+                options, batch=value, calls=calls, warmup=warmup, callers=1,
+                latencies=options.latencies and kind == "batching", contention_flags=False,
             )  # fmt: skip
+        elif kind == "intra-op":  # one caller of ``value`` intra-op threads at batch 1
+            point = replace(options, threads=value, batch=1, callers=1)
         else:
             # Calls of thread_batch samples: --calls N still means N samples a round.
             calls = max(1, options.calls // thread_batch) if options.calls is not None else None

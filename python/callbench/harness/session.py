@@ -34,8 +34,9 @@ from callbench.records.store import write_record
 from callbench.registry import language_key
 from callbench.roles import GPU_FLOOR
 
-# Sweeps whose points keep their latency rounds: p99 is half of what many callers ask.
-MANY = ("callers", "processes")
+# Sweeps whose points keep their latency rounds: p99 is half of what many callers ask, and
+# the ways of using the cores (cores_plan) set theirs beside it.
+MANY = ("callers", "processes", "intra-op", "batching")
 
 
 class Session:
