@@ -20,6 +20,12 @@ keeps what it finished:
    rows and each language's fastest CPU row at that width), each row where its artifact
    was carried (a width's folder may hold only some files; family.json then lists those).
 
+With ``--callers`` (off by default: the GPU host's time is short), right after stage 1 the
+Python CPU rows' callers sweep on the host's own cores (``callers_stage``: 1, the powers of
+two below its cores, its cores and twice them, in threads and in processes, each runtime's
+fastest row as ``bench`` plans it), packed as it ends: the report sets it beside this
+machine's, each host's under its own name.
+
 The CPU rows are the GPU host's own, which is what the report's "CPU or GPU" map compares
 against. ``callbench report RUN`` then writes the report, here or on the GPU host.
 
@@ -44,7 +50,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.cli.bench import runs_program
+from callbench.cli.bench import many_callers, runs_program
 from callbench.errors import UsageError
 from callbench.harness import console, gpu_sweep
 from callbench.harness.options import RunOptions
@@ -55,7 +61,7 @@ from callbench.model.family import Width
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import DRIVERS, SWEEP_DRIVERS, language_key, lookup
-from callbench.roles import GPU
+from callbench.roles import CALLERS_ONLY, GPU
 
 # The Python CPU rows a Python with torch, NumPy, ONNX Runtime and numba runs, and the floor.
 # JAX is left out: with a CUDA plugin installed it would run on the GPU under a CPU row's name.
@@ -154,6 +160,15 @@ def program_run(args: argparse.Namespace, options: RunOptions) -> int:
     return 0
 
 
+def callers_stage(specs: list[DriverSpec], done: list[Record], options: RunOptions,
+                  run_dir: Path) -> list[Record]:  # fmt: skip
+    """The callers sweep of the Python CPU rows of stage 1 (``done``) on this host's cores,
+    with their callers-only twins (a model per caller)."""
+    python = [s for s in DRIVERS if language_key(s) == "python" and GPU not in s.roles
+              and (s in specs or CALLERS_ONLY in s.roles)]  # fmt: skip
+    return many_callers(python, done, options, run_dir)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=Path("models"))
@@ -163,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch", type=Path, help="a user's torch.export program (.pt2)")
     parser.add_argument("--inputs", type=Path, help="its samples (.npz), as run --inputs")
     parser.add_argument("--no-build", action="store_true", help="run the C++ rows as built")
+    parser.add_argument("--callers", action="store_true",
+                        help="the Python rows' callers sweep on this host's cores")  # fmt: skip
     args = parser.parse_args(argv)
 
     options = RunOptions(models=args.models)
@@ -186,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         build_cpp_rows(run_dir)
     done: list[Record] = run_group(specs, options, run_dir)
     pack(run_dir, args.pack)
+    if args.callers:
+        callers_stage(specs, done, options, run_dir)
+        pack(run_dir, args.pack)
 
     on_gpu = gpu_sweep.drivers(specs, done)
     if not on_gpu:

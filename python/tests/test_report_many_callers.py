@@ -14,9 +14,9 @@ from tests.test_report import driver
 def row(driver_id: str, n: int, us: float, way: str = "threads", **fields: Any) -> Record:
     sweep = {"kind": "callers" if way == "threads" else "processes", "value": n}
     spread = [us * (1 + 0.002 * i) for i in range(-10, 11)]  # 21 rounds, 2% apart end to end
+    values = {"runtime": "onnxruntime", "notes": {"callers_hold": "shared"}} | fields
     return driver(driver_id, [x * 1000 for x in spread], sweep=sweep, callers=n,
-                  processes=n if way == "processes" else 1, runtime="onnxruntime",
-                  notes={"callers_hold": "shared"}, **fields)  # fmt: skip
+                  processes=n if way == "processes" else 1, **values)  # fmt: skip
 
 
 def test_processes_beat_threads_where_the_gil_holds_the_threads(tmp_path: Path) -> None:

@@ -37,3 +37,20 @@ def test_each_runtime_sweeps_with_its_fastest_row() -> None:
             driver("rust-tract-state", [139e6] * 3, runtime="tract")]  # fmt: skip
     assert [r.id for r in sweepers(rows)] == ["node-onnxruntime", "rust-tract-state",
                                               "node-onnxruntime-web"]  # fmt: skip
+
+
+def test_each_point_timed_sets_the_next_ones_estimate_and_slow_points_run_fewer_rounds() -> None:
+    from callbench.harness.sweep_plan import MIN_ROUNDS, Measured, rounds_within
+
+    # tract's ResNet-50: 62 ms a call at batch 1, but 1.5 s at batch 10 (0.15 s a sample):
+    # batch 100 is then past the budget, and the thread sweep's batch is 13, not 32.
+    seen = Measured(0.062)
+    assert seen.fits(10) and seen.thread_batch(32) == 32
+    seen.saw([driver("rust-tract", [1.5e9] * 3, batch=10)])
+    assert seen.per_sample_s == 0.15 and not seen.fits(100) and seen.thread_batch(32) == 13
+    seen.saw([driver("rust-tract", [0.1e9] * 3, batch=10)])  # a cheaper sample keeps the dearest
+    assert seen.per_sample_s == 0.15
+    # Rounds: all 21 while they take at most 10 s, fewer past that, never below 5.
+    assert rounds_within(0.038, 21) == 21 and rounds_within(1.5, 21) == 6
+    assert rounds_within(13 * 0.15, 21) == MIN_ROUNDS == rounds_within(60.0, 21)
+    assert rounds_within(60.0, 3) == 3

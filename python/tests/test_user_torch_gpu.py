@@ -255,3 +255,45 @@ def test_the_gpu_host_builds_its_cpp_rows_and_keeps_the_log(
     from callbench.registry import lookup
 
     assert all(lookup(t) for t in gpu_host_run.CPP_TARGETS)
+
+
+def test_the_gpu_host_sweeps_the_python_rows_callers_on_its_own_cores(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--callers`` on a 16-core host (faked: the sweep's groups recorded, not run): the
+    Python rows of stage 1, each runtime's fastest with its twin, at 1 to 32 callers in
+    threads and 2 to 32 in processes, half the rounds a point."""
+    import sys
+
+    from callbench.cli import bench
+    from callbench.harness import machine
+    from callbench.harness.options import RunOptions
+    from callbench.paths import REPO_ROOT
+    from callbench.registry import DRIVERS, lookup
+    from callbench.roles import GPU
+    from tests.test_report import driver
+
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "scripts"))
+    sys.modules.pop("gpu_host_run", None)
+    import gpu_host_run
+
+    asked: list[tuple[str, list[str], list[int], int]] = []
+
+    def fake_sweep(kind: str, specs: Any, options: RunOptions, run_dir: Path,
+                   values: Any = None, **_: Any) -> list[Any]:  # fmt: skip
+        asked.append((kind, [s.id for s in specs], list(values), options.rounds))
+        return []
+
+    monkeypatch.setattr(machine, "usable_cpus", lambda: list(range(16)))
+    monkeypatch.setattr(bench, "run_sweep", fake_sweep)
+    specs = [s for s in DRIVERS if GPU in s.roles or s.id in gpu_host_run.CPU_ROWS]
+    done = [driver(i, [us * 1000] * 3, runtime=lookup(i).runtime)
+            for i, us in (("python-onnxruntime", 6.0), ("python-onnxruntime-iobinding", 5.0),
+                          ("python-eager-inference", 20.0), ("cpp-handwritten", 0.01))]  # fmt: skip
+    gpu_host_run.callers_stage(specs, done, RunOptions(models=tmp_path), tmp_path)
+    rows = ["python-eager-inference", "python-onnxruntime-iobinding",
+            "python-onnxruntime-iobinding-sessions"]  # fmt: skip
+    threads = [(n, ids, r) for kind, ids, (n,), r in asked if kind == "callers"]
+    assert threads == [(n, rows, 11) for n in (1, 2, 4, 8, 16, 32)]
+    processes = [n for kind, ids, (n,), _ in asked if kind == "processes"]
+    assert processes == [2, 4, 8, 16, 32]

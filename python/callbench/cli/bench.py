@@ -162,12 +162,36 @@ def user_sweeps(
             for reason in planned.skipped:
                 console.say(f"{row.id}: sweep point skipped: {reason}")
             spec = [by_id[row.id]]
-            if planned.batches:
-                batched += run_sweep("batch", spec, options, run_dir, planned.batches)
-            run_sweep("threads", spec, options, run_dir, thread_batch=planned.thread_batch)
+            batched += row_sweeps(row, spec, planned, options, run_dir)
     with phases.timed("callers"):
         many = many_callers(specs, done, options, run_dir, user_model=True)
         ways_of_the_cores(specs, done, many, batched, options, run_dir, user_model=True)
+
+
+def row_sweeps(
+    row: Record, spec: Sequence[DriverSpec], planned: sweep_plan.SweepPlan,
+    options: RunOptions, run_dir: Path,
+) -> list[Record]:  # fmt: skip
+    """One row's batch points, each one's time setting the next one's estimate (a point past
+    the budget at the dearest sample so far ends them, said once), then its thread sweep at
+    the batch that estimate allows; each point's rounds within its budget. The batch
+    points' records."""
+    seen = sweep_plan.Measured(row.median_ns / 1e9 / row.batch)
+    batched: list[Record] = []
+    for b in planned.batches:
+        if not seen.fits(b):
+            console.say(f"{row.id}: sweep point skipped: batch {b:,}: a call would take about "
+                        f"{seen.call_s(b):.3g} s at the dearest sample timed so far, past the "
+                        f"{sweep_plan.CALL_BUDGET_S:g} s budget")  # fmt: skip
+            break
+        rounds = sweep_plan.rounds_within(seen.call_s(b), options.rounds)
+        swept = run_sweep("batch", spec, replace(options, rounds=rounds), run_dir, [b])
+        seen.saw(swept)
+        batched += swept
+    at = seen.thread_batch(planned.thread_batch)
+    rounds = sweep_plan.rounds_within(seen.call_s(at), options.rounds)
+    run_sweep("threads", spec, replace(options, rounds=rounds), run_dir, thread_batch=at)
+    return batched
 
 
 def run(args: argparse.Namespace) -> int:

@@ -34,16 +34,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from callbench.harness.sweep_plan import CALL_BUDGET_S
+from callbench.harness.sweep_plan import CALL_BUDGET_S, rounds_within
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY, FLOOR, GPU
 from callbench.runtimes import engine
 
-# A user's model's point: its rows' rounds take about this long each, or MIN_ROUNDS rounds.
+# A user's model's point: its rows' rounds take about this long each, or MIN_ROUNDS rounds
+# (a point's rows run interleaved: 14 of them make it 14 s).
 POINT_BUDGET_S = 1.0
-MIN_ROUNDS = 5
 
 # The languages whose services often run N copies of the program, one model each.
 SERVED_AS_PROCESSES = ("python", "node")
@@ -141,5 +141,4 @@ def affordable(rows: Sequence[Record], cores: int, asked: int) -> Affordable:
 def point_rounds(call_s: float, asked: int) -> int:
     """A user's model's point of calls of about ``call_s``: half of ``asked`` rounds, fewer
     (at least MIN_ROUNDS) where they would pass POINT_BUDGET_S."""
-    fit = int(POINT_BUDGET_S / call_s) if call_s > 0 else asked
-    return max(MIN_ROUNDS, min(rounds(asked), fit))
+    return rounds_within(call_s, rounds(asked), POINT_BUDGET_S)

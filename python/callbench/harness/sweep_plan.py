@@ -7,6 +7,12 @@ upper bound, batching only makes a sample cheaper) stays within CALL_BUDGET_S an
 inputs hold its samples; the thread sweep runs at the largest batch that fits the same
 limits (a large model's call splits across threads even at batch 1). Each runtime's
 fastest row sweeps, each as far as its own call allows; each skipped point says why, once.
+
+That estimate is a guess until a point has run: a sample can cost more in a larger batch
+(tract's ResNet-50 took 1.5 s a call at batch 10, 2.4x its batch-1 cost a sample, and 6.9 s
+at 32), so each point that ran sets the estimate of the next (``Measured``): the dearest
+sample seen so far. A point of calls of about c seconds runs ``rounds_within(c)`` rounds:
+all the run's while they take at most POINT_BUDGET_S, fewer (at least MIN_ROUNDS) past it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,39 @@ from callbench.runtimes import engine
 CALL_BUDGET_S = 2.0
 # A user's model's batch points: denser than our MLP's, since a large model stops early.
 BATCHES = (1, 10, 100, 1000, 10_000, 100_000)
+# A user's model's sweep point: its rounds take about this long, or MIN_ROUNDS rounds.
+POINT_BUDGET_S = 10.0
+MIN_ROUNDS = 5
+
+
+def rounds_within(call_s: float, most: int, budget_s: float = POINT_BUDGET_S) -> int:
+    """Rounds of calls of about ``call_s``: ``most``, fewer (at least MIN_ROUNDS) where
+    they would take longer than ``budget_s``."""
+    fit = int(budget_s / call_s) if call_s > 0 else most
+    return max(min(MIN_ROUNDS, most), min(most, fit))
+
+
+@dataclass
+class Measured:
+    """The dearest sample a row's sweep has timed so far, in seconds: a point's call is
+    estimated as its batch times that."""
+
+    per_sample_s: float
+
+    def call_s(self, batch: int) -> float:
+        return batch * self.per_sample_s
+
+    def saw(self, records: Sequence[Record]) -> None:
+        for r in records:
+            if r.ok:
+                self.per_sample_s = max(self.per_sample_s, r.median_ns / 1e9 / r.batch)
+
+    def fits(self, batch: int) -> bool:
+        return self.call_s(batch) <= CALL_BUDGET_S
+
+    def thread_batch(self, planned: int) -> int:
+        """The thread sweep's batch: the plan's, within the budget at the dearest sample."""
+        return max(1, min(planned, int(CALL_BUDGET_S / self.per_sample_s)))
 
 
 @dataclass(frozen=True)

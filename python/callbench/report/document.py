@@ -8,6 +8,7 @@ from pathlib import Path
 from callbench.records.store import Run
 from callbench.report import (
     answer,
+    callers_screen,
     charts,
     coverage,
     cpu_or_gpu,
@@ -23,6 +24,7 @@ from callbench.report import (
     tables,
     today,
     user_model,
+    ways_of_the_cores,
 )
 from callbench.report.counts import count_section, trend, trend_text
 from callbench.report.kernels import (
@@ -164,6 +166,9 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
         parts.append(sweeps.sweep_table(points, kind))
     if run.sweeps.get("callers") or run.sweeps.get("processes"):
         parts += ["", f"## {many_callers.TITLE}{title}", "", _many_callers(run, chart_dir)]
+    spent = ways_of_the_cores.section(run.sweeps, int(run.env.get("cores") or 2))
+    if spent:
+        parts += ["", f"## {ways_of_the_cores.TITLE}{title}", "", spent]
     if user_model.brought(run) is not None:
         decision = cpu_or_gpu.section(run.records) and cpu_or_gpu.program_section(
             run.records, [(o.host, o.records) for o in others]
@@ -199,6 +204,21 @@ def _many_callers(run: Run, chart_dir: Path) -> str:
                                 chart_dir / f"{run.name}-many-callers.png")  # fmt: skip
     where = f"{CHARTS}/{chart.name}" if chart is not None else None
     return many_callers.section(threads, processes, cores, where)
+
+
+def _callers_by_host(runs: Sequence[Run]) -> list[str]:
+    """Each host's best way from as many callers as it has cores, per language, one host
+    under another (a GPU host's ``--callers`` beside this machine's)."""
+    parts = []
+    for run in runs:
+        every = many_callers.points(run.sweeps.get("callers"), run.sweeps.get("processes"))
+        if every:
+            cores = int(run.env.get("cores") or 2)
+            parts += ["", f"{_machine(run)}, {cores} cores, run `{run.name}`:", "",
+                      callers_screen.table(every, cores)]  # fmt: skip
+    if len(parts) < 8:  # fewer than two hosts with callers: their own sections say it
+        return []
+    return ["", "### Many callers on each host", *parts]
 
 
 def _appendix(runs: Sequence[Run], second_hosts: Sequence[Run]) -> list[str]:
@@ -244,6 +264,7 @@ def render(runs: Sequence[Run], out: Path) -> str:
                   "Median µs per call (× each run's base driver) of the drivers verified on "
                   "more than one host. Each run's runtimes:", "", *versions, "",
                   tables.hosts_table(main)]  # fmt: skip
+        parts += _callers_by_host(main)
     if second_hosts:
         listed = "; ".join(second_host(r.name, r.env) for r in second_hosts)
         parts.insert(3, f"\nThe appendix merges kernels-only runs from a second host: {listed}.")

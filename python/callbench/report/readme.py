@@ -141,6 +141,26 @@ def _widths(runs: Sequence[Run]) -> str:
     return f"Run `{run.name}`:\n\n{crossovers}"
 
 
+def _callers(runs: Sequence[Run]) -> str:
+    """Per run, each language's best way to call the model from as many callers as the
+    run's machine has cores (its model named, for a user's)."""
+    from callbench.report import callers_screen, many_callers
+    from callbench.report.user_model import brought
+
+    parts = []
+    for run in runs:
+        cores = int(run.env.get("cores") or 2)
+        every = many_callers.points(run.sweeps.get("callers"), run.sweeps.get("processes"))
+        model = brought(run)
+        what = f"`{model.get('file', '?')}`" if model else "our MLP"
+        head = (f"Run `{run.name}` ({what}, {run.env.get('cpu', '?')}, {cores} cores, "
+                f"commit `{_commit(run)}`; batch 1, one intra-op thread a caller, every "
+                f"caller's outputs verified):")  # fmt: skip
+        body = callers_screen.table(every, cores) if every else "no callers sweep."
+        parts += [head, "", body, ""]
+    return "\n".join(parts)
+
+
 def _cpu_or_gpu(runs: Sequence[Run]) -> str:
     run = runs[0]
     found = cpu_or_gpu.section(run.records)
@@ -190,6 +210,7 @@ KINDS: dict[str, Callable[[Sequence[Run]], str]] = {
     "newer": _newer,
     "widths": _widths,
     "cpu-or-gpu": _cpu_or_gpu,
+    "callers": _callers,
     "your-models": _your_models,
 }
 

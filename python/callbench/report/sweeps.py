@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from callbench.harness import sweep_plan
 from callbench.records.record import Record
 from callbench.report import format as fmt
 from callbench.report.tables import WIDE
@@ -65,4 +66,10 @@ def sweep_table(points: Mapping[int, Sequence[Record]], kind: str) -> str:
         batches = sorted({r.batch for records in points.values() for r in records})
         unit = f"µs per call of batch {', '.join(f'{b:,}' for b in batches)}"
     note = f"{unit}. {WIDE}: the 95% interval is wider than 10% of the median."
+    ran = sorted({len({x.index for x in r.rounds}) for rs in points.values() for r in rs
+                  if r.ok})  # fmt: skip
+    if len(ran) > 1:  # a user's model's slow points run fewer (sweep_plan.rounds_within)
+        note += (f" Rounds a point: {ran[0]} to {ran[-1]} (a point of slow calls runs fewer, "
+                 f"so that its rounds take about {sweep_plan.POINT_BUDGET_S:g} s; at least "
+                 f"{sweep_plan.MIN_ROUNDS}).")  # fmt: skip
     return note + "\n\n" + fmt.table(header, rows)
