@@ -69,8 +69,8 @@ def ratio_of_medians(
 ) -> tuple[float, Interval]:
     """median(b) / median(a) for samples from two runs, with a bootstrap interval."""
     value = median(b) / median(a)
-    if len(a) < 2 or len(b) < 2:
-        return value, (value, value)
+    if len(a) < 2 or len(b) < 2:  # one round is no interval: nothing it could exclude
+        return value, (0.0, math.inf)
     result = scipy_stats.bootstrap(
         (np.asarray(a, dtype=float), np.asarray(b, dtype=float)),
         lambda x, y, axis=-1: np.median(y, axis=axis) / np.median(x, axis=axis),

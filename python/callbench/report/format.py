@@ -47,7 +47,9 @@ def times(value: float) -> str:
 
 
 def ratio_cell(value: float, interval: stats.Interval) -> str:
-    """``2.31× (2.20–2.45)``: a ratio with its 95% interval."""
+    """``2.31× (2.20–2.45)``: a ratio with its 95% interval (none from a single round)."""
+    if not all(map(math.isfinite, interval)):
+        return f"{times(value)}× (no interval: one round)"
     return f"{times(value)}× ({times(interval[0])}–{times(interval[1])})"
 
 
