@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from callbench.records import stats
 from callbench.report import format as fmt
-from callbench.report.many_callers import Point, best_at, calls, latency_us, scaling
+from callbench.report.many_callers import Point, best_at, calls, latency_us, one_caller, scaling
 from callbench.report.ratios import NOISE, Ratio
 
 # What keeps a language's threads from running its calls side by side.
@@ -29,9 +29,7 @@ def _apart(a: Point, b: Point) -> Ratio:
 
 def memory_per_caller(point: Point, every: Sequence[Point]) -> float | None:
     """The bytes each caller past the first adds at ``point`` over the row's one caller."""
-    base = next((p for p in every if p.n == 1 and p.way == "threads"
-                 and p.record.language == point.record.language
-                 and p.record.runtime == point.record.runtime), None)  # fmt: skip
+    base = one_caller(point, every)
     if base is None or point.n <= 1 or not point.record.peak_rss_bytes:
         return None
     if not base.record.peak_rss_bytes:

@@ -124,8 +124,16 @@ def verdict(found: Sequence[Way]) -> str:
     if ratio.costs_more(NOISE):
         return (f"**{best.name}** wins: {samples(best.samples_per_s)} samples a second, "
                 f"{ratio} the next way's ({second.name}); it asks {best.asks}")  # fmt: skip
-    return (f"{best.name} and {second.name} are not apart beyond the noise ({ratio}); the "
-            f"one that asks less of the program is the answer")  # fmt: skip
+    simpler = min((best, second), key=asking)
+    return (f"{best.name} and {second.name} are not apart beyond the noise ({ratio}): "
+            f"{simpler.name} asks less of the program ({simpler.asks})")  # fmt: skip
+
+
+def asking(way: Way) -> int:
+    """How much a way asks of the program, least first: an option, a pool of threads, the
+    program's copies, a queue that gathers a batch."""
+    order = ("intra-op", "in threads", "in worker threads", "in flight", "in processes")
+    return next((n for n, words in enumerate(order) if words in way.name), len(order))
 
 
 def samples(value: float) -> str:
@@ -165,7 +173,9 @@ def section(sweeps: Sweeps, cores: int) -> str | None:
         f"caller saw it, where the point's latency round ran: a batched sample waits for "
         f"the whole call, and in a service also for its batch to fill (not counted here). "
         f"A way wins where its ratio to the next way's excludes 1 and passes "
-        f"{NOISE:.0%}; otherwise the way that asks less of the program is the answer."
+        f"{NOISE:.0%}; otherwise the way that asks less of the program is the answer (an "
+        f"option asks less than a pool of threads, a pool less than copies of the program, "
+        f"copies less than a queue that gathers a batch)."
     )
     header = ["language", "way", "row", "samples a second [95%]", "× one caller", "p99 µs",
               "it asks of the program"]  # fmt: skip
