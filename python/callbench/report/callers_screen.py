@@ -12,19 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from callbench.records import stats
 from callbench.report import format as fmt
-from callbench.report.many_callers import Point, best_at, calls, latency_us, one_caller, scaling
-from callbench.report.ratios import NOISE, Ratio
+from callbench.report.many_callers import (
+    Point,
+    best_at,
+    best_ways,
+    calls,
+    latency_us,
+    more_calls,
+    one_caller,
+    scaling,
+)
+from callbench.report.ratios import NOISE
 
 # What keeps a language's threads from running its calls side by side.
 HOLDS_THREADS = {"Python": "the GIL", "Node.js": "its one event loop"}
-
-
-def _apart(a: Point, b: Point) -> Ratio:
-    """``b``'s cost per call over ``a``'s: above 1 when ``a`` does more calls a second."""
-    value, interval = stats.ratio_of_medians(a.record.samples, b.record.samples)
-    return Ratio(value, interval, paired=False)
 
 
 def memory_per_caller(point: Point, every: Sequence[Point]) -> float | None:
@@ -44,24 +46,23 @@ def deciding(best: Point, every: Sequence[Point], cores: int) -> str:
     processes = best_at(every, language, cores, "processes")
     said = ""
     if threads is not None and processes is not None:
-        ratio = _apart(processes, threads)
+        ratio = more_calls(processes, threads)
         held = HOLDS_THREADS.get(language, "a lock in the binding")
         if ratio.costs_more(NOISE):
             said = f"processes beat threads {ratio}: {held} holds the threads back"
         elif ratio.costs_less(NOISE):
-            said = f"threads beat processes {_apart(threads, processes)}: no copy to load"
+            said = f"threads beat processes {more_calls(threads, processes)}: no copy to load"
         else:
             said = f"threads and processes not apart ({ratio})"
     if not said:
-        shared = [p for p in every if p.n == cores and p.way == "threads"
-                  and p.record.language == language and p.holds == "shared"
+        beside = [p for p in every if p.n == cores and p.way == "threads"
+                  and p.record.language == language
                   and p.record.runtime == best.record.runtime]  # fmt: skip
-        own = [p for p in every if p.n == cores and p.way == "threads"
-               and p.record.language == language and p.holds != "shared"
-               and p.record.runtime == best.record.runtime]  # fmt: skip
+        shared = [p for p in beside if p.holds == "shared"]
+        own = [p for p in beside if p.holds != "shared"]
         if shared and own:
             a, b = max(own, key=lambda p: p.calls_per_s), max(shared, key=lambda p: p.calls_per_s)
-            ratio = _apart(a, b)
+            ratio = more_calls(a, b)
             said = (f"a model per caller does {ratio} a shared one's calls: a shared "
                     f"session's contention" if ratio.costs_more(NOISE) else
                     f"a shared model keeps up with one per caller ({ratio})")  # fmt: skip
@@ -85,8 +86,7 @@ def table(every: Sequence[Point], cores: int) -> str:
     """Per language, its best point at ``cores`` callers (threads or processes)."""
     rows = []
     for language in sorted({p.record.language for p in every}):
-        ways = [b for way in ("threads", "processes")
-                if (b := best_at(every, language, cores, way)) is not None]  # fmt: skip
+        ways = best_ways(every, language, cores)
         if not ways:
             continue
         best = max(ways, key=lambda p: p.calls_per_s)

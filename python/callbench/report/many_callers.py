@@ -141,12 +141,24 @@ def best_at(every: Sequence[Point], language: str, n: int, way: str) -> Point | 
     return max(mine, key=lambda p: p.calls_per_s, default=None)
 
 
+def best_ways(every: Sequence[Point], language: str, n: int) -> list[Point]:
+    """``language``'s best point at ``n`` in threads and in processes, where each ran."""
+    return [b for way in ("threads", "processes")
+            if (b := best_at(every, language, n, way)) is not None]  # fmt: skip
+
+
+def more_calls(a: Point, b: Point) -> Ratio:
+    """``b``'s cost per call over ``a``'s: above 1 when ``a`` does more calls a second (a
+    ratio of medians of two groups, bootstrap interval)."""
+    value, interval = stats.ratio_of_medians(a.record.samples, b.record.samples)
+    return Ratio(value, interval, paired=False)
+
+
 def answer(every: Sequence[Point], cores: int) -> list[str]:
     """Per language, the best way at N = the cores, and threads against processes."""
     lines = []
     for language in sorted({p.record.language for p in every}):
-        ways = [b for way in ("threads", "processes")
-                if (b := best_at(every, language, cores, way)) is not None]  # fmt: skip
+        ways = best_ways(every, language, cores)
         if not ways:
             continue
         best = max(ways, key=lambda p: p.calls_per_s)
@@ -160,9 +172,7 @@ def answer(every: Sequence[Point], cores: int) -> list[str]:
             said += f", {scale} one caller's ({gain})"
         other = [p for p in ways if p is not best]
         if other:
-            value, interval = stats.ratio_of_medians(best.record.samples,
-                                                     other[0].record.samples)  # fmt: skip
-            ratio = Ratio(value, interval, paired=False)
+            ratio = more_calls(best, other[0])
             verdict = (f"{best.way} beat {other[0].way} (`{other[0].record.id}`) by {ratio}"
                        if ratio.costs_more(NOISE) else
                        f"{best.way} and {other[0].way} (`{other[0].record.id}`) are not "
