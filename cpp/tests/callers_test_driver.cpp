@@ -6,16 +6,22 @@
 // Each caller's call state is cpp-handwritten's forward over its own buffers, so
 // its outputs are the model's and only MODE can fail it: "ok";
 // "fail-in-caller-C" (caller C throws in its first round); "hang-in-caller-C"
-// (caller C sleeps ten minutes in its first round).
+// (caller C sleeps ten minutes in its first round); "stall-at-call-J" (after
+// its warm-up, the first call over the samples of call J, whichever caller
+// makes it, sleeps 50 ms first: contract 5's paced test).
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include "callbench/driver_main.hpp"
+#include "callbench/inputs.hpp"
 #include "callbench/mlp_weights.hpp"
 #include "mlp_forward.hpp"
 
@@ -24,6 +30,7 @@ namespace {
 struct Mode {
   std::string how = "ok";
   int caller = -1;
+  int stall_at = -1;  // stall-at-call-J: J
 
   explicit Mode(std::string_view text) {
     const auto dash = text.rfind('-');
@@ -31,19 +38,38 @@ struct Mode {
       how = std::string(text.substr(0, dash));
       caller = std::stoi(std::string(text.substr(dash + 1)));
     }
+    if (dash != std::string_view::npos && text.substr(0, dash) == "stall-at-call") {
+      stall_at = std::stoi(std::string(text.substr(dash + 1)));
+    }
   }
 };
 
+// The one stall of stall-at-call-J, in the whole process.
+std::atomic<bool> stalled{false};
+
 class ForwardState {
  public:
-  ForwardState(const callbench::Options& options, bool misbehaves, std::string how)
+  ForwardState(const callbench::Options& options, bool misbehaves, std::string how,
+               int stall_at = -1)
       : forward_(callbench::read_weights(options.models / "mlp_weights.f32")),
         batch_(static_cast<std::size_t>(options.batch)),
         warmup_(options.warmup),
         misbehaves_(misbehaves),
-        how_(std::move(how)) {}
+        how_(std::move(how)) {
+    if (stall_at >= 0) {  // the samples of call J: a call over them is the one to stall
+      const std::vector<float> all =
+          callbench::read_finite_floats(options.models / "inputs.f32", 2, "sample");
+      const auto first = all.begin() + static_cast<std::ptrdiff_t>(2 * batch_) * stall_at;
+      stall_samples_.assign(first, first + static_cast<std::ptrdiff_t>(2 * batch_));
+    }
+  }
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    if (!stall_samples_.empty() && ++post_warmup_ > warmup_ &&
+        std::memcmp(in[0], stall_samples_.data(), stall_samples_.size() * sizeof(float)) == 0 &&
+        !stalled.exchange(true)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     if (misbehaves_ && ++calls_ > warmup_) {  // the warm-up goes as it should
       if (how_ == "fail-in-caller") throw std::runtime_error("failed on purpose");
       std::this_thread::sleep_for(std::chrono::minutes(10));
@@ -58,17 +84,21 @@ class ForwardState {
   bool misbehaves_;
   std::string how_;
   std::int64_t calls_ = 0;
+  std::vector<float> stall_samples_;  // stall-at-call-J: call J's samples
+  std::int64_t post_warmup_ = 0;
 };
 
 class CallersTestModel {
  public:
   CallersTestModel(const callbench::Options& options, Mode mode)
-      : options_(options), mode_(std::move(mode)), one_(options, false, "ok") {}
+      : options_(options), mode_(std::move(mode)), one_(options, false, "ok", mode_.stall_at) {}
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     one_.call(in, out);
   }
-  ForwardState caller() { return ForwardState(options_, made_++ == mode_.caller, mode_.how); }
+  ForwardState caller() {
+    return ForwardState(options_, made_++ == mode_.caller, mode_.how, mode_.stall_at);
+  }
   callbench::Holding holding() const {
     return {callbench::kPerCaller, "cpp-handwritten's forward, its buffers made by each caller"};
   }

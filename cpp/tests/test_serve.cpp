@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ TEST(ParseCommand, ReadsTheThreeCommands) {
   EXPECT_EQ(parse_command("round 10", 10), (Command{Kind::round, 10}));
   EXPECT_EQ(parse_command("latencies 1", 10), (Command{Kind::latencies, 1}));
   EXPECT_EQ(parse_command("end", 10), (Command{Kind::end, 0}));
+  EXPECT_EQ(parse_command("paced /tmp/s.i64", 10), (Command{Kind::paced, 0, "/tmp/s.i64"}));
   EXPECT_EQ(parse_command("  round\t7 \r", 10), (Command{Kind::round, 7}));  // blanks, CRLF
 }
 
@@ -75,6 +77,12 @@ class FakeRunner : public Runner {
     for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = static_cast<std::int64_t>(i) + 40;
     return ns;
   }
+  Paced paced(std::span<const std::int64_t> offsets) override {
+    asked.push_back("paced " + std::to_string(offsets.size()));
+    std::vector<std::int64_t> ns(offsets.begin(), offsets.end());
+    for (auto& v : ns) v += 7;  // each arrival 7 ns late
+    return {static_cast<std::int64_t>(offsets.size()), 900, 5'000'000, ns, {2, 1}};
+  }
   std::vector<std::span<const std::byte>> last_outputs() const override { return {}; }
 };
 
@@ -114,6 +122,43 @@ TEST(Serve, AnswersEachCommandWithOneLine) {
   std::memcpy(ns, bytes.data(), bytes.size());
   EXPECT_EQ(ns[0], 40);
   EXPECT_EQ(ns[2], 42);
+}
+
+TEST(Serve, ServesAPacedRoundFromItsScheduleFile) {
+  TempDir dir;
+  Options o;
+  o.calls = 3;
+  o.latencies = dir / "l.i64";
+  const std::int64_t offsets[3] = {100, 200, 200};
+  {
+    std::ofstream(dir / "s.i64", std::ios::binary)
+        .write(reinterpret_cast<const char*>(offsets), sizeof offsets);
+  }
+  FakeRunner runner;
+  std::istringstream commands("paced " + (dir / "s.i64").string() + "\nend\n");
+  std::ostringstream answers;
+  EXPECT_TRUE(serve(o, runner, 0, Warmup{}, commands, answers).empty());  // not a round
+  EXPECT_EQ(runner.asked, (std::vector<std::string>{"paced 3"}));
+  EXPECT_EQ(lines_of(answers.str()).back(),
+            R"({"event":"paced","calls":3,"ns":900,"start_ns":5000000,"end_ns":5000900,)"
+            R"("callers":2,"caller_calls":[2,1]})");
+  const auto bytes = testing::read_raw(dir / "l.i64");
+  ASSERT_EQ(bytes.size(), 3 * sizeof(std::int64_t));
+  std::int64_t ns[3];
+  std::memcpy(ns, bytes.data(), bytes.size());
+  EXPECT_EQ(ns[1], 207);
+}
+
+TEST(Serve, ABadScheduleIsADataErrorNamingTheFile) {
+  TempDir dir;
+  const std::int64_t backwards[2] = {5, 3};
+  {
+    std::ofstream(dir / "s.i64", std::ios::binary)
+        .write(reinterpret_cast<const char*>(backwards), sizeof backwards);
+  }
+  EXPECT_THROW(read_schedule(dir / "s.i64", 10), DataError);
+  EXPECT_THROW(read_schedule(dir / "s.i64", 1), UsageError);  // more arrivals than --calls
+  EXPECT_THROW(read_schedule(dir / "missing.i64", 10), DataError);
 }
 
 TEST(Serve, EndOfInputEndsLikeEnd) {

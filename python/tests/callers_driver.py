@@ -7,7 +7,10 @@ forward over its own arrays, so its outputs are the model's and only MODE can fa
 - ``ok``: every caller as it should be;
 - ``fail-in-caller-C``: caller C raises in its first round;
 - ``wrong-in-caller-C``: caller C stores zeros;
-- ``hang-in-caller-C``: caller C sleeps for ten minutes in its first round.
+- ``hang-in-caller-C``: caller C sleeps for ten minutes in its first round;
+- ``stall-at-call-J``: after its warm-up, the first call of the samples of call J (whichever
+  caller makes it) sleeps 50 ms first (contract 5's paced test: the calls that queued behind
+  it carry the wait).
 """
 
 from __future__ import annotations
@@ -29,10 +32,31 @@ from callbench.driverkit.model import (
 )
 from callbench.drivers import numpy_forward
 
+STALL_S = 0.05
+
+
+def stalling(loop: Loop, at: int, warmup: int) -> Loop:
+    """``loop`` with one stall: the first call of index ``at`` after ``warmup`` calls (each
+    caller's own) sleeps STALL_S, once in the whole process."""
+    made = [0]
+
+    def stalled(start: int, stop: int) -> None:
+        made[0] += stop - start
+        if made[0] > warmup and start <= at < stop and not STALLED.is_set():
+            STALLED.set()
+            time.sleep(STALL_S)
+        loop(start, stop)
+
+    return stalled
+
+
+STALLED = threading.Event()
+
 
 def mode_setup(mode: str) -> object:
     how, _, which = mode.rpartition("-")
     chosen = int(which) if how in ("fail-in-caller", "wrong-in-caller", "hang-in-caller") else -1
+    stall_at = int(which) if how == "stall-at-call" else -1
 
     @takes_callers
     @every_tensor
@@ -40,6 +64,8 @@ def mode_setup(mode: str) -> object:
         def caller(ins: Arrays, outs: Arrays) -> Loop:
             c = int(threading.current_thread().name.removeprefix("caller "))  # the kit's name
             forward = numpy_forward.setup(options, ins[0], outs[0]).loop
+            if stall_at >= 0:
+                return stalling(forward, stall_at, options.warmup)
             if c != chosen:
                 return forward
             calls = [0]
@@ -60,7 +86,7 @@ def mode_setup(mode: str) -> object:
 
         one = numpy_forward.setup(options, inputs[0], outputs[0])
         return Model(
-            one.loop,
+            stalling(one.loop, stall_at, options.warmup) if stall_at >= 0 else one.loop,
             one.runtime_version,
             sharing=Sharing(
                 PER_CALLER, "python-numpy's forward, its buffers made by each caller", caller

@@ -368,3 +368,85 @@ def test_every_other_kit_says_when_a_round_ran_too(driver_id: str, small_models:
                                          env={**os.environ, **spec.env()})  # fmt: skip
     assert before <= answer["start_ns"] < answer["end_ns"] <= after, (before, answer, after)
     assert answer["end_ns"] - answer["start_ns"] == answer["ns"]
+
+
+# Contract 5's paced rounds, in the kits that speak it.
+PACED_KITS = ["python", "cpp"]
+STALL_AT, STALL_NS, GAP_NS, ARRIVALS = 20, 50_000_000, 1_000_000, 200
+
+
+def paced_answer(
+    kit: str, callers: int, models: Path, tmp_path: Path
+) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
+    """One ``paced`` round of ARRIVALS arrivals GAP_NS apart, the call of arrival STALL_AT
+    stalled by STALL_NS: the answer, each arrival's latency, and the outputs left."""
+    schedule, outputs = tmp_path / "arrivals.i64", tmp_path / "out.f32"
+    latencies = tmp_path / "lat.i64"
+    (GAP_NS * (1 + np.arange(ARRIVALS, dtype="<i8"))).tofile(schedule)
+    proc = subprocess.Popen(
+        [*callers_test_driver(kit, f"stall-at-call-{STALL_AT}"), "--models", str(models),
+         "--calls", str(ARRIVALS), "--warmup", "5", "--callers", str(callers), "--serve",
+         "--outputs", str(outputs), "--latencies", str(latencies)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert json.loads(proc.stdout.readline())["event"] == "ready"
+        proc.stdin.write(f"paced {schedule}\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline())
+        proc.stdin.write("end\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+        proc.wait()
+    return answer, np.fromfile(latencies, dtype="<i8"), np.fromfile(outputs, dtype="<f4")
+
+
+@pytest.mark.parametrize("kit", PACED_KITS)
+def test_a_paced_round_counts_each_latency_from_its_arrival(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # One caller: the arrivals due while arrival 20's call stalls wait for it, and their
+    # latencies carry that wait. Arrival j's call ends after arrival 20's, which ends at
+    # least STALL_NS after arrival 20 was due: its latency is at least what is left of the
+    # stall at j's arrival. A loop that timed each call from its own start would not show it.
+    answer, latencies, outputs = paced_answer(kit, 1, small_models, tmp_path)
+    assert answer["event"] == "paced" and answer["calls"] == ARRIVALS
+    assert answer["callers"] == 1 and answer["caller_calls"] == [ARRIVALS]
+    assert answer["end_ns"] - answer["start_ns"] == answer["ns"] >= ARRIVALS * GAP_NS
+    assert latencies.shape == (ARRIVALS,) and latencies[STALL_AT] >= STALL_NS
+    queued = np.arange(STALL_AT + 1, STALL_AT + STALL_NS // GAP_NS)
+    assert (latencies[queued] >= STALL_NS - (queued - STALL_AT) * GAP_NS).all()
+    # Arrival j takes the samples of call j: the outputs in arrival order.
+    reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
+    assert np.abs(outputs - reference[:ARRIVALS]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", PACED_KITS)
+def test_paced_callers_each_take_the_next_arrival(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # Three callers: while one stalls the others serve the arrivals behind it, and the
+    # outputs are still in arrival order, each from the caller that served it.
+    answer, latencies, outputs = paced_answer(kit, 3, small_models, tmp_path)
+    assert answer["callers"] == 3 and sum(answer["caller_calls"]) == ARRIVALS
+    assert sum(1 for n in answer["caller_calls"] if n > 0) >= 2
+    assert latencies[STALL_AT] >= STALL_NS
+    reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
+    assert np.abs(outputs - reference[:ARRIVALS]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", PACED_KITS)
+def test_a_bad_schedule_fails_naming_the_file(kit: str, small_models: Path, tmp_path: Path) -> None:
+    schedule = tmp_path / "arrivals.i64"
+    np.array([5, 3], dtype="<i8").tofile(schedule)  # decreasing
+    done = subprocess.run(
+        [*callers_test_driver(kit, "ok"), "--models", str(small_models), "--calls", "10",
+         "--warmup", "5", "--serve", "--latencies", str(tmp_path / "lat.i64")],
+        input=f"paced {schedule}\n", capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr[-800:]
+    said = error_lines(done.stderr)
+    assert len(said) == 1 and said[0].startswith(f"{kit}-callers: error: {schedule}: "), said

@@ -14,7 +14,7 @@
 namespace callbench {
 namespace {
 
-constexpr std::string_view kCommands = "expected 'round K', 'latencies K' or 'end'";
+constexpr std::string_view kCommands = "expected 'round K', 'latencies K', 'paced FILE' or 'end'";
 
 // One answer of the dialogue: a JSON object on one line, flushed.
 void answer(std::ostream& answers, const nlohmann::ordered_json& line) {
@@ -79,6 +79,21 @@ bool execute(const Command& command, const Options& options, Runner& runner,
       if (answers) answer(*answers, {{"event", "latencies"}, {"calls", command.calls}});
       return true;
     }
+    case Command::Kind::paced: {
+      if (!options.latencies) throw UsageError("paced needs --latencies PATH");
+      const Paced paced = runner.paced(read_schedule(command.schedule, options.calls));
+      write_int64s(*options.latencies, paced.latencies);
+      if (answers) {
+        answer(*answers, {{"event", "paced"},
+                          {"calls", paced.calls},
+                          {"ns", paced.ns},
+                          {"start_ns", paced.start_ns},
+                          {"end_ns", paced.start_ns + paced.ns},
+                          {"callers", paced.caller_calls.size()},
+                          {"caller_calls", paced.caller_calls}});
+      }
+      return true;
+    }
     case Command::Kind::end:
       return false;
   }
@@ -93,6 +108,7 @@ Command parse_command(std::string_view line, std::int64_t max_calls) {
   if (words.size() == 2 && words[0] == "round") {
     return {Command::Kind::round, parse_calls(words[0], words[1], max_calls)};
   }
+  if (words.size() == 2 && words[0] == "paced") return {Command::Kind::paced, 0, words[1]};
   if (words.size() == 2 && words[0] == "latencies") {
     return {Command::Kind::latencies, parse_calls(words[0], words[1], max_calls)};
   }

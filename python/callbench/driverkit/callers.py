@@ -25,10 +25,11 @@ import numpy as np
 from callbench.driver_options import Options
 from callbench.driverkit import rounds
 from callbench.driverkit.model import Arrays, LoadedModel, Loop, Sharing
+from callbench.driverkit.paced import Pacing
 from callbench.errors import RunError, named_first_line
 
-# A task one caller runs with its loop and the round's calls, in its own thread.
-Task = Callable[[Loop, int], Any]
+# A task one caller runs with its loop, the round's calls and its own index, in its thread.
+Task = Callable[[Loop, int, int], Any]
 
 
 def samples_of(caller: int, calls: int, every: Arrays, batch: int, into: Arrays) -> None:
@@ -78,6 +79,7 @@ class Callers:
     _task: Task | None = None
     _calls: int = 0
     _reports: list[_Report] = field(default_factory=list)
+    _served_by: np.ndarray | None = None  # after a paced round: the caller of each arrival
     _threads: list[threading.Thread] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -110,7 +112,9 @@ class Callers:
         for thread in self._threads:
             thread.start()
         warmed = self._run_all(
-            lambda loop, k: rounds.warm_up(loop, k, self.options.warmup, self.options.warmup_time),
+            lambda loop, k, _: rounds.warm_up(
+                loop, k, self.options.warmup, self.options.warmup_time
+            ),
             calls,
         )
         return rounds.Warmup(min(w.calls for w in warmed), time.perf_counter_ns() - t0)
@@ -136,7 +140,7 @@ class Callers:
                 if task is None:  # the run's end
                     return
                 try:
-                    report.value = task(loop, self._calls)
+                    report.value = task(loop, self._calls, c)
                 except BaseException as exc:
                     report.error = exc
                     self._done.abort()
@@ -178,6 +182,7 @@ class Callers:
         for c, (inputs, outputs) in enumerate(zip(self.inputs, self.outputs, strict=True)):
             samples_of(c, calls, self.every, self.options.batch, inputs)
             rounds.poison(outputs)
+        self._served_by = None
         spans = self._run_all(_timed_calls, calls)
         first, last = min(s[0] for s in spans), max(s[1] for s in spans)
         return CallersRound(calls, last - first, sum(s[2] for s in spans), start_ns=first,
@@ -186,11 +191,31 @@ class Callers:
     def latencies(self, calls: int) -> np.ndarray:
         """Each caller's calls 0 .. calls-1 timed one by one, all callers at once: N x calls
         durations, caller after caller."""
-        return np.concatenate(self._run_all(lambda loop, k: rounds.latencies(loop, k), calls))
+        return np.concatenate(self._run_all(lambda loop, k, _: rounds.latencies(loop, k), calls))
+
+    def paced(self, offsets: np.ndarray) -> Pacing:
+        """Contract 5: the arrivals of ``offsets`` served by every caller, each taking the next
+        one; every caller's inputs hold every arrival's samples (arrival j: call j mod S)."""
+        calls = len(offsets)
+        for inputs, outputs in zip(self.inputs, self.outputs, strict=True):
+            samples_of(0, calls, self.every, self.options.batch, inputs)
+            rounds.poison(outputs)
+        pacing = Pacing(offsets)
+        pacing.begin(len(self.inputs))
+        served = self._run_all(lambda loop, _, c: pacing.serve(loop, c), calls)
+        self._served_by = pacing.served_by
+        pacing.served = served
+        return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:
-        """Each output's samples of every caller's last round, caller after caller."""
+        """Each output's samples of every caller's last round, caller after caller; after a
+        paced round, each arrival's from the caller that served it, in arrival order."""
         samples = calls * self.options.batch
+        if self._served_by is not None:
+            which, at = self._served_by, np.arange(calls)
+            return [np.stack([outputs[j][:samples].reshape(calls, -1) for outputs in self.outputs])
+                    [which, at].reshape(samples, *self.model.outputs[j].shape[1:])
+                    for j in range(len(self.model.outputs))]  # fmt: skip
         return [np.concatenate([outputs[j][:samples] for outputs in self.outputs])
                 for j in range(len(self.model.outputs))]  # fmt: skip
 
@@ -205,7 +230,7 @@ class Callers:
             thread.join()
 
 
-def _timed_calls(loop: Loop, calls: int) -> tuple[int, int, int]:
+def _timed_calls(loop: Loop, calls: int, _caller: int) -> tuple[int, int, int]:
     """One caller's round: its start and end on the monotonic clock, its thread's CPU time."""
     cpu0 = time.thread_time_ns()
     t0 = time.monotonic_ns()

@@ -14,7 +14,7 @@ from callbench.driverkit.inputs import read_inputs
 from callbench.driverkit.model import TAKES_CALLERS, LoadedModel, Setup, load
 from callbench.driverkit.outputs import write_outputs
 from callbench.driverkit.result import result_line
-from callbench.driverkit.serve import answer, run_script, serve
+from callbench.driverkit.serve import Done, answer, run_script, serve
 from callbench.errors import UsageError
 from callbench.model.artifacts import signature
 
@@ -70,7 +70,7 @@ def many_callers(driver_id: str, options: Options, loaded: LoadedModel) -> int:
 
 def run_rounds(
     options: Options, runner: rounds.Runner, loaded: LoadedModel, warmup: rounds.Warmup
-) -> list[rounds.Round]:
+) -> Done:
     if options.serve:
         return serve(options, runner, loaded.load_ns, warmup)
     return run_script(options, runner)
@@ -81,12 +81,12 @@ def finish(
     options: Options,
     loaded: LoadedModel,
     runner: rounds.Runner,
-    done: list[rounds.Round],
+    done: Done,
     notes: dict[str, object],
 ) -> None:
-    """The last round's outputs written, then the result line."""
-    if options.outputs is not None and done:
-        last = runner.last_outputs(done[-1].calls)
+    """The last round's (or paced round's) outputs written, then the result line."""
+    if options.outputs is not None and done.last_calls:
+        last = runner.last_outputs(done.last_calls)
         write_outputs(options.outputs, last, len(last[0]))
-    answer(result_line(driver_id, options, loaded.model.runtime_version, loaded.load_ns, done,
-                       notes))  # fmt: skip
+    answer(result_line(driver_id, options, loaded.model.runtime_version, loaded.load_ns,
+                       done.rounds, notes))  # fmt: skip

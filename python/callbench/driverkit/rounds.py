@@ -11,6 +11,7 @@ import numpy as np
 
 from callbench.driver_options import MIN_WARMUP_CALLS
 from callbench.driverkit.model import Loop
+from callbench.driverkit.paced import Pacing
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,8 @@ class Runner(Protocol):
 
     def latencies(self, calls: int) -> np.ndarray: ...
 
+    def paced(self, offsets: np.ndarray) -> Pacing: ...
+
     def last_outputs(self, calls: int) -> list[np.ndarray]: ...
 
 
@@ -126,6 +129,14 @@ class OneCaller:
 
     def latencies(self, calls: int) -> np.ndarray:
         return latencies(self.loop, calls)
+
+    def paced(self, offsets: np.ndarray) -> Pacing:
+        """Contract 5 at one caller: each arrival in turn, in place j of the run's arrays."""
+        poison(self.outputs)
+        pacing = Pacing(offsets)
+        pacing.begin(1)
+        pacing.served = [pacing.serve(self.loop, 0)]
+        return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:
         return [out[: calls * self.batch] for out in self.outputs]

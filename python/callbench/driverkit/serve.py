@@ -2,9 +2,10 @@
 script without it.
 
 After loading and warming up, ``serve`` prints the ready line and answers ``round K``,
-``latencies K`` and ``end`` one line at a time; ``run_script`` runs ``round N`` R times,
-``latencies`` if asked, then ``end``, answering nothing (a standalone run prints its
-result line alone). Both return the rounds run, in order.
+``latencies K``, ``paced FILE`` (contract 5) and ``end`` one line at a time; ``run_script``
+runs ``round N`` R times, ``latencies`` if asked, then ``end``, answering nothing (a
+standalone run prints its result line alone). Both return what ran: the rounds, in order,
+and the calls whose outputs the run leaves (the last round's or paced round's).
 """
 
 from __future__ import annotations
@@ -12,19 +13,30 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from callbench.driver_options import STANDALONE_LATENCY_CALLS, Options
 from callbench.driverkit import rounds
 from callbench.driverkit.outputs import write_int64s
+from callbench.driverkit.paced import read_schedule
 from callbench.errors import UsageError
 
 
 @dataclass(frozen=True)
 class Command:
-    verb: str  # "round", "latencies" or "end"
+    verb: str  # "round", "latencies", "paced" or "end"
     calls: int = 0
+    schedule: Path | None = None  # paced: the file of arrival offsets
+
+
+@dataclass
+class Done:
+    """What a run's commands did: its rounds, and the calls its outputs hold (0: none)."""
+
+    rounds: list[rounds.Round] = field(default_factory=list)
+    last_calls: int = 0
 
 
 def parse_command(line: str, max_calls: int) -> Command:
@@ -32,6 +44,8 @@ def parse_command(line: str, max_calls: int) -> Command:
     words = line.split()
     if words == ["end"]:
         return Command("end")
+    if len(words) == 2 and words[0] == "paced":
+        return Command("paced", schedule=Path(words[1]))
     if len(words) == 2 and words[0] in ("round", "latencies"):
         try:
             calls = int(words[1])
@@ -40,7 +54,7 @@ def parse_command(line: str, max_calls: int) -> Command:
         if not 1 <= calls <= max_calls:
             raise UsageError(f"command {line.strip()!r}: calls must be in 1..{max_calls}")
         return Command(words[0], calls)
-    raise UsageError(f"unknown command {line.strip()!r} (round K, latencies K or end)")
+    raise UsageError(f"unknown command {line.strip()!r} (round K, latencies K, paced FILE or end)")
 
 
 def standalone_script(options: Options) -> list[Command]:
@@ -68,33 +82,42 @@ def serve(
     load_ns: int,
     warmup: rounds.Warmup,
     stream: TextIO | None = None,
-) -> list[rounds.Round]:
+) -> Done:
     """The ready line, then each command of ``stream`` (standard input) answered until ``end``."""
     answer({"event": "ready", "load_ns": load_ns, **warmup.to_json()})
     commands = _commands_from(stream or sys.stdin, options.calls)
     return _execute(commands, options, runner, answering=True)
 
 
-def run_script(options: Options, runner: rounds.Runner) -> list[rounds.Round]:
+def run_script(options: Options, runner: rounds.Runner) -> Done:
     """The standalone script, answering nothing."""
     return _execute(standalone_script(options), options, runner, answering=False)
 
 
 def _execute(
     commands: Iterable[Command], options: Options, runner: rounds.Runner, *, answering: bool
-) -> list[rounds.Round]:
-    done: list[rounds.Round] = []
+) -> Done:
+    done = Done()
     for command in commands:
         if command.verb == "round":
-            done.append(runner.timed_round(command.calls))
+            done.rounds.append(runner.timed_round(command.calls))
+            done.last_calls = command.calls
             if answering:
-                answer({"event": "round", **done[-1].to_json()})
-        elif command.verb == "latencies":
+                answer({"event": "round", **done.rounds[-1].to_json()})
+        elif command.verb in ("latencies", "paced"):
             if options.latencies is None:
-                raise UsageError("latencies K needs --latencies PATH")
-            write_int64s(options.latencies, runner.latencies(command.calls))
+                raise UsageError(f"{command.verb} needs --latencies PATH")
+            if command.verb == "latencies":
+                write_int64s(options.latencies, runner.latencies(command.calls))
+                if answering:
+                    answer({"event": "latencies", "calls": command.calls})
+                continue
+            assert command.schedule is not None
+            pacing = runner.paced(read_schedule(command.schedule, options.calls))
+            write_int64s(options.latencies, pacing.latencies)
+            done.last_calls = len(pacing.offsets)
             if answering:
-                answer({"event": "latencies", "calls": command.calls})
+                answer(pacing.answer())
         else:
             break
     return done

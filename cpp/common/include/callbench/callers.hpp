@@ -6,7 +6,10 @@
 // one caller (run_tensor_calls), and the round's time runs from the first
 // caller's start to the last caller's end. Caller c's call i takes the samples
 // of call (c*K + i) mod S (S: the calls the inputs hold), copied into its own
-// inputs before the release, outside the timing.
+// inputs before the release, outside the timing. A paced round (contract 5,
+// paced.hpp) releases them on one schedule: each takes the next arrival; every
+// caller's inputs hold every arrival's samples, and the outputs are read back
+// in arrival order, each from the caller that served it.
 //
 // A caller whose call throws marks the round failed; the round throws
 // CallerFailed naming that caller, and the entry ends the process at once
@@ -113,6 +116,7 @@ class Callers final : public Runner {
       }
     }
     last_calls_ = k;
+    served_by_.clear();
     run_all(Task::round, k);
     Round round{calls, 0, 0, {}};
     auto first = callers_.front().start, last = callers_.front().end;
@@ -140,13 +144,43 @@ class Callers final : public Runner {
     return all;
   }
 
-  // Each output's last round, caller after caller, one output after another.
+  // Contract 5: every caller serving the arrivals of `offsets`, each taking the next.
+  Paced paced(std::span<const std::int64_t> offsets) override {
+    const auto k = checked_calls(static_cast<std::int64_t>(offsets.size()), max_calls_);
+    fill_inputs(k, true);
+    for (Caller& caller : callers_) {
+      for (std::size_t o = 0; o < caller.outputs.size(); ++o) {
+        poison(std::span(caller.outputs[o]).first(k * output_step_[o]), dtypes_[o]);
+      }
+    }
+    Pacing pacing(offsets, callers_.size());
+    pacing_ = &pacing;
+    pacing.begin();
+    run_all(Task::paced, k);
+    pacing_ = nullptr;
+    served_by_ = pacing.served_by();
+    last_calls_ = k;
+    return pacing.result();
+  }
+
+  // Each output's last round, caller after caller, one output after another; after a
+  // paced round, each arrival's from the caller that served it, in arrival order.
   std::vector<std::span<const std::byte>> last_outputs() const override {
     std::vector<std::span<const std::byte>> all;
     if (last_calls_ == 0) return all;
     joined_.assign(output_step_.size(), {});
     for (std::size_t o = 0; o < output_step_.size(); ++o) {
       const std::size_t bytes = last_calls_ * output_step_[o];
+      if (!served_by_.empty()) {
+        const std::size_t step = output_step_[o];
+        joined_[o].resize(bytes);
+        for (std::size_t j = 0; j < last_calls_; ++j) {
+          std::memcpy(joined_[o].data() + j * step,
+                      callers_[served_by_[j]].outputs[o].data() + j * step, step);
+        }
+        all.emplace_back(joined_[o].data(), joined_[o].size());
+        continue;
+      }
       for (const Caller& caller : callers_) {
         joined_[o].insert(joined_[o].end(), caller.outputs[o].begin(),
                           caller.outputs[o].begin() + static_cast<std::ptrdiff_t>(bytes));
@@ -157,7 +191,7 @@ class Callers final : public Runner {
   }
 
  private:
-  enum class Task { warm_up, round, latencies };
+  enum class Task { warm_up, round, latencies, paced };
 
   struct Caller {
     std::vector<Bytes> inputs;   // its K * batch samples of each input
@@ -170,13 +204,14 @@ class Callers final : public Runner {
     std::vector<std::int64_t> latencies;
   };
 
-  // Caller c's call i <- the samples of call (c*calls + i) mod S, for each input.
-  void fill_inputs(std::size_t calls) {
+  // Caller c's call i <- the samples of call (c*calls + i) mod S, for each input; for a
+  // paced round's arrivals, every caller's call i <- those of call i mod S.
+  void fill_inputs(std::size_t calls, bool arrivals = false) {
     for (std::size_t c = 0; c < callers_.size(); ++c) {
       for (std::size_t t = 0; t < input_step_.size(); ++t) {
         const std::size_t step = input_step_[t];
         for (std::size_t i = 0; i < calls; ++i) {
-          const std::size_t from = (c * calls + i) % held_;
+          const std::size_t from = ((arrivals ? 0 : c * calls) + i) % held_;
           std::memcpy(callers_[c].inputs[t].data() + i * step, every_[t].bytes.data() + from * step,
                       step);
         }
@@ -231,7 +266,7 @@ class Callers final : public Runner {
           task = task_;
           calls = calls_;
         }
-        run(task, calls, state, caller, in, out);
+        run(task, calls, c, state, caller, in, out);
         {
           const std::lock_guard lock(mutex_);
           ++finished_;
@@ -245,7 +280,7 @@ class Callers final : public Runner {
     }
   }
 
-  void run(Task task, std::size_t calls, State& state, Caller& caller,
+  void run(Task task, std::size_t calls, std::size_t c, State& state, Caller& caller,
            std::vector<const std::byte*>& in, std::vector<std::byte*>& out) {
     switch (task) {
       case Task::warm_up: {
@@ -265,6 +300,11 @@ class Callers final : public Runner {
         caller.cpu_ns = thread_cpu_ns() - cpu_start;
         return;
       }
+      case Task::paced:
+        pacing_->serve(c, [&](std::size_t j) {
+          run_tensor_calls(state, caller.steps, std::span(in), std::span(out), j, 1);
+        });
+        return;
       case Task::latencies: {
         caller.latencies.assign(calls, 0);
         for (std::size_t o = 0; o < out.size(); ++o) out[o] = caller.scratch[o].data();
@@ -302,6 +342,8 @@ class Callers final : public Runner {
   std::vector<Caller> callers_;
   std::vector<std::thread> threads_;
   std::size_t last_calls_ = 0;
+  std::vector<std::size_t> served_by_;  // after a paced round: each arrival's caller
+  Pacing* pacing_ = nullptr;            // the paced round being served
   mutable std::vector<Bytes> joined_;  // last_outputs' copies, alive until they are written
 
   std::mutex mutex_;

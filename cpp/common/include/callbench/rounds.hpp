@@ -21,6 +21,7 @@
 #include "callbench/errors.hpp"
 #include "callbench/float_model.hpp"
 #include "callbench/model.hpp"
+#include "callbench/paced.hpp"
 #include "callbench/tensors.hpp"
 
 namespace callbench {
@@ -96,8 +97,10 @@ class Runner {
   virtual Round round(std::int64_t calls) = 0;
   // Times calls 0 .. calls-1 one by one into a scratch buffer; ns per call.
   virtual std::vector<std::int64_t> latencies(std::int64_t calls) = 0;
-  // The last round's outputs: each output's calls * batch samples, in the
-  // model's order (none before any round).
+  // Contract 5: serves the arrivals of `offsets` (paced.hpp); arrival j is call j.
+  virtual Paced paced(std::span<const std::int64_t> offsets) = 0;
+  // The last round's (or paced round's) outputs: each output's calls * batch
+  // samples, in the model's order (none before any round).
   virtual std::vector<std::span<const std::byte>> last_outputs() const = 0;
 };
 
@@ -211,6 +214,21 @@ class Rounds final : public Runner {
       ns[i] = nanoseconds_since(start);
     }
     return ns;
+  }
+
+  // One caller serves every arrival, each in place j of the run's buffers.
+  Paced paced(std::span<const std::int64_t> offsets) override {
+    const auto k = checked_calls(static_cast<std::int64_t>(offsets.size()), max_calls_);
+    for (std::size_t o = 0; o < outputs_.size(); ++o) {
+      poison(std::span(outputs_[o]).first(k * steps_.output_step[o]), dtypes_[o]);
+    }
+    last_calls_ = k;
+    Pacing pacing(offsets, 1);
+    pacing.begin();
+    pacing.serve(0, [this](std::size_t j) {
+      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), j, 1);
+    });
+    return pacing.result();
   }
 
   std::vector<std::span<const std::byte>> last_outputs() const override {

@@ -1,8 +1,9 @@
-// serve: the command dialogue of --serve (round K, latencies K, end) and the
+// serve: the command dialogue of --serve (round K, latencies K, paced FILE, end) and the
 // standalone script that runs the same commands without it.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
 #include <string_view>
 #include <vector>
@@ -13,16 +14,17 @@
 namespace callbench {
 
 struct Command {
-  enum class Kind { round, latencies, end };
+  enum class Kind { round, latencies, paced, end };
   Kind kind = Kind::end;
   std::int64_t calls = 0;  // K, for round and latencies
+  std::filesystem::path schedule = {};  // FILE, for paced (contract 5)
   bool operator==(const Command&) const = default;
 };
 
 // How many calls the standalone script's latency pass times.
 inline constexpr std::int64_t kStandaloneLatencyCalls = 100'000;
 
-// One line of the dialogue: "round K", "latencies K" or "end", 1 <= K <= max_calls.
+// One line of the dialogue: "round K", "latencies K", "paced FILE" or "end", 1 <= K <= max_calls.
 // Throws UsageError for anything else.
 Command parse_command(std::string_view line, std::int64_t max_calls);
 

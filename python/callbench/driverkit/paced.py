@@ -1,0 +1,110 @@
+"""Contract 5's paced rounds: the calls arrive on the harness's schedule, not on the callers'.
+
+``paced FILE`` gives K arrival offsets (int64 ns from the round's start, non-decreasing). The
+callers serve them in arrival order: a free caller takes the next arrival, waits for its time
+if it is early, calls, and the call's latency runs from the **scheduled arrival** to the
+call's end, so a call that waited behind a slow one carries the wait (no coordinated
+omission: a closed loop would start it late and never see the wait). Arrival j takes the
+samples of call j mod S and leaves its outputs in place j of the caller that served it; the
+run's outputs then hold the arrivals in arrival order.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.driverkit.model import Loop
+from callbench.errors import DataError, UsageError
+
+# A caller early for its arrival sleeps until this long before it, then spins on the clock:
+# a sleep overshoots by tens of microseconds, a call of our MLP takes a few. The spin yields
+# the core each turn (sched_yield, which also lets go of Python's GIL), so a caller waiting
+# takes nothing from one that is calling.
+SPIN_NS = 200_000
+
+
+def read_schedule(path: Path, max_calls: int) -> np.ndarray:
+    """The arrival offsets of ``paced FILE``: K int64 ns, 1 <= K <= --calls, non-decreasing,
+    none negative (DataError naming the file otherwise)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DataError(path, f"cannot read the schedule ({exc.strerror or exc})") from None
+    if not data or len(data) % 8:
+        raise DataError(path, f"a schedule is int64 arrival offsets; {len(data)} bytes is not")
+    offsets = np.frombuffer(data, dtype="<i8")
+    if len(offsets) > max_calls:
+        raise UsageError(f"paced: {len(offsets)} arrivals in {path}, more than --calls {max_calls}")
+    if offsets[0] < 0 or (np.diff(offsets) < 0).any():
+        raise DataError(path, "arrival offsets must be non-negative and non-decreasing")
+    return offsets
+
+
+def wait_until(due_ns: int) -> None:
+    """Back on the monotonic clock at ``due_ns`` or just after: a sleep, then a yielding spin."""
+    left = due_ns - time.monotonic_ns()
+    if left > SPIN_NS:
+        time.sleep((left - SPIN_NS) / 1e9)
+    while time.monotonic_ns() < due_ns:
+        os.sched_yield()
+
+
+@dataclass
+class Pacing:
+    """One paced round's arrivals and what each caller made of them."""
+
+    offsets: np.ndarray
+    start_ns: int = 0
+    latencies: np.ndarray = field(init=False)
+    served_by: np.ndarray = field(init=False)  # the caller that served each arrival
+    ends: list[int] = field(init=False)  # each caller's last call's end
+    served: list[int] = field(default_factory=list)  # arrivals each caller served
+    _due: list[int] = field(init=False)
+    _next: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.latencies = np.zeros(len(self.offsets), dtype="<i8")
+        self.served_by = np.zeros(len(self.offsets), dtype=np.int64)
+        self.ends = []
+
+    def begin(self, callers: int) -> None:
+        """The round's start: now, on the monotonic clock."""
+        self.ends = [0] * callers
+        self.start_ns = time.monotonic_ns()
+        self._due = (self.offsets + self.start_ns).tolist()
+
+    def take(self) -> int:
+        """The next arrival's index (K once every one is taken)."""
+        with self._lock:
+            j = self._next
+            self._next += 1
+        return j
+
+    def serve(self, loop: Loop, caller: int) -> int:
+        """Caller ``caller`` serves arrivals until none is left; how many it served."""
+        due, served, count, clock = self._due, 0, len(self._due), time.monotonic_ns
+        while (j := self.take()) < count:
+            wait_until(due[j])
+            loop(j, j + 1)
+            end = clock()
+            self.latencies[j] = end - due[j]
+            self.served_by[j] = caller
+            self.ends[caller] = end
+            served += 1
+        return served
+
+    def answer(self) -> dict[str, Any]:
+        """The ``paced`` answer: the span from the round's start to the last call's end, and
+        how many arrivals each caller served."""
+        end = max(self.ends)
+        return {"event": "paced", "calls": len(self.offsets), "ns": end - self.start_ns,
+                "start_ns": self.start_ns, "end_ns": end, "callers": len(self.served),
+                "caller_calls": self.served}  # fmt: skip
