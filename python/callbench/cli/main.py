@@ -1,7 +1,7 @@
 """callbench measures what one call of a trained model costs from Python, C++, Java, Rust,
 Go and Node.js, through every runtime and binding, each output checked.
 
-The commands: export, build, run, bench, count, kernels, profile, report, compare, list.
+The commands: export, build, run, bench, serve-rate, count, kernels, profile, report, compare, list.
 Every subcommand is a few lines over the library; nox sessions call these.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from callbench.cli import builds, common, compare, count, profile
 from callbench.cli import report as report_command
+from callbench.cli.serve_rate import add_arguments as serve_rate_arguments
 from callbench.command_line import Parser, report_errors
 from callbench.kernels import launch as kernels
 from callbench.model import export_options
@@ -67,6 +68,11 @@ COMMANDS = {
         "per driver, run B against run A; a CI gate",
         compare.add_arguments,
         "callbench.cli.compare:main",
+    ),
+    "serve-rate": Command(
+        "the highest rate each row serves within a p99 bound (requests on their own clock)",
+        serve_rate_arguments,
+        "callbench.cli.serve_rate:main",
     ),
     "count": Command(
         "instructions per call under callgrind, into a run",

@@ -202,9 +202,8 @@ class Callers:
             rounds.poison(outputs)
         pacing = Pacing(offsets)
         pacing.begin(len(self.inputs))
-        served = self._run_all(lambda loop, _, c: pacing.serve(loop, c), calls)
+        self._run_all(lambda loop, _, c: pacing.serve(loop, c), calls)
         self._served_by = pacing.served_by
-        pacing.served = served
         return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:

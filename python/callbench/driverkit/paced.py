@@ -62,22 +62,21 @@ class Pacing:
 
     offsets: np.ndarray
     start_ns: int = 0
-    latencies: np.ndarray = field(init=False)
-    served_by: np.ndarray = field(init=False)  # the caller that served each arrival
-    ends: list[int] = field(init=False)  # each caller's last call's end
+    ends: list[int] = field(default_factory=list)  # each caller's last call's end
     served: list[int] = field(default_factory=list)  # arrivals each caller served
-    _due: list[int] = field(init=False)
+    # Python lists while serving (a list's item costs less to set than an array's, and this
+    # is inside every call's time); arrays once the round is done.
+    _latencies: list[int] = field(default_factory=list)
+    _served_by: list[int] = field(default_factory=list)
+    _due: list[int] = field(default_factory=list)
     _next: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def __post_init__(self) -> None:
-        self.latencies = np.zeros(len(self.offsets), dtype="<i8")
-        self.served_by = np.zeros(len(self.offsets), dtype=np.int64)
-        self.ends = []
-
     def begin(self, callers: int) -> None:
         """The round's start: now, on the monotonic clock."""
-        self.ends = [0] * callers
+        count = len(self.offsets)
+        self.ends, self.served = [0] * callers, [0] * callers
+        self._latencies, self._served_by = [0] * count, [0] * count
         self.start_ns = time.monotonic_ns()
         self._due = (self.offsets + self.start_ns).tolist()
 
@@ -88,18 +87,29 @@ class Pacing:
             self._next += 1
         return j
 
-    def serve(self, loop: Loop, caller: int) -> int:
-        """Caller ``caller`` serves arrivals until none is left; how many it served."""
-        due, served, count, clock = self._due, 0, len(self._due), time.monotonic_ns
+    def serve(self, loop: Loop, caller: int) -> None:
+        """Caller ``caller`` serves arrivals until none is left."""
+        due, latencies, served_by = self._due, self._latencies, self._served_by
+        count, clock, end, served = len(due), time.monotonic_ns, 0, 0
         while (j := self.take()) < count:
-            wait_until(due[j])
+            if clock() < due[j]:
+                wait_until(due[j])
             loop(j, j + 1)
             end = clock()
-            self.latencies[j] = end - due[j]
-            self.served_by[j] = caller
-            self.ends[caller] = end
+            latencies[j] = end - due[j]
+            served_by[j] = caller
             served += 1
-        return served
+        self.ends[caller], self.served[caller] = end, served
+
+    @property
+    def latencies(self) -> np.ndarray:
+        """Each arrival's latency (ns, from its scheduled arrival), in arrival order."""
+        return np.array(self._latencies, dtype="<i8")
+
+    @property
+    def served_by(self) -> np.ndarray:
+        """The caller that served each arrival."""
+        return np.array(self._served_by, dtype=np.int64)
 
     def answer(self) -> dict[str, Any]:
         """The ``paced`` answer: the span from the round's start to the last call's end, and

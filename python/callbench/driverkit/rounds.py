@@ -135,7 +135,7 @@ class OneCaller:
         poison(self.outputs)
         pacing = Pacing(offsets)
         pacing.begin(1)
-        pacing.served = [pacing.serve(self.loop, 0)]
+        pacing.serve(self.loop, 0)
         return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:

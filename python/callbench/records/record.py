@@ -88,6 +88,9 @@ class Record:
     # Instructions per call under callgrind (``callbench count``): raw pairs and how
     # they were taken; see callbench.records.count for what is derived from it.
     count: dict[str, Any] | None = None
+    # Contract 5: the row served at a rate (callbench serve-rate): the bound, every rate
+    # point's figures, the rate found; see harness/serving.py.
+    serving: dict[str, Any] | None = None
     schema: int = SCHEMA_VERSION
     # Where the record was read from (not stored): latencies are found beside it.
     path: Path | None = field(default=None, compare=False, repr=False)

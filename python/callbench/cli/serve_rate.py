@@ -1,0 +1,132 @@
+"""``callbench serve-rate``: the highest rate each chosen row serves within a p99 bound.
+
+Requests arrive on their own clock (Poisson arrivals, contract 5's paced rounds); each row at
+each number of callers is loaded once, timed in a closed loop, then searched for the highest
+rate whose p99, counted from each request's arrival, stays within the bound (MLPerf LoadGen's
+Server scenario), the rate found confirmed on other arrivals and the outputs checked. The
+bound is one figure for every row of the run: ``--p99``, else 1 ms for our MLP, else (a
+model the user brought) ten times the slowest chosen row's median call at one caller, timed
+first in this run, rounded up to a 1-2-5 step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from callbench.cli import common
+from callbench.cli.bench import stopped
+from callbench.command_line import counts
+from callbench.errors import UsageError
+from callbench.harness import console, machine, rate_search, serving, signals
+from callbench.harness.options import RunOptions, add_options
+from callbench.harness.run import (
+    check_call,
+    check_models,
+    close_env,
+    harness_pinned,
+    run_group,
+    user_model,
+    write_env,
+)
+from callbench.languages.spec import DriverSpec
+from callbench.model.user_torch import PROGRAM
+from callbench.records.phases import Phases
+from callbench.records.record import Record
+from callbench.records.store import new_run_dir
+
+# Our MLP's bound: a call of a few microseconds, a service's millisecond.
+MLP_BOUND_NS = 1e6
+# One caller's rounds before a user's model's bound is set from them.
+BOUND_ROUNDS = 5
+UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def duration_ns(text: str) -> float:
+    """A time with its unit (250us, 1ms, 0.02s), in ns."""
+    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ns|us|ms|s)\s*", text)
+    if found is None or float(found.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time with a unit (250us, 1ms, 2s)")
+    return float(found.group(1)) * UNITS[found.group(2)]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    common.add_selection(p)
+    g = p.add_argument_group("protocol")
+    add_options(g, "models", "warmup", "warmup_time", "batch", "threads", "pin", "seed", "debug")
+    common.add_where(p)
+    p.add_argument(
+        "--callers", type=counts(1), metavar="N,N...", dest="caller_counts",
+        help="serve each row from N callers, each N in turn (default: 1 and the usable cores)",
+    )  # fmt: skip
+    p.add_argument(
+        "--p99", type=duration_ns, metavar="T", dest="p99_ns",
+        help="the p99 bound, one for every row (default: 1ms for our MLP; for your model 10x "
+        "the slowest chosen row's median call at one caller, up to a 1-2-5 step)",
+    )  # fmt: skip
+
+
+def main(args: argparse.Namespace) -> int:
+    signals.install()
+    if not args.only and not args.language:
+        raise UsageError("name the rows to serve: --only ID (repeatable) or --language L")
+    options = RunOptions.of(args, rounds=BOUND_ROUNDS)
+    specs = common.selection(args)
+    expected = check_models(options.models)
+    check_call(options, expected)
+    callers = args.caller_counts or sorted({1, len(machine.usable_cpus())})
+    phases, run_dir = Phases(), new_run_dir(args.runs_dir, args.run_id)
+    done: list[Record] = []
+    try:
+        if args.p99_ns is not None:
+            bound, said = args.p99_ns, "--p99"
+        elif user_model(options.models) is None and not (options.models / PROGRAM).is_file():
+            bound, said = MLP_BOUND_NS, "our MLP's bound (1 ms)"
+        else:
+            with phases.timed("measure"):
+                bound, said = _bound_of_model(specs, options, run_dir)
+        write_env(run_dir, options, options.models)
+        console.say(f"serve-rate {run_dir.name}: {len(specs)} rows at {callers} callers, "
+                    f"p99 within {bound / 1e6:g} ms ({said})")  # fmt: skip
+        with phases.timed("serving"):
+            for n in callers:
+                cpus = machine.driver_cpus(options.threads * n, options.pin)
+                with harness_pinned(machine.harness_cpus(cpus)):
+                    for spec in specs:
+                        done.append(serving.serve_row(spec, n, options, run_dir, expected,
+                                                      bound, said))  # fmt: skip
+                        console.say(f"  {spec.id} x{n}: {summary(done[-1])}")
+        close_env(run_dir)
+    except KeyboardInterrupt as stop:
+        phases.write(run_dir)
+        return stopped(stop, run_dir)
+    phases.write(run_dir)
+    print(f"\nrecords: {run_dir}\n{phases.summary()}")
+    return 0 if all(r.status != "failed" for r in done) else 1
+
+
+def _bound_of_model(
+    specs: list[DriverSpec], options: RunOptions, run_dir: Path
+) -> tuple[float, str]:
+    """Ten times the slowest chosen row's median call at one caller, timed here first."""
+    timed = [r for r in run_group(specs, options, run_dir) if r.ok]
+    if not timed:
+        raise UsageError("no chosen row ran at one caller: no bound to set (give --p99)")
+    slowest = max(timed, key=lambda r: r.median_ns)
+    bound = rate_search.bound_of_model(slowest.median_ns)
+    return bound, (f"10x the slowest row's median call at one caller ({slowest.id}, "
+                   f"{slowest.median_ns / 1e3:,.1f} us), up to a 1-2-5 step")  # fmt: skip
+
+
+def summary(record: Record) -> str:
+    """A served row in one line."""
+    if record.status != "ok" or record.serving is None:
+        return f"{record.status}: {record.error}"
+    found = record.serving
+    if found["rate"] is None:
+        return "no rate within the bound"
+    last = found["points"][-1]
+    return (f"{found['rate']:,.0f} requests/s within the bound (p50 {last['p50_ns'] / 1e3:,.1f} "
+            f"us, p99 {last['p99_ns'] / 1e3:,.1f} us; closed loop "
+            f"{found['closed_calls_per_s']:,.0f} calls/s)")  # fmt: skip

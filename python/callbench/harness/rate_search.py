@@ -1,0 +1,147 @@
+"""The search for the highest rate served within a p99 bound (MLPerf LoadGen's Server scenario).
+
+Requests arrive at random moments (a Poisson process) at an offered rate; a rate point serves
+a schedule of them and passes when the p99 of its latencies, each counted from the request's
+arrival, is within the bound. The search brackets the highest passing rate between a rate that
+passed and one that failed, starting from the closed loop's capacity (a paced server cannot
+do much better than callers that never wait), halves the bracket until it is within STEP of
+its top, then confirms the rate found with a longer point on other arrivals; a confirmation
+that fails makes that rate a failing one, the bracket is halved again below it and what it
+finds is confirmed (CONFIRMATIONS at most). Everything here is pure: the point
+is a function the caller gives, so a test can search a known capacity.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+# The bracket is done when its width is within this share of its top: the rate found is
+# at most this far below the highest that passes.
+STEP = 0.05
+# A rate point serves at least this many arrivals (its p99 then has 50 calls above it) and
+# about POINT_S of them; a confirmation twice both.
+MIN_CALLS = 5_000
+POINT_S = 1.0
+# The first top of the bracket, a multiple of the closed loop's capacity, raised (doubled)
+# at most RAISES times while it still passes.
+FIRST_TOP = 1.2
+RAISES = 3
+# Below this share of the capacity no rate is worth serving: the row sustains none.
+FLOOR = 0.01
+CONFIRMATIONS = 3
+# A percentile is given only where at least this many calls lie beyond it.
+BEYOND = 10
+
+
+@dataclass(frozen=True)
+class Point:
+    """One rate point: the rate offered, the arrivals served and their latencies' figures."""
+
+    rate: float  # offered arrivals a second
+    calls: int
+    seed: int
+    span_ns: int  # from the point's start to its last call's end
+    p50_ns: float
+    p99_ns: float
+    p999_ns: float | None  # only where the calls support it (BEYOND above it)
+    max_ns: int
+    within: bool
+    confirm: bool = False
+    caller_calls: tuple[int, ...] = ()
+
+    @property
+    def served_rate(self) -> float:
+        """Calls a second over the point's span: below the offered rate when it fell behind."""
+        return self.calls / self.span_ns * 1e9 if self.span_ns else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "caller_calls": list(self.caller_calls)}
+
+
+def point_of(
+    rate: float, seed: int, latencies: np.ndarray, span_ns: int, bound_ns: float, *,
+    confirm: bool = False, caller_calls: tuple[int, ...] = (),
+) -> Point:  # fmt: skip
+    """A rate point's figures from its latencies (ns, one per arrival)."""
+    calls = len(latencies)
+    p50, p99 = np.percentile(latencies, [50, 99])
+    p999 = float(np.percentile(latencies, 99.9)) if calls * 0.001 >= BEYOND else None
+    return Point(rate, calls, seed, span_ns, float(p50), float(p99), p999,
+                 int(latencies.max()), bool(p99 <= bound_ns), confirm, caller_calls)  # fmt: skip
+
+
+def calls_at(rate: float, max_calls: int, *, confirm: bool = False) -> int:
+    """The arrivals a point at ``rate`` serves: about POINT_S of them, at least MIN_CALLS,
+    twice both for a confirmation, at most what the driver was started for."""
+    times = 2 if confirm else 1
+    return max(1, min(max_calls, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S))))
+
+
+def arrivals(rate: float, calls: int, seed: int) -> np.ndarray:
+    """``calls`` arrival offsets (int64 ns from the start) of a Poisson process at ``rate``."""
+    gaps = np.random.default_rng(seed).exponential(1e9 / rate, calls)
+    return np.cumsum(gaps).astype("<i8")
+
+
+def bound_of_model(slowest_median_ns: float) -> float:
+    """A user's model's p99 bound: 10x the slowest compared row's median call at one caller,
+    rounded up to a 1-2-5 step (ns)."""
+    want = 10 * slowest_median_ns
+    decade = 10 ** math.floor(math.log10(want))
+    return float(next(m * decade for m in (1, 2, 5, 10) if m * decade >= want))
+
+
+@dataclass
+class Search:
+    """The points served, in order, and the rate found (None: none passed)."""
+
+    points: list[Point]
+    rate: float | None
+    capped: bool = False  # the top still passed after RAISES raises: the rate is at least this
+
+
+def search(point: Callable[[float, bool], Point], capacity: float) -> Search:
+    """The highest rate whose point passes, within STEP, confirmed; ``point(rate, confirm)``
+    serves one rate point."""
+    points: list[Point] = []
+
+    def serve(rate: float, confirm: bool = False) -> bool:
+        points.append(point(rate, confirm))
+        return points[-1].within
+
+    low, high = 0.0, FIRST_TOP * capacity
+    raises = 0
+    while serve(high):
+        low = high
+        if raises == RAISES:
+            break
+        high, raises = 2 * high, raises + 1
+    capped = low == high
+
+    def bisect(low: float, high: float) -> float:
+        while high - low > STEP * high and high > FLOOR * capacity:
+            middle = (low + high) / 2
+            if serve(middle):
+                low = middle
+            else:
+                high = middle
+        return low
+
+    if not capped:
+        low = bisect(low, high)
+    for _ in range(CONFIRMATIONS):
+        if low < FLOOR * capacity:
+            return Search(points, None)
+        if serve(low, confirm=True):
+            return Search(points, low, capped)
+        # The rate failed on other arrivals: it is a failing rate now. Bracket again between
+        # the highest rate below it that passed and it, and confirm what that finds.
+        capped, high = False, low
+        below = [p.rate for p in points if p.within and not p.confirm and p.rate < high]
+        low = bisect(max(below, default=0.0), high)
+    return Search(points, None)

@@ -1,0 +1,74 @@
+"""The search for the highest rate within a p99 bound, on points of a known capacity."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from callbench.harness import rate_search
+from callbench.harness.rate_search import STEP, Point, bound_of_model, calls_at, point_of, search
+
+
+def known(capacity: float, *, fail_first_confirmation: bool = False):
+    """A point that passes exactly at rates up to ``capacity``."""
+    confirmations = [0]
+
+    def point(rate: float, confirm: bool) -> Point:
+        within = rate <= capacity
+        if confirm:
+            confirmations[0] += 1
+            within = within and not (fail_first_confirmation and confirmations[0] == 1)
+        return Point(rate, 5000, 0, 1, 1.0, 1.0 if within else 9.0, None, 1, within, confirm)
+
+    return point
+
+
+@pytest.mark.parametrize("estimate", [500.0, 800.0, 1000.0, 1500.0, 3000.0])
+def test_the_search_finds_a_known_capacity_within_its_step(estimate: float) -> None:
+    found = search(known(1000.0), estimate)
+    assert found.rate is not None and 1000.0 * (1 - STEP) <= found.rate <= 1000.0
+    assert found.points[-1].confirm and found.points[-1].rate == found.rate
+    assert not any(p.confirm for p in found.points[:-1])
+
+
+def test_a_failed_confirmation_makes_its_rate_a_failing_one_and_confirms_below_it() -> None:
+    found = search(known(1000.0, fail_first_confirmation=True), 900.0)
+    first, second = [p for p in found.points if p.confirm]
+    assert not first.within and second.within
+    assert found.rate == second.rate and second.rate < first.rate
+    # Below the failed rate, the highest that passed in the search (the bracket was done).
+    assert second.rate == max(
+        p.rate for p in found.points if p.within and not p.confirm and p.rate < first.rate
+    )
+
+
+def test_a_row_that_passes_at_no_rate_sustains_none() -> None:
+    found = search(known(0.0), 1000.0)
+    assert found.rate is None and not any(p.within for p in found.points)
+
+
+def test_a_top_that_still_passes_is_said_to_be_a_floor() -> None:
+    found = search(known(1e12), 1000.0)
+    assert found.capped and found.rate == 1000.0 * rate_search.FIRST_TOP * 2**rate_search.RAISES
+
+
+def test_a_point_gives_p999_only_where_its_calls_support_it() -> None:
+    few, many = np.arange(1, 5001), np.arange(1, 20001)
+    assert point_of(1.0, 0, few, 10, 1e9).p999_ns is None
+    assert point_of(1.0, 0, many, 10, 1e9).p999_ns == pytest.approx(np.percentile(many, 99.9))
+    assert not point_of(1.0, 0, many, 10, bound_ns=100).within
+
+
+def test_point_sizes_and_arrivals() -> None:
+    assert calls_at(10.0, 10**6) == rate_search.MIN_CALLS
+    assert calls_at(1e6, 10**6) == 10**6 and calls_at(1e6, 3000) == 3000
+    assert calls_at(10.0, 10**6, confirm=True) == 2 * rate_search.MIN_CALLS
+    offsets = rate_search.arrivals(1000.0, 100, seed=7)
+    assert offsets.dtype == np.dtype("<i8") and (np.diff(offsets) >= 0).all()
+    assert (offsets == rate_search.arrivals(1000.0, 100, seed=7)).all()
+
+
+@pytest.mark.parametrize(("median_ns", "bound_ns"),
+                         [(100_000, 1e6), (120_000, 2e6), (300_000, 5e6), (6e6, 1e8)])  # fmt: skip
+def test_a_users_bound_is_ten_medians_up_to_a_1_2_5_step(median_ns: float, bound_ns: float) -> None:
+    assert bound_of_model(median_ns) == bound_ns

@@ -1,0 +1,89 @@
+"""A row served at a rate (harness/serving.py): the closed loop, the search over paced points,
+the last point's outputs checked, the record and its latencies written."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from callbench.harness import rate_search, serving
+from callbench.harness.options import RunOptions
+from callbench.harness.run import check_models
+from callbench.languages.spec import DriverSpec
+from callbench.model import artifacts as art
+from callbench.records.store import load_run
+from callbench.roles import PER_CALLER
+
+CALLERS_DRIVER = Path(__file__).with_name("callers_driver.py")
+
+
+@pytest.fixture(autouse=True)
+def short_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A few hundred arrivals a point: the search's path, not a p99 worth reporting.
+    monkeypatch.setattr(rate_search, "MIN_CALLS", 300)
+    monkeypatch.setattr(rate_search, "POINT_S", 0.01)
+    monkeypatch.setattr(serving, "ROUND_S", 0.01)
+
+
+def callers_spec(mode: str) -> DriverSpec:
+    return DriverSpec(
+        id="python-callers", language="Python", runtime="none", artifact=art.INPUTS,
+        source=CALLERS_DRIVER, callers=PER_CALLER,
+        command=lambda: [sys.executable, str(CALLERS_DRIVER), mode, "python-callers"],
+    )  # fmt: skip
+
+
+def serve(mode: str, callers: int, models: Path, tmp_path: Path):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(exist_ok=True)
+    (run_dir / "env.json").write_text("{}")
+    options = RunOptions(models=models, warmup=5, pin=False)
+    record = serving.serve_row(callers_spec(mode), callers, options, run_dir,
+                               check_models(models), 1e6, "a test's")  # fmt: skip
+    return record, run_dir
+
+
+@pytest.mark.parametrize("callers", [1, 2])
+def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
+    callers: int, small_models: Path, tmp_path: Path
+) -> None:
+    record, run_dir = serve("ok", callers, small_models, tmp_path)
+    assert record.status == "ok", record.error
+    assert record.sweep == {"kind": "serving", "value": callers} and record.callers == callers
+    assert record.callers_verified is not None and record.callers_verified >= 1
+    found = record.serving
+    assert found is not None and found["bound_ns"] == 1e6 and found["bound_from"] == "a test's"
+    assert len(record.rounds) == serving.CLOSED_ROUNDS and found["closed_calls_per_s"] > 0
+    last = found["points"][-1]
+    assert sum(last["caller_calls"]) == last["calls"] and len(last["caller_calls"]) == callers
+    if found["rate"] is not None:
+        assert last["confirm"] and last["within"] and last["rate"] == found["rate"]
+    # Read back through the schema, the closed loop's and the last point's latencies beside.
+    (back,) = load_run(run_dir).sweeps["serving"][callers]
+    assert back.serving == found
+    folder = run_dir / "sweep-serving" / str(callers)
+    with np.load(folder / found["latencies"]) as paced:
+        assert paced["ns"].shape == (last["calls"],)
+    assert (folder / "python-callers.latencies.npz").is_file()
+
+
+def test_wrong_outputs_in_a_paced_point_fail_the_row(small_models: Path, tmp_path: Path) -> None:
+    record, _ = serve("wrong-in-caller-0", 2, small_models, tmp_path)
+    assert record.status == "failed", record.error
+    assert record.callers_verified is None
+
+
+def test_a_kit_without_paced_rounds_is_skipped_saying_why(
+    small_models: Path, tmp_path: Path
+) -> None:
+    spec = callers_spec("ok")
+    go = DriverSpec(id="go-callers", language="Go", runtime="none", artifact=art.INPUTS,
+                    source=spec.source, command=spec.command, callers=PER_CALLER)  # fmt: skip
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    record = serving.serve_row(go, 2, RunOptions(models=small_models), run_dir,
+                               check_models(small_models), 1e6, "a test's")  # fmt: skip
+    assert record.status == "skipped" and "contract 5" in (record.error or "")
