@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+# A served row's sweep kind: its records are under sweep-serving/N/.
+KIND = "serving"
 # The bracket is done when its width is within this share of its top: the rate found is
 # at most this far below the highest that passes.
 STEP = 0.05

@@ -36,7 +36,7 @@ from callbench.registry import language_key
 
 # The kits that speak contract 5.
 PACED_LANGUAGES = ("python", "cpp")
-KIND = "serving"
+KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
 CLOSED_ROUNDS = 5
 ROUND_S = 0.1

@@ -260,3 +260,26 @@ def work_and_time(found: Trend, run_id: str, languages: Mapping[str, str], path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def serving(rows: Sequence[Record], run_id: str, path: Path) -> Path | None:
+    """p99 against the offered rate, a line a row and callers (its search's points in rate
+    order), the bound a grey line: where the knee shows."""
+    drawn = [r for r in rows if r.serving and r.serving["points"]]
+    if not drawn:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for r in drawn:
+        assert r.serving is not None
+        xy = sorted((p["rate"] / 1e3, p["p99_ns"] / 1e3) for p in r.serving["points"])
+        xs, ys = zip(*xy, strict=True)
+        ax.plot(xs, ys, marker="o", markersize=4, color=colour(r.language),
+                ls="-" if r.callers == 1 else "--", lw=1.4,
+                label=f"{r.id}, {r.callers} caller{'s' if r.callers > 1 else ''}")  # fmt: skip
+    for bound in sorted({r.serving["bound_ns"] for r in drawn if r.serving}):
+        ax.axhline(bound / 1e3, color="grey", lw=1, ls=":")
+    ax.set_yscale("log")
+    ax.set_xlabel("offered rate, thousand requests a second")
+    ax.set_ylabel("p99 µs from arrival (log scale)")
+    ax.set_title(f"Serving at a rate — run {run_id}")
+    return _lines_saved(fig, ax, path, "row, callers (the bound dotted)")

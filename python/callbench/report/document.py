@@ -20,6 +20,7 @@ from callbench.report import (
     puzzles,
     sections,
     seed,
+    serving_at_a_rate,
     sweeps,
     tables,
     today,
@@ -169,6 +170,8 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
     spent = ways_of_the_cores.section(run.sweeps, int(run.env.get("cores") or 2))
     if spent:
         parts += ["", f"## {ways_of_the_cores.TITLE}{title}", "", spent]
+    if rate := _serving(run, chart_dir):
+        parts += ["", f"## {serving_at_a_rate.TITLE}{title}", "", rate]
     if user_model.brought(run) is not None:
         decision = cpu_or_gpu.section(run.records) and cpu_or_gpu.program_section(
             run.records, [(o.host, o.records) for o in others]
@@ -204,6 +207,15 @@ def _many_callers(run: Run, chart_dir: Path) -> str:
                                 chart_dir / f"{run.name}-many-callers.png")  # fmt: skip
     where = f"{CHARTS}/{chart.name}" if chart is not None else None
     return many_callers.section(threads, processes, cores, where)
+
+
+def _serving(run: Run, chart_dir: Path) -> str:
+    """The rows served at a rate, the chart of p99 against the offered rate beside them."""
+    points = run.sweeps.get(serving_at_a_rate.KIND)
+    chart = charts.serving(serving_at_a_rate.served(points), run.name,
+                           chart_dir / f"{run.name}-serving.png")  # fmt: skip
+    where = f"{CHARTS}/{chart.name}" if chart is not None else None
+    return serving_at_a_rate.section(points, where)
 
 
 def _callers_by_host(runs: Sequence[Run]) -> list[str]:
