@@ -33,6 +33,7 @@ from callbench.model import artifacts as art
 from callbench.records.record import Record, Round
 from callbench.records.store import record_folder, write_record
 from callbench.registry import language_key
+from callbench.roles import CALLERS_ONLY
 
 # The kits that speak contract 5.
 PACED_LANGUAGES = ("python", "cpp")
@@ -51,6 +52,8 @@ def why_not(spec: DriverSpec, callers: int) -> str | None:
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
         return "its kit does not speak contract 5's paced rounds yet (Python and C++ do)"
+    if callers == 1 and CALLERS_ONLY in spec.roles:
+        return "a callers-only twin: at one caller it is its shared row"
     if callers > 1 and spec.callers is None:
         return f"{ONE_CALLER} ({spec.one_caller})"
     return spec.available()
