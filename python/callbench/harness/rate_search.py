@@ -26,8 +26,10 @@ KIND = "serving"
 # at most this far below the highest that passes.
 STEP = 0.05
 # A rate point serves at least this many arrivals (its p99 then has 50 calls above it) and
-# about POINT_S of them; a confirmation twice both.
+# about POINT_S of them, at most MAX_CALLS (2,000 above its p99: a call of a microsecond
+# need not run a million a point, nor keep their latencies); a confirmation twice each.
 MIN_CALLS = 5_000
+MAX_CALLS = 100_000
 POINT_S = 1.0
 # The first top of the bracket, a multiple of the closed loop's capacity, raised (doubled)
 # at most RAISES times while it still passes.
@@ -78,10 +80,11 @@ def point_of(
 
 
 def calls_at(rate: float, max_calls: int, *, confirm: bool = False) -> int:
-    """The arrivals a point at ``rate`` serves: about POINT_S of them, at least MIN_CALLS,
-    twice both for a confirmation, at most what the driver was started for."""
+    """The arrivals a point at ``rate`` serves: about POINT_S of them, at least MIN_CALLS and
+    at most MAX_CALLS, twice each for a confirmation, at most what the driver was started for."""
     times = 2 if confirm else 1
-    return max(1, min(max_calls, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S))))
+    wanted = min(times * MAX_CALLS, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S)))
+    return max(1, min(max_calls, wanted))
 
 
 def arrivals(rate: float, calls: int, seed: int) -> np.ndarray:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from callbench.harness.rate_search import BEYOND, KIND, MIN_CALLS, STEP
+from callbench.harness.rate_search import BEYOND, KIND, MAX_CALLS, MIN_CALLS, STEP
 from callbench.records import stats
 from callbench.records.record import Record
 from callbench.report import format as fmt
@@ -89,8 +89,9 @@ def section(points: Points | None, chart: str | None = None) -> str:
     bound = " and ".join(bound_text(b) for b in bounds)
     parts = [
         f"Requests arrive on their own clock: at each offered rate, a Poisson schedule "
-        f"(seeded, the same for every row) of at least {MIN_CALLS:,} arrivals, about a second "
-        f"of them, served by the row's callers (contract 5's paced rounds: a free caller takes "
+        f"(seeded, the same for every row) of about a second of arrivals, at least "
+        f"{MIN_CALLS:,} and at most {MAX_CALLS:,} (twice each to confirm), "
+        f"served by the row's callers (contract 5's paced rounds: a free caller takes "
         f"the next arrival, waits for its time, calls); each latency counts from the "
         f"**arrival** to the call's end, so a request that waited behind a slow call carries "
         f"the wait (a closed loop would start it late and lose it: coordinated omission). The "
