@@ -37,7 +37,7 @@ FIRST_TOP = 1.2
 RAISES = 3
 # Below this share of the capacity no rate is worth serving: the row sustains none.
 FLOOR = 0.01
-CONFIRMATIONS = 3
+CONFIRMATIONS = 5
 # A percentile is given only where at least this many calls lie beyond it.
 BEYOND = 10
 
