@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.cli.bench import stopped
+from callbench.cli.bench import stopped, write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
 from callbench.harness import console, machine, rate_search, serving, signals
@@ -98,6 +98,8 @@ def main(args: argparse.Namespace) -> int:
                                                       bound, said))  # fmt: skip
                         console.say(f"  {spec.id} x{n}: {summary(done[-1])}")
         close_env(run_dir)
+        with phases.timed("report"):
+            write_report(run_dir)
     except KeyboardInterrupt as stop:
         phases.write(run_dir)
         return stopped(stop, run_dir)
