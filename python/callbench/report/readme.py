@@ -161,6 +161,25 @@ def _callers(runs: Sequence[Run]) -> str:
     return "\n".join(parts)
 
 
+def _serving(runs: Sequence[Run]) -> str:
+    """Per run, each row served at a rate within the run's p99 bound beside its closed loop."""
+    from callbench.report import serving_at_a_rate as serving
+    from callbench.report.user_model import brought
+
+    parts = []
+    for run in runs:
+        rows = serving.served(run.sweeps.get(serving.KIND))
+        model = brought(run)
+        what = f"`{model.get('file', '?')}`" if model else "our MLP"
+        bounds = sorted({r.serving["bound_ns"] for r in rows if r.serving})
+        within = " and ".join(serving.bound_text(b) for b in bounds) or "?"
+        head = (f"Run `{run.name}` ({what}, {run.env.get('cpu', '?')}, "
+                f"{run.env.get('cores', '?')} cores, commit `{_commit(run)}`; Poisson arrivals, "
+                f"p99 within {within}, the last point's outputs verified):")  # fmt: skip
+        parts += [head, "", serving.screen(rows) if rows else "no row served at a rate.", ""]
+    return "\n".join(parts)
+
+
 def _cpu_or_gpu(runs: Sequence[Run]) -> str:
     run = runs[0]
     found = cpu_or_gpu.section(run.records)
@@ -211,6 +230,7 @@ KINDS: dict[str, Callable[[Sequence[Run]], str]] = {
     "widths": _widths,
     "cpu-or-gpu": _cpu_or_gpu,
     "callers": _callers,
+    "serving": _serving,
     "your-models": _your_models,
 }
 

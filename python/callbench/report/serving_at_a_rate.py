@@ -14,7 +14,7 @@ from callbench.report import format as fmt
 from callbench.report.many_callers import calls, latency_us
 
 TITLE = "Serving at a rate"
-__all__ = ["KIND", "TITLE", "section", "served"]
+__all__ = ["KIND", "TITLE", "bound_text", "screen", "section", "served"]
 Points = Mapping[int, Sequence[Record]]
 
 
@@ -74,6 +74,24 @@ def table(rows: Sequence[Record]) -> str:
     header = ["row", "callers", "requests a second within the bound", "p50 µs at it",
               "p99 µs at it", "arrivals confirmed", "closed loop calls a second", "closed p50 µs",
               "closed p99 µs", "rate ÷ closed loop", "lowest rate over the bound"]  # fmt: skip
+    return fmt.table(header, body)
+
+
+def screen(rows: Sequence[Record]) -> str:
+    """The README's table: per row and callers the rate found, its p99, and the closed
+    loop's calls a second and p99 at the same callers."""
+    body = []
+    for r in rows:
+        s = r.serving
+        assert s is not None
+        at = confirmed(s)
+        closed = 1e9 / stats.median(r.samples)
+        _, _, c99 = latency_us(r)
+        body.append([f"`{r.id}`", str(r.callers), rate_cell(s),
+                     fmt.us(at["p99_ns"]) if at else fmt.NOT_SHOWN, calls(closed), c99,
+                     f"{s['rate'] / closed:.2f}" if s.get("rate") else fmt.NOT_SHOWN])  # fmt: skip
+    header = ["row", "callers", "requests a second within the bound", "p99 µs at it",
+              "closed loop calls a second", "closed p99 µs", "rate ÷ closed loop"]  # fmt: skip
     return fmt.table(header, body)
 
 
