@@ -80,7 +80,7 @@ bool execute(const Command& command, const Options& options, Runner& runner,
       return true;
     }
     case Command::Kind::paced: {
-      if (!options.latencies) throw UsageError("paced needs --latencies PATH");
+      if (!options.latencies) throw UsageError("paced FILE needs --latencies PATH");
       const Paced paced = runner.paced(read_schedule(command.schedule, options.calls));
       write_int64s(*options.latencies, paced.latencies);
       if (answers) {

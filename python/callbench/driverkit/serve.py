@@ -106,7 +106,10 @@ def _execute(
                 answer({"event": "round", **done.rounds[-1].to_json()})
         elif command.verb in ("latencies", "paced"):
             if options.latencies is None:
-                raise UsageError(f"{command.verb} needs --latencies PATH")
+                raise UsageError(
+                    f"{command.verb} {'K' if command.verb == 'latencies' else 'FILE'} "
+                    "needs --latencies PATH"
+                )
             if command.verb == "latencies":
                 write_int64s(options.latencies, runner.latencies(command.calls))
                 if answering:
