@@ -8,6 +8,8 @@ forward over its own arrays, so its outputs are the model's and only MODE can fa
 - ``fail-in-caller-C``: caller C raises in its first round;
 - ``wrong-in-caller-C``: caller C stores zeros;
 - ``hang-in-caller-C``: caller C sleeps for ten minutes in its first round;
+- ``call-takes-US``: every call takes US microseconds at least (a spin on the clock before
+  the forward), so a caller serves at most 1e6 / US calls a second;
 - ``stall-at-call-J``: after its warm-up, the first call of the samples of call J (whichever
   caller makes it) sleeps 50 ms first (contract 5's paced test: the calls that queued behind
   it carry the wait).
@@ -53,19 +55,38 @@ def stalling(loop: Loop, at: int, warmup: int) -> Loop:
 STALLED = threading.Event()
 
 
+def taking(loop: Loop, us: int) -> Loop:
+    """``loop`` with each call made to take ``us`` microseconds at least."""
+
+    def slow(start: int, stop: int) -> None:
+        for i in range(start, stop):
+            end = time.perf_counter_ns() + us * 1000
+            while time.perf_counter_ns() < end:
+                pass
+            loop(i, i + 1)
+
+    return slow
+
+
 def mode_setup(mode: str) -> object:
     how, _, which = mode.rpartition("-")
     chosen = int(which) if how in ("fail-in-caller", "wrong-in-caller", "hang-in-caller") else -1
     stall_at = int(which) if how == "stall-at-call" else -1
+    call_us = int(which) if how == "call-takes" else 0
 
     @takes_callers
     @every_tensor
     def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+        def shaped(loop: Loop) -> Loop:
+            if stall_at >= 0:
+                return stalling(loop, stall_at, options.warmup)
+            return taking(loop, call_us) if call_us else loop
+
         def caller(ins: Arrays, outs: Arrays) -> Loop:
             c = int(threading.current_thread().name.removeprefix("caller "))  # the kit's name
             forward = numpy_forward.setup(options, ins[0], outs[0]).loop
-            if stall_at >= 0:
-                return stalling(forward, stall_at, options.warmup)
+            if stall_at >= 0 or call_us:
+                return shaped(forward)
             if c != chosen:
                 return forward
             calls = [0]
@@ -86,7 +107,7 @@ def mode_setup(mode: str) -> object:
 
         one = numpy_forward.setup(options, inputs[0], outputs[0])
         return Model(
-            stalling(one.loop, stall_at, options.warmup) if stall_at >= 0 else one.loop,
+            shaped(one.loop),
             one.runtime_version,
             sharing=Sharing(
                 PER_CALLER, "python-numpy's forward, its buffers made by each caller", caller

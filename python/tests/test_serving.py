@@ -14,6 +14,7 @@ from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
+from callbench.records.record import Record
 from callbench.records.store import load_run
 from callbench.roles import PER_CALLER
 
@@ -36,13 +37,15 @@ def callers_spec(mode: str) -> DriverSpec:
     )  # fmt: skip
 
 
-def serve(mode: str, callers: int, models: Path, tmp_path: Path):
+def serve(
+    mode: str, callers: int, models: Path, tmp_path: Path, bound_ns: float = 1e6
+) -> tuple[Record, Path]:
     run_dir = tmp_path / "run"
     run_dir.mkdir(exist_ok=True)
     (run_dir / "env.json").write_text("{}")
     options = RunOptions(models=models, warmup=5, pin=False)
     record = serving.serve_row(callers_spec(mode), callers, options, run_dir,
-                               check_models(models), 1e6, "a test's")  # fmt: skip
+                               check_models(models), bound_ns, "a test's")  # fmt: skip
     return record, run_dir
 
 
@@ -68,6 +71,21 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     with np.load(folder / found["latencies"]) as paced:
         assert paced["ns"].shape == (last["calls"],)
     assert (folder / "python-callers.latencies.npz").is_file()
+
+
+def test_the_rate_found_is_no_more_than_a_known_capacity(
+    small_models: Path, tmp_path: Path
+) -> None:
+    # Every call takes 1 ms at least: one caller serves at most 1,000 calls a second, and
+    # arrivals faster than that queue without end, so their p99 (counted from each arrival)
+    # passes a 5 ms bound within a few hundred of them. Counted from each call's start it
+    # would stay at 1 ms at any rate, and the search would find its top (9.6x the capacity).
+    record, _ = serve("call-takes-1000", 1, small_models, tmp_path, bound_ns=5e6)
+    assert record.status == "ok", record.error
+    found = record.serving
+    assert found is not None and found["closed_calls_per_s"] <= 1000
+    assert found["rate"] is not None and found["rate"] <= 1000 * (1 + rate_search.STEP)
+    assert not found["capped"]
 
 
 def test_wrong_outputs_in_a_paced_point_fail_the_row(small_models: Path, tmp_path: Path) -> None:
