@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from callbench.driver_options import ONE_CALLER
+from callbench.driverkit.paced import SPIN_NS  # the kits' (paced.hpp's kSpinNs too)
 from callbench.errors import DataError
 from callbench.files import write_atomic
 from callbench.harness import console, rate_search
@@ -84,25 +85,25 @@ def serve_row(
             place = Placement.of(options)
             start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
             wait_ready(live, place, f"[{spec.id} x{callers}]")
-            serving = _serve(live, callers, max_calls, options.seed, bound_ns)
+            serving, paced = _serve(live, callers, max_calls, options.seed, bound_ns)
             serving["bound_from"] = bound_from
-            paced = serving.pop("_latencies")
             _finish(live, options, expected, max_calls, serving)
         except (DriverError, DataError, OSError) as exc:
             record.status, record.error = "failed", str(exc)
             paced = None
         finally:
             kill_all()
-        closed = live.latencies if record.status == "ok" else None
-        write_record(run_dir, record, closed)
-        if paced is not None and record.status == "ok":
+        if record.status == "ok" and paced is not None:
             _write_paced(run_dir, record, paced)
-            write_record(run_dir, record, None)
+        write_record(run_dir, record, live.latencies if record.status == "ok" else None)
     return record
 
 
-def _serve(live: Live, callers: int, max_calls: int, seed: int, bound_ns: float) -> dict[str, Any]:
-    """The closed loop, then the search; what ``serving`` will hold."""
+def _serve(
+    live: Live, callers: int, max_calls: int, seed: int, bound_ns: float
+) -> tuple[dict[str, Any], np.ndarray]:
+    """The closed loop, then the search: what ``serving`` will hold, and the last point's
+    latencies."""
     process = live.process
     assert process is not None
 
@@ -157,11 +158,7 @@ def _serve(live: Live, callers: int, max_calls: int, seed: int, bound_ns: float)
         "spin_ns": SPIN_NS, "closed_calls_per_s": capacity,
         "rate": found.rate, "capped": found.capped,
         "points": [p.to_json() for p in found.points],
-        "_latencies": last[-1],
-    }  # fmt: skip
-
-
-SPIN_NS = 200_000  # the kits' (paced.py's SPIN_NS, paced.hpp's kSpinNs): said in the record
+    }, last[-1]  # fmt: skip
 
 
 def _finish(

@@ -53,46 +53,46 @@ def rate_cell(serving: Mapping[str, Any]) -> str:
     return f"at least {shown}" if serving.get("capped") else shown
 
 
-def table(rows: Sequence[Record]) -> str:
-    body = []
-    for r in rows:
-        s = r.serving
-        assert s is not None
-        at = confirmed(s)
-        closed = 1e9 / stats.median(r.samples)
-        c50, _, c99 = latency_us(r)
-        failed = knee(s)
-        body.append([
-            f"`{r.id}`", str(r.callers), rate_cell(s),
-            fmt.us(at["p50_ns"]) if at else fmt.NOT_SHOWN,
-            fmt.us(at["p99_ns"]) if at else fmt.NOT_SHOWN,
-            f"{at['calls']:,}" if at else fmt.NOT_SHOWN,
-            calls(closed), c50, c99,
-            f"{s['rate'] / closed:.2f}" if s.get("rate") else fmt.NOT_SHOWN,
-            calls(failed) if failed is not None else fmt.NOT_SHOWN,
-        ])  # fmt: skip
-    header = ["row", "callers", "requests a second within the bound", "p50 µs at it",
-              "p99 µs at it", "arrivals confirmed", "closed loop calls a second", "closed p50 µs",
-              "closed p99 µs", "rate ÷ closed loop", "lowest rate over the bound"]  # fmt: skip
-    return fmt.table(header, body)
+def cells(r: Record) -> dict[str, str]:
+    """A served row's figures, by the column that shows each."""
+    s = r.serving
+    assert s is not None
+    at = confirmed(s)
+    closed = 1e9 / stats.median(r.samples)
+    c50, _, c99 = latency_us(r)
+    failed = knee(s)
+    return {
+        "row": f"`{r.id}`",
+        "callers": str(r.callers),
+        "requests a second within the bound": rate_cell(s),
+        "p50 µs at it": fmt.us(at["p50_ns"]) if at else fmt.NOT_SHOWN,
+        "p99 µs at it": fmt.us(at["p99_ns"]) if at else fmt.NOT_SHOWN,
+        "arrivals confirmed": f"{at['calls']:,}" if at else fmt.NOT_SHOWN,
+        "closed loop calls a second": calls(closed),
+        "closed p50 µs": c50,
+        "closed p99 µs": c99,
+        "rate ÷ closed loop": f"{s['rate'] / closed:.2f}" if s.get("rate") else fmt.NOT_SHOWN,
+        "lowest rate over the bound": calls(failed) if failed is not None else fmt.NOT_SHOWN,
+    }
+
+
+# The report's columns, and the README's fewer.
+COLUMNS = ("row", "callers", "requests a second within the bound", "p50 µs at it",
+           "p99 µs at it", "arrivals confirmed", "closed loop calls a second", "closed p50 µs",
+           "closed p99 µs", "rate ÷ closed loop", "lowest rate over the bound")  # fmt: skip
+SCREEN = ("row", "callers", "requests a second within the bound", "p99 µs at it",
+          "closed loop calls a second", "closed p99 µs", "rate ÷ closed loop")  # fmt: skip
+
+
+def table(rows: Sequence[Record], columns: Sequence[str] = COLUMNS) -> str:
+    shown = [cells(r) for r in rows]
+    return fmt.table(list(columns), [[row[c] for c in columns] for row in shown])
 
 
 def screen(rows: Sequence[Record]) -> str:
     """The README's table: per row and callers the rate found, its p99, and the closed
     loop's calls a second and p99 at the same callers."""
-    body = []
-    for r in rows:
-        s = r.serving
-        assert s is not None
-        at = confirmed(s)
-        closed = 1e9 / stats.median(r.samples)
-        _, _, c99 = latency_us(r)
-        body.append([f"`{r.id}`", str(r.callers), rate_cell(s),
-                     fmt.us(at["p99_ns"]) if at else fmt.NOT_SHOWN, calls(closed), c99,
-                     f"{s['rate'] / closed:.2f}" if s.get("rate") else fmt.NOT_SHOWN])  # fmt: skip
-    header = ["row", "callers", "requests a second within the bound", "p99 µs at it",
-              "closed loop calls a second", "closed p99 µs", "rate ÷ closed loop"]  # fmt: skip
-    return fmt.table(header, body)
+    return table(rows, SCREEN)
 
 
 def section(points: Points | None, chart: str | None = None) -> str:
