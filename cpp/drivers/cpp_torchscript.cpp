@@ -16,7 +16,7 @@ namespace {
 class TorchScriptModel {
  public:
   explicit TorchScriptModel(const callbench::Options& options)
-      : path_(options.models / "mlp_torchscript.pt"),
+      : path_(callbench::trace_for(options)),
         loaded_(load(path_, options.threads)),
         tensors_(loaded_.signature, options.batch) {
     c10::InferenceMode guard;

@@ -54,7 +54,7 @@ class ReuseCall {
 class TorchScriptReuseModel {
  public:
   explicit TorchScriptReuseModel(const callbench::Options& options)
-      : path_(options.models / "mlp_torchscript.pt"),
+      : path_(callbench::trace_for(options)),
         loaded_(load(path_, options.threads)),
         tensors_(loaded_.signature, options.batch),
         module_(torch::jit::optimize_for_inference(loaded_.module)),

@@ -81,6 +81,26 @@ def batch_in_the_graph(path: Path) -> Path:
     return export(BatchInTheGraph(), (torch.zeros(4, 6),), path)
 
 
+class HeadsReshape(torch.nn.Module):
+    """features [N, 12] -> Linear -> [N, 3, 4] (three heads, reshaped by the batch's size) ->
+    softmax in each head -> [N, 12] -> Linear -> y [N, 2]: attention's reshape, which a trace
+    of the exported module bakes the example's batch into, as a transformer's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = torch.nn.Linear(12, 12)
+        self.b = torch.nn.Linear(12, 2)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        n = features.shape[0]
+        heads = self.a(features).reshape(n, 3, 4).softmax(-1)
+        return self.b(heads.reshape(n, 12))
+
+
+def heads_reshape(path: Path) -> Path:
+    return export(HeadsReshape(), (torch.zeros(2, 12),), path)
+
+
 class NoInputs(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()

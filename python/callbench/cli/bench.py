@@ -24,7 +24,14 @@ from callbench.harness import (
     sweep_plan,
 )
 from callbench.harness.options import RunOptions
-from callbench.harness.run import check_call, check_models, run_group, run_sweep, run_widths
+from callbench.harness.run import (
+    THREAD_SWEEP_BATCH,
+    check_call,
+    check_models,
+    run_group,
+    run_sweep,
+    run_widths,
+)
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import exported_programs as deploy
@@ -108,7 +115,8 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     phases = Phases()
     with phases.timed("export"):
         if args.onnx is None:
-            folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs})
+            batches = trace_batches(options) if args.command == "bench" else (options.batch,)
+            folder = user_torch.prepare(path, args.inputs, {s.artifact for s in specs}, batches)
         else:
             folder = user_onnx.prepare(path, args.inputs, unwitnessed=args.unwitnessed)
     run_dir = None
@@ -142,6 +150,13 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
     phases.write(run_dir)
     print(phases.summary())
     return status
+
+
+def trace_batches(options: RunOptions) -> tuple[int, ...]:
+    """The batches a bench of a user's program calls, its own first: then the batch sweep's
+    points, the thread sweep's batch and the cores' batching point (where the program's
+    trace bakes its batch in, one is made for each, as far as the budget allows)."""
+    return (options.batch, *sweep_plan.BATCHES, THREAD_SWEEP_BATCH, len(machine.usable_cpus()))
 
 
 def user_sweeps(

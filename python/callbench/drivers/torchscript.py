@@ -5,7 +5,8 @@ weights into the graph, ``optimize_for_inference`` fuses what it can, and the
 calls run under ``torch.inference_mode()``.
 
 In a ``--torch`` run the TorchScript is the user's program traced (``user_torch``),
-called with every input and giving every output (contract 3).
+called with every input and giving every output (contract 3); where its trace bakes the
+batch in, the trace made at ``--batch`` (``trace_for``).
 """
 
 from __future__ import annotations
@@ -17,21 +18,20 @@ from callbench.driverkit.model import Arrays, Model, every_tensor, takes_callers
 from callbench.drivers.torch_common import (
     is_program_run,
     load_torchscript,
-    models_path,
     module_loop,
     program_loop,
     set_threads,
+    trace_for,
 )
-from callbench.model.artifacts import TORCHSCRIPT
 
 
 def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Model:
     set_threads(options.threads)
     shared = SHARED_SCRIPT if frozen else None  # the plain row stays one caller
-    module = load_torchscript(options, TORCHSCRIPT)
+    path = trace_for(options)
+    module = load_torchscript(path)
     if frozen:
         module = torch.jit.optimize_for_inference(torch.jit.freeze(module))
-    path = models_path(options, TORCHSCRIPT)
     if is_program_run(options):
         how = "frozen, optimize_for_inference, " if frozen else ""
         return program_loop(module, options, inputs, outputs, inference=frozen, path=path,

@@ -84,7 +84,9 @@ class Counter:
         if self.build.error is not None:
             return block(opts, "skipped", self.build.error, **self._build_note())
         try:
-            art.verify(self.build.models, [self.spec.artifact])
+            art.verify(
+                self.build.models, [art.at_batch(self.build.models, self.spec.artifact, opts.batch)]
+            )
         except DataError as exc:
             return block(opts, "failed", str(exc))
         counted = self._attempt()

@@ -23,14 +23,13 @@ from callbench.driver_options import ONE_CALLER
 from callbench.driverkit.paced import SPIN_NS  # the kits' (paced.hpp's kSpinNs too)
 from callbench.errors import DataError
 from callbench.files import write_atomic
-from callbench.harness import console, rate_search
+from callbench.harness import console, rate_search, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
 from callbench.harness.verification import settle
 from callbench.languages.spec import DriverSpec
-from callbench.model import artifacts as art
 from callbench.records.record import Record, Round
 from callbench.records.store import record_folder, write_record
 from callbench.registry import language_key
@@ -73,7 +72,8 @@ def serve_row(
     options = replace(options, callers=callers, processes=1)
     sweep = {"kind": KIND, "value": callers}
     record = base_record(spec, options, sweep, expected.tolerance)
-    if (reason := why_not(spec, callers)) is not None:
+    reason = why_not(spec, callers) or traces.not_traced_at(spec, options.models, options.batch)
+    if reason is not None:
         record.status, record.error = "skipped", reason
         write_record(run_dir, record)
         return record
@@ -81,7 +81,7 @@ def serve_row(
     with tempfile.TemporaryDirectory(prefix="callbench-serving-") as tmp:
         live = Live(spec, record, Path(tmp))
         try:
-            art.verify(options.models, [spec.artifact])
+            traces.verify(record, spec, options.models, options.batch)
             place = Placement.of(options)
             start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
             wait_ready(live, place, f"[{spec.id} x{callers}]")

@@ -17,7 +17,7 @@ from typing import Any
 
 from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
-from callbench.harness import console, planning
+from callbench.harness import console, planning, traces
 from callbench.harness.copies import WHAT_COPIES_ARE, Copies
 from callbench.harness.expected import Expected, echo_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
@@ -117,7 +117,7 @@ class Session:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
         try:
-            art.verify(self.options.models, [spec.artifact])
+            traces.verify(live.record, spec, self.options.models, self.options.batch)
             start(live, self.options, self.max_calls, self.place, label)
         except (DataError, OSError) as exc:
             return self._fail(live, str(exc))
@@ -146,10 +146,13 @@ class Session:
 
     def _not_exported(self, spec: DriverSpec) -> str | None:
         """Why the driver is skipped for want of its artifact: a width sweep's export has
-        none, or a user's program (``--torch``) could not be made into it."""
+        none, a user's program (``--torch``) could not be made into it, or was traced per
+        batch and not at this one."""
         manifest = art.read_manifest(self.options.models)
         if spec.artifact in manifest["files"]:
             return None
+        if reason := traces.not_traced_at(spec, self.options.models, self.options.batch):
+            return reason
         made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
         if isinstance(made, dict) and made.get("status") in ("failed", "skipped"):
             return f"{spec.artifact} could not be made from the program ({made.get('error')})"

@@ -43,7 +43,8 @@ def settle(
     record.runtime_version = str(result.get("runtime_version") or "") or None
     record.peak_rss_bytes = _int_or_none(result.get("peak_rss_bytes"))
     notes = result.get("notes")
-    record.notes = notes if isinstance(notes, dict) else {}
+    # The driver's notes, beside those the harness wrote at the start (traces.verify's).
+    record.notes = {**(notes if isinstance(notes, dict) else {}), **record.notes}
     if expected.reference_note is not None:
         record.notes["reference"] = expected.reference_note
     return problem

@@ -71,6 +71,21 @@ def require(models: Path, name: str) -> Path:
     return path
 
 
+def trace_at_batch(name: str, batch: int | str) -> str:
+    """The file of a trace made at ``batch`` alone, in place of ``name`` (a trace of a program
+    that bakes its batch in runs at the batch it was traced at): ``mlp_torchscript_batch1.pt``."""
+    stem, dot, suffix = name.rpartition(".")
+    return f"{stem}_batch{batch}{dot}{suffix}"
+
+
+def at_batch(models: Path, name: str, batch: int) -> str:
+    """The file a driver of artifact ``name`` loads at ``batch``: ``name`` itself, or where the
+    set holds one trace per batch in its place, the trace at ``batch`` (when there is one)."""
+    files = read_manifest(models)["files"]
+    per_batch = trace_at_batch(name, batch)
+    return per_batch if name not in files and per_batch in files else name
+
+
 def read_manifest(models: Path) -> dict[str, Any]:
     path = require(models, MANIFEST)
     try:

@@ -13,7 +13,9 @@ what the user brought, and the artifacts the drivers load:
 - ``mlp.pte``: an ExecuTorch program of it, lowered to XNNPACK (the ExecuTorch rows);
 - ``mlp_portable.pte``: the same without a delegate (ExecuTorch's own kernels);
 - ``mlp_torchscript.pt``: ``torch.jit.trace`` of the program's module, checked at another
-  batch than it was traced at (the TorchScript rows of Python, C++, Java and Rust).
+  batch than it was traced at (the TorchScript rows of Python, C++, Java and Rust); where
+  that trace baked its batch in, ``mlp_torchscript_batch<B>.pt`` in its place, one trace
+  for each batch the run calls, each checked at its own batch and run at it only.
 
 Only the artifacts the chosen drivers load are made.
 
@@ -25,7 +27,7 @@ on its own (``user_torch_artifacts``), and the folder written as ``user_onnx`` w
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from callbench.model.user_onnx import Checked, fit_batch
@@ -39,10 +41,12 @@ KIND = "torch.export program"
 
 
 def prepare(
-    path: Path, inputs_path: Path | None = None, needed: Collection[str] | None = None
-) -> Path:
+    path: Path, inputs_path: Path | None = None, needed: Collection[str] | None = None,
+    batches: Sequence[int] = (1,),
+) -> Path:  # fmt: skip
     """The checked artifact set in a temporary folder (the caller moves it beside the run):
-    the artifacts ``needed`` (by name; None: every one) that can be made from the program."""
+    the artifacts ``needed`` (by name; None: every one) that can be made from the program;
+    ``batches``, those the run calls (its own first), for a trace that bakes its batch in."""
     import torch
 
     ep = load(path)
@@ -51,11 +55,14 @@ def prepare(
     samples = fit_batch(path, batch, samples_for(path, inputs_path, inputs))
     reference = reference_outputs(path, ep, inputs, outputs, batch, samples)
     checked = Checked(path, inputs, outputs, batch, samples, reference)
-    makers = derived(ep, checked.signature, samples, reference)
+    makers = derived(ep, checked.signature, samples, reference, batches)
     made = {name: timed(make, name) for name, make in makers.items()
             if needed is None or name in needed}  # fmt: skip
     files = {PROGRAM: path.read_bytes()}
-    files.update({name: m.pop("blob") for name, m in made.items() if m["status"] == "ok"})
+    for name, m in made.items():
+        if m["status"] == "ok":
+            blob = m.pop("blob")
+            files.update(blob if isinstance(blob, dict) else {name: blob})
     return checked.write(files, inputs_path, {
         "kind": KIND,
         "producer": f"torch.export (loaded by torch {torch.__version__})",

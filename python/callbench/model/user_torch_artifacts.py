@@ -13,7 +13,8 @@ import io
 import logging
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,9 +34,10 @@ from callbench.model.exported_programs import (
 SIGNATURE_FILE = "callbench_signature.txt"
 
 
-def timed(make: Callable[[], bytes], name: str = "") -> dict[str, Any]:
+def timed(make: Callable[[], bytes | PerBatch], name: str = "") -> dict[str, Any]:
     """An artifact made, with its seconds and bytes, or the exporter's first line (or, for
-    one made on a CUDA device only, where there is none, the reason it was not tried)."""
+    one made on a CUDA device only, where there is none, the reason it was not tried). Its
+    ``blob``: the file's bytes, or for traces per batch each file's by name."""
     if name in CUDA_ONLY:
         from callbench.cuda_probe import torch_reason
 
@@ -47,8 +49,12 @@ def timed(make: Callable[[], bytes], name: str = "") -> dict[str, Any]:
     except Exception as exc:  # each exporter fails its own way; the others go on
         return {"status": "failed", "error": first_line(exc),
                 "seconds": round(time.perf_counter() - start, 3)}  # fmt: skip
-    return {"status": "ok", "seconds": round(time.perf_counter() - start, 3), "bytes": len(blob),
-            "blob": blob}  # fmt: skip
+    seconds = round(time.perf_counter() - start, 3)
+    if isinstance(blob, PerBatch):
+        files = blob.files()
+        return {"status": "ok", "seconds": seconds, "bytes": sum(map(len, files.values())),
+                **blob.about(), "blob": files}  # fmt: skip
+    return {"status": "ok", "seconds": seconds, "bytes": len(blob), "blob": blob}
 
 
 def onnx_of(ep: Any) -> bytes:
@@ -69,47 +75,136 @@ def onnx_of(ep: Any) -> bytes:
     return bytes(onnx_without_stack_traces(proto).SerializeToString())
 
 
+# Where a trace bakes its batch in, the traces made, one a batch: the run's own batch first
+# (the main table, the callers sweep), then the others the run calls, smallest first, while
+# the traces so far and the next one's estimate (the last one's seconds scaled by the batch)
+# stay within this budget.
+TRACE_BUDGET_S = 30.0
+
+
+class BakedInError(RuntimeError):
+    """A trace that does not give the program's outputs at another batch than its own."""
+
+
+@dataclass(frozen=True)
+class PerBatch:
+    """One trace per batch, where one trace of every batch baked the batch in."""
+
+    traces: dict[int, bytes]  # batch -> the trace's file
+    why: str  # the one trace's failure
+    left_out: list[str]  # a line for each batch not traced
+
+    def files(self) -> dict[str, bytes]:
+        return {art.trace_at_batch(art.TORCHSCRIPT, b): blob for b, blob in self.traces.items()}
+
+    def about(self) -> dict[str, Any]:
+        """The artifacts table's words for it (the manifest)."""
+        return {"traced_at": sorted(self.traces), "files": sorted(self.files()),
+                "left_out": self.left_out, "why": self.why, "note": BAKED_NOTE}  # fmt: skip
+
+
+# What each TorchScript record and the artifacts table say of a trace made for one batch.
+BAKED_NOTE = "traced at batch B: runs at that batch only"
+
+
+def traced_note(batch: int) -> str:
+    return BAKED_NOTE.replace("batch B", f"batch {batch:,}")
+
+
 def torchscript_of(
     ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
-    reference: Mapping[str, np.ndarray],
-) -> bytes:  # fmt: skip
+    reference: Mapping[str, np.ndarray], batches: Sequence[int] = (1,),
+) -> bytes | PerBatch:  # fmt: skip
     """``torch.jit.trace`` of the program's module at a batch of 2 (its fixed batch, if it has
     one), checked against the reference at a batch of 3: tracing records the sizes it sees,
-    so a module that baked the example's batch in is refused, not run at the wrong size."""
+    so a module that baked the example's batch in is not run at the wrong size. Such a
+    module is traced again at each of ``batches`` (the batches the run calls, its own
+    first), each checked at its own batch (``PerBatch``)."""
+    count = len(next(iter(samples.values())))
+    if fixed := signature.fixed_batch:
+        return saved(checked_trace(ep, signature, samples, reference, fixed, fixed), signature)
+    try:
+        traced = checked_trace(ep, signature, samples, reference, min(2, count), min(3, count))
+    except BakedInError as exc:
+        return per_batch(ep, signature, samples, reference, batches, str(exc))
+    return saved(traced, signature)
+
+
+def per_batch(
+    ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
+    reference: Mapping[str, np.ndarray], batches: Sequence[int], why: str,
+) -> PerBatch:  # fmt: skip
+    """A trace at each of ``batches`` that the samples hold and the budget allows, the first
+    always; each checked against the program at its own batch, on other samples than it was
+    traced on where the samples hold them."""
+    count = len(next(iter(samples.values())))
+    wanted = list(dict.fromkeys([batches[0], *sorted(batches[1:])]))
+    traces: dict[int, bytes] = {}
+    left_out: list[str] = []
+    spent, last = 0.0, None
+    for b in wanted:
+        if b > count:
+            left_out.append(f"batch {b:,}: the inputs hold {count:,} samples")
+            continue
+        if traces and last is not None and spent + last[1] * b / last[0] > TRACE_BUDGET_S:
+            left_out.append(
+                f"batch {b:,}: a trace would take about {last[1] * b / last[0]:.3g}"
+                f" s, past what is left of the {TRACE_BUDGET_S:g} s budget"
+            )
+            continue
+        began = time.perf_counter()
+        check_from = b if 2 * b <= count else 0
+        traced = checked_trace(ep, signature, samples, reference, b, b, check_from)
+        traces[b] = saved(traced, signature)
+        last = (b, time.perf_counter() - began)
+        spent += last[1]
+    return PerBatch(traces, why, left_out)
+
+
+def checked_trace(
+    ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
+    reference: Mapping[str, np.ndarray], trace_at: int, check_at: int, check_from: int = 0,
+) -> Any:  # fmt: skip
+    """The module traced on the first ``trace_at`` samples, checked against the reference on
+    ``check_at`` samples from ``check_from`` (``BakedInError`` where it gives other outputs)."""
     import torch
 
-    count = len(next(iter(samples.values())))
-    fixed = signature.fixed_batch
-    trace_at, check_at = (fixed, fixed) if fixed else (min(2, count), min(3, count))
-
-    def first(n: int) -> tuple[Any, ...]:
-        return tuple(torch.from_numpy(samples[t.name][:n]) for t in signature.inputs)
+    def batch(start: int, n: int) -> tuple[Any, ...]:
+        return tuple(torch.from_numpy(samples[t.name][start : start + n])
+                     for t in signature.inputs)  # fmt: skip
 
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         trace: Any = torch.jit.trace
-        traced = trace(ep.module(), first(trace_at), check_trace=False)
+        traced = trace(ep.module(), batch(0, trace_at), check_trace=False)
         try:
-            got = traced(*first(check_at))
+            got = traced(*batch(check_from, check_at))
         except Exception as exc:  # the interpreter's own line is its last
             last = [ln.strip() for ln in str(exc).splitlines() if ln.strip()] or [repr(exc)]
-            raise RuntimeError(f"traced at batch {trace_at}, it fails at batch {check_at} "
-                               f"({last[-1]}): tracing baked a size in") from None  # fmt: skip
+            raise BakedInError(f"traced at batch {trace_at}, it fails at batch {check_at} "
+                          f"({last[-1]}): tracing baked a size in") from None  # fmt: skip
     leaves = got if isinstance(got, tuple | list) else (got,)
     if len(leaves) != len(signature.outputs):
         raise RuntimeError(f"the traced module gives {len(leaves)} outputs, the program "
                            f"{len(signature.outputs)}")  # fmt: skip
     for t, y in zip(signature.outputs, leaves, strict=True):
-        want = reference[t.name][:check_at]
+        want = reference[t.name][check_from : check_from + check_at]
         if tuple(y.shape) != want.shape:
-            raise RuntimeError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
-                               f"{check_at} with {list(y.shape)}, not {list(want.shape)}: "
-                               "tracing baked a size in")  # fmt: skip
+            raise BakedInError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
+                          f"{check_at} with {list(y.shape)}, not {list(want.shape)}: "
+                          "tracing baked a size in")  # fmt: skip
         error = float(np.max(np.abs(y.numpy().astype("f8") - want.astype("f8")), initial=0))
         if error > (t.tolerance or 0):
-            raise RuntimeError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
-                               f"{check_at} {error:.3g} away from the program (tolerance "
-                               f"{t.tolerance:.3g}): tracing baked something in")  # fmt: skip
+            raise BakedInError(f"traced at batch {trace_at}, it answers {t.name!r} at batch "
+                          f"{check_at} {error:.3g} away from the program (tolerance "
+                          f"{t.tolerance:.3g}): tracing baked something in")  # fmt: skip
+    return traced
+
+
+def saved(traced: Any, signature: tn.Signature) -> bytes:
+    """The trace's file, its signature in an extra file, free of this machine's paths."""
+    import torch
+
     from callbench.model.exported_programs import signature_metadata
     from callbench.model.path_free import torchscript_without_debug_records
 
@@ -125,14 +220,15 @@ def torchscript_of(
 
 def derived(
     ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
-    reference: Mapping[str, np.ndarray],
-) -> dict[str, Callable[[], bytes]]:  # fmt: skip
-    """How each artifact is made from the program, by its contract name."""
+    reference: Mapping[str, np.ndarray], batches: Sequence[int] = (1,),
+) -> dict[str, Callable[[], bytes | PerBatch]]:  # fmt: skip
+    """How each artifact is made from the program, by its contract name (``batches``: those
+    the run calls, its own first, where a trace is made per batch)."""
     from callbench.model.exported_programs import cuda_package_of, executorch_of, package_of
 
     return {
         art.ONNX: lambda: onnx_of(ep),
-        art.TORCHSCRIPT: lambda: torchscript_of(ep, signature, samples, reference),
+        art.TORCHSCRIPT: lambda: torchscript_of(ep, signature, samples, reference, batches),
         AOTI_PACKAGE: lambda: package_of(ep, signature),
         AOTI_CUDA_PACKAGE: lambda: cuda_package_of(ep, signature),
         EXECUTORCH_XNNPACK: lambda: executorch_of(ep),

@@ -99,7 +99,9 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     model = user_model.brought(run)
     if model is not None:  # a user's model: its drivers only, none of our MLP's sections
         question = (["", f"## {user_model.SEED_QUESTION}{title}", "",
-                     user_model.seed_question(run.drivers)]
+                     user_model.seed_question(run.drivers),
+                     "", f"## Calling a PyTorch model today{title}", "",
+                     today.pytorch_today(run.drivers, _models_of(run))]
                     if user_model.is_torch(model) else [])  # fmt: skip
         return [
             "", f"## {user_model.TITLE}{title}", "", user_model.description(model),
@@ -125,13 +127,17 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
         "", f"## The seed's table beside ours{title}", "", seed.seed_table(by_id),
         "", f"### The seed's puzzles{title}", "", puzzles.seed_findings(by_id),
         "", f"## Calling a PyTorch model today{title}", "",
-        today.pytorch_today(run.drivers, Path(str(run.env.get("options", {}).get("models")
-                                                  or "models"))),
+        today.pytorch_today(run.drivers, _models_of(run)),
         "", f"## ONNX Runtime and OpenVINO bindings beside C++{title}", "",
         today.bindings(run.drivers),
         "", f"## Newer runtimes beside their language's peer{title}", "",
         peers.newer_runtimes(run.drivers),
     ]  # fmt: skip
+
+
+def _models_of(run: Run) -> Path:
+    """The models folder the run's drivers loaded (its env's options)."""
+    return Path(str(run.env.get("options", {}).get("models") or "models"))
 
 
 def same_model(run: Run, runs: Sequence[Run]) -> list[Run]:

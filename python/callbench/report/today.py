@@ -58,11 +58,16 @@ def _artifact_bytes(models: Path) -> dict[str, int]:
 
 
 def _export_seconds(models: Path) -> dict[str, float]:
-    """Seconds the exporter took per artifact (absent for an older export)."""
+    """Seconds the exporter took per artifact (absent for an older export); for a user's
+    program, those its manifest's artifacts table gives."""
     try:
         found = json.loads((models / art.EXPORT_SECONDS).read_text())
     except (OSError, ValueError):
-        return {}
+        try:
+            made = json.loads((models / art.MANIFEST).read_text())["user_model"]["artifacts"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}
+        found = {k: v.get("seconds") for k, v in made.items() if isinstance(v, dict)}
     if not isinstance(found, dict):
         return {}
     return {k: float(v) for k, v in found.items() if isinstance(v, int | float)}
@@ -93,7 +98,7 @@ def pytorch_today(records: Sequence[Record], models: Path) -> str:
             why = members[0].error or members[0].status
             rows.append([language, path, f"`{members[0].id}`", why, *[NOT_SHOWN] * 3])
             continue
-        size = sizes.get(best.artifact or "")
+        size = sizes.get(str(best.notes.get("artifact_file") or best.artifact or ""))
         seconds = exported.get(best.artifact or "")
         rows.append([
             language, path, f"`{best.id}`", us(best.median_ns),
@@ -107,10 +112,15 @@ def pytorch_today(records: Sequence[Record], models: Path) -> str:
         "\nLoad time is the driver's own, with its model file read and prepared (for "
         "torch.compile it is the compile, which happens at load: it has no artifact of its own). "
         "Export s is how long `callbench export` took to write the artifact the row loads, "
-        "from the trained model (for AOTInductor: torch.export and the g++ compile; for "
-        "ExecuTorch: torch.export, lowering and, for XNNPACK, importing ExecuTorch).\n\n"
-        + AOTI_STATUS
+        "from the trained model (for a user's program, `--torch` from the program; for "
+        "AOTInductor: torch.export and the g++ compile; for ExecuTorch: torch.export, lowering "
+        "and, for XNNPACK, importing ExecuTorch).\n\n" + AOTI_STATUS
     )
+    traced = [r for r in records if r.notes.get("traced")]
+    if traced:  # a program whose trace bakes its batch in: one trace a batch
+        note += ("\n\nThe program's trace bakes its batch in, so its TorchScript is one trace "
+                 "a batch: " + "; ".join(f"`{r.id}` ({r.notes['traced']})" for r in traced)
+                 + ".")  # fmt: skip
     verdicts = compiled_paths_in_cpp(records)
     return table(header, rows) + "\n" + note + ("\n\n" + verdicts if verdicts else "")
 

@@ -59,11 +59,18 @@ def ports_table(model: dict[str, Any]) -> str:
 
 
 def artifacts_table(model: dict[str, Any]) -> str:
-    """Each artifact derived from a user's program: its status, export seconds and size."""
+    """Each artifact derived from a user's program: its status, export seconds and size (a
+    trace made one a batch: its batches, and why one trace of every batch would not do)."""
     rows = []
     for name, made in (model.get("artifacts") or {}).items():
         ok = made.get("status") == "ok"
         status = "made" if ok else f"{made.get('status')}: {one_line(made.get('error'))}"
+        if ok and made.get("traced_at"):  # a trace that bakes its batch in: one a batch
+            listed = ", ".join(f"{b:,}" for b in made["traced_at"])
+            status = (
+                f"made as one trace a batch, at batch {listed} (each {made.get('note')}), "
+                f"as one trace of every batch failed: {one_line(made.get('why'))}"
+            )
         size = f"{made['bytes']:,}" if ok else "–"
         rows.append([f"`{name}`", status, f"{made.get('seconds', '?')}", size])
     return table(["artifact", "status", "export s", "bytes"], rows)

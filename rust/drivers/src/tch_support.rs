@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use callbench_kit::inputs::INPUT_WIDTH;
 use callbench_kit::tensors::{Dtype, Signature, Tensor};
@@ -58,6 +58,36 @@ pub const SIGNATURE_FILE: &str = "callbench_signature.txt";
 /// The signature a TorchScript file carries in its extra file [`SIGNATURE_FILE`]
 /// (`callbench.input.0 board float32 8 8 8`, one line per tensor); our MLP's file
 /// carries none and is the contract's `x float32 [2] -> y float32 [1]`.
+/// The TorchScript file a row loads at its `--batch`: `mlp_torchscript.pt` (a trace of
+/// every batch), else `mlp_torchscript_batch<B>.pt`, the trace made at this batch alone
+/// (the contract's "A trace per batch"). Where the folder holds another batch's trace
+/// only, the usage line naming the file looked for.
+pub fn trace_for(options: &Options) -> Result<PathBuf> {
+    let every = options.models.join(format!("{TRACE_STEM}.pt"));
+    let own = options.models.join(format!("{TRACE_STEM}_batch{}.pt", options.batch));
+    if every.is_file() {
+        return Ok(every);
+    }
+    if own.is_file() {
+        return Ok(own);
+    }
+    let prefix = format!("{TRACE_STEM}_batch");
+    let per_batch = std::fs::read_dir(&options.models).into_iter().flatten().flatten().any(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        name.starts_with(&prefix) && name.ends_with(".pt")
+    });
+    if per_batch {
+        return Err(Error::usage(format!(
+            "--batch {}: no trace at this batch ({} missing; the program's trace bakes its batch in)",
+            options.batch,
+            own.display()
+        )));
+    }
+    Ok(every) // missing: the loader's missing-file line names it
+}
+
+const TRACE_STEM: &str = "mlp_torchscript";
+
 pub fn torchscript_signature(path: &Path) -> Result<Signature> {
     let Some(text) = extra_file(path, SIGNATURE_FILE)? else {
         let tensor = |name: &str, width| Tensor {

@@ -14,6 +14,15 @@ public interface Driver {
     String artifact();
 
     /**
+     * The file under {@code --models} the driver loads with these options: its
+     * {@link #artifact()}, unless it finds another for its batch (the TorchScript
+     * rows: a trace per batch, {@code PytorchModels.traceFor}).
+     */
+    default Path modelPath(Options options) throws UsageException {
+        return options.models.resolve(artifact());
+    }
+
+    /**
      * Loads {@code model} for calls of {@code options.batch} samples using
      * {@code options.threads} intra-op threads. Any exception becomes a
      * one-line error naming {@code model}.

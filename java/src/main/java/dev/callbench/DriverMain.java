@@ -75,7 +75,7 @@ public final class DriverMain {
 
     private static void serve(Driver driver, Options options, InputStream in, PrintStream out)
             throws CallbenchException {
-        Path modelPath = options.models.resolve(driver.artifact());
+        Path modelPath = driver.modelPath(options);
         if (!Files.isRegularFile(modelPath)) {
             throw new DataException(modelPath, "missing; run `nox -s export` first");
         }

@@ -5,6 +5,7 @@ import dev.callbench.Options;
 import dev.callbench.Signature;
 import dev.callbench.TakesCallers;
 import dev.callbench.TakesCallers.Holding;
+import dev.callbench.UsageException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -38,6 +39,11 @@ abstract class DjlFamily extends BoundFamily implements CallersDriver {
     @Override
     public final String artifact() {
         return PytorchModels.ARTIFACT;
+    }
+
+    @Override
+    public final Path modelPath(Options options) throws UsageException {
+        return PytorchModels.traceFor(options);
     }
 
     @Override

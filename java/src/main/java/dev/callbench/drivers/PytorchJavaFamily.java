@@ -5,6 +5,7 @@ import dev.callbench.Options;
 import dev.callbench.Signature;
 import dev.callbench.TakesCallers;
 import dev.callbench.TakesCallers.Holding;
+import dev.callbench.UsageException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.pytorch.Module;
@@ -39,6 +40,11 @@ abstract class PytorchJavaFamily extends BoundFamily implements CallersDriver {
     @Override
     public final String artifact() {
         return PytorchModels.ARTIFACT;
+    }
+
+    @Override
+    public final Path modelPath(Options options) throws UsageException {
+        return PytorchModels.traceFor(options);
     }
 
     @Override

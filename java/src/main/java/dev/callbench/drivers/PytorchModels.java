@@ -1,15 +1,20 @@
 package dev.callbench.drivers;
 
 import dev.callbench.DataException;
+import dev.callbench.Options;
 import dev.callbench.Signature;
 import dev.callbench.Tensors;
+import dev.callbench.UsageException;
 import dev.callbench.pytorch.LibTorch;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.pytorch.IValue;
 import org.pytorch.Module;
 import org.pytorch.Tensor;
@@ -17,8 +22,38 @@ import org.pytorch.Tensor;
 /** Loads the TorchScript model the same way for both org.pytorch drivers. */
 final class PytorchModels {
     static final String ARTIFACT = "mlp_torchscript.pt";
+    private static final String PER_BATCH_PREFIX = "mlp_torchscript_batch";
 
     private PytorchModels() {}
+
+    /**
+     * The TorchScript file a row loads at its {@code --batch}: {@link #ARTIFACT} (a
+     * trace of every batch), else {@code mlp_torchscript_batch<B>.pt}, the trace made
+     * at this batch alone (the contract's "A trace per batch"). Where the folder holds
+     * another batch's trace only, the usage line naming the file looked for.
+     */
+    static Path traceFor(Options options) throws UsageException {
+        Path every = options.models.resolve(ARTIFACT);
+        Path own = options.models.resolve(PER_BATCH_PREFIX + options.batch + ".pt");
+        if (Files.isRegularFile(every)) {
+            return every;
+        }
+        if (Files.isRegularFile(own)) {
+            return own;
+        }
+        boolean perBatch;
+        try (Stream<Path> listed = Files.list(options.models)) {
+            perBatch = listed.map(p -> p.getFileName().toString())
+                    .anyMatch(n -> n.startsWith(PER_BATCH_PREFIX) && n.endsWith(".pt"));
+        } catch (IOException e) {
+            perBatch = false; // no folder to list: the kit's missing-file line names the artifact
+        }
+        if (perBatch) {
+            throw new UsageException("--batch " + options.batch + ": no trace at this batch ("
+                    + own + " missing; the program's trace bakes its batch in)");
+        }
+        return every;
+    }
 
     /**
      * {@code Module.load} after setting LibTorch's threads, the signature the
