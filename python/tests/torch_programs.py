@@ -101,6 +101,55 @@ def heads_reshape(path: Path) -> Path:
     return export(HeadsReshape(), (torch.zeros(2, 12),), path)
 
 
+class Encoder(torch.nn.Module):
+    """One pre-norm transformer encoder layer: attention over the tokens in ``heads`` heads
+    (each head's reshape uses the batch's size), then a GELU MLP, each with a residual."""
+
+    def __init__(self, width: int, heads: int) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1 = torch.nn.LayerNorm(width)
+        self.qkv = torch.nn.Linear(width, 3 * width)
+        self.out = torch.nn.Linear(width, width)
+        self.norm2 = torch.nn.LayerNorm(width)
+        self.mlp = torch.nn.Sequential(
+            torch.nn.Linear(width, 2 * width), torch.nn.GELU(), torch.nn.Linear(2 * width, width)
+        )
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        n, t, width = tokens.shape
+        q, k, v = self.qkv(self.norm1(tokens)).reshape(n, t, 3, self.heads, -1).unbind(2)
+        q, k, v = (a.transpose(1, 2) for a in (q, k, v))  # [n, heads, t, width / heads]
+        weights = (q @ k.transpose(-1, -2) / (width // self.heads) ** 0.5).softmax(-1)
+        tokens = tokens + self.out((weights @ v).transpose(1, 2).reshape(n, t, width))
+        return tokens + self.mlp(self.norm2(tokens))
+
+
+class TinyViT(torch.nn.Module):
+    """image [N, 3, 32, 32] -> 8x8 patches (a strided convolution) -> 16 tokens of 32 and a
+    class token, learned positions -> two encoder layers of 4 heads -> LayerNorm -> class
+    logits [N, 10]: a small vision transformer, whose trace bakes its batch in."""
+
+    def __init__(self, width: int = 32, layers: int = 2, heads: int = 4) -> None:
+        super().__init__()
+        self.patches = torch.nn.Conv2d(3, width, 8, stride=8)
+        self.cls = torch.nn.Parameter(torch.zeros(1, 1, width))
+        self.positions = torch.nn.Parameter(torch.zeros(1, 17, width))
+        self.encoders = torch.nn.Sequential(*(Encoder(width, heads) for _ in range(layers)))
+        self.norm = torch.nn.LayerNorm(width)
+        self.head = torch.nn.Linear(width, 10)
+
+    def forward(self, image: torch.Tensor) -> torch.Tensor:
+        tokens = self.patches(image).flatten(2).transpose(1, 2)
+        cls = self.cls.expand(image.shape[0], -1, -1)
+        tokens = self.encoders(torch.cat([cls, tokens], 1) + self.positions)
+        return self.head(self.norm(tokens[:, 0]))
+
+
+def tiny_vit(path: Path) -> Path:
+    return export(TinyViT(), (torch.zeros(2, 3, 32, 32),), path)
+
+
 class NoInputs(torch.nn.Module):
     def __init__(self) -> None:
         super().__init__()
