@@ -16,7 +16,7 @@ namespace {
 class TorchScriptModel {
  public:
   explicit TorchScriptModel(const callbench::Options& options)
-      : path_(callbench::trace_for(options)),
+      : path_(callbench::trace_for(options, "mlp_torchscript.pt")),
         loaded_(load(path_, options.threads)),
         tensors_(loaded_.signature, options.batch) {
     c10::InferenceMode guard;

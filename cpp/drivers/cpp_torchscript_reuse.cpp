@@ -54,7 +54,7 @@ class ReuseCall {
 class TorchScriptReuseModel {
  public:
   explicit TorchScriptReuseModel(const callbench::Options& options)
-      : path_(callbench::trace_for(options)),
+      : path_(callbench::trace_for(options, "mlp_torchscript.pt")),
         loaded_(load(path_, options.threads)),
         tensors_(loaded_.signature, options.batch),
         module_(torch::jit::optimize_for_inference(loaded_.module)),

@@ -26,26 +26,18 @@ Notes torch_notes(std::string call) {
           {"inter_op_threads", static_cast<std::int64_t>(at::get_num_interop_threads())}};
 }
 
-namespace {
-
-constexpr std::string_view kTraceStem = "mlp_torchscript";
-
-std::string trace_at_batch(const std::string& batch) {
-  return std::string(kTraceStem) + "_batch" + batch + ".pt";
-}
-
-}  // namespace
-
-std::filesystem::path trace_for(const Options& options) {
-  const std::filesystem::path every = options.models / (std::string(kTraceStem) + ".pt");
-  const std::filesystem::path own = options.models / trace_at_batch(std::to_string(options.batch));
+std::filesystem::path trace_for(const Options& options, std::string_view artifact) {
+  const std::filesystem::path every = options.models / artifact;
+  // mlp_torchscript.pt -> mlp_torchscript_batch<B>.pt
+  const std::string stem = every.stem().string() + "_batch";
+  const std::string suffix = every.extension().string();
+  const std::filesystem::path own = options.models / (stem + std::to_string(options.batch) + suffix);
   std::error_code ignored;
   if (std::filesystem::is_regular_file(every, ignored)) return every;
   if (std::filesystem::is_regular_file(own, ignored)) return own;
-  const std::string prefix = std::string(kTraceStem) + "_batch";
   for (const auto& entry : std::filesystem::directory_iterator(options.models, ignored)) {
     const std::string name = entry.path().filename().string();
-    if (name.starts_with(prefix) && name.ends_with(".pt")) {
+    if (name.starts_with(stem) && name.ends_with(suffix)) {
       throw UsageError("--batch " + std::to_string(options.batch) +
                        ": no trace at this batch (" + own.string() +
                        " missing; the program's trace bakes its batch in)");

@@ -29,11 +29,11 @@ std::string torch_version();
 // inter-op thread counts read back from ATen.
 Notes torch_notes(std::string call);
 
-// The TorchScript file a row loads at its --batch: mlp_torchscript.pt (a trace of
-// every batch), else mlp_torchscript_batch<B>.pt, the trace made at this batch alone
-// (the contract's "A trace per batch"). Where the folder holds another batch's trace
-// only, a UsageError naming the file looked for.
-std::filesystem::path trace_for(const Options& options);
+// The TorchScript file a row loads at its --batch: `artifact` (mlp_torchscript.pt, a
+// trace of every batch), else mlp_torchscript_batch<B>.pt, the trace made at this batch
+// alone (the contract's "A trace per batch"). Where the folder holds another batch's
+// trace only, a UsageError naming the file looked for.
+std::filesystem::path trace_for(const Options& options, std::string_view artifact);
 
 // torch::jit::load (filling the extra files asked for in `extra_files`), with a
 // one-line DataError naming the file if it is missing or does not load.

@@ -14,7 +14,7 @@ from callbench.driver_options import Options
 from callbench.driverkit.model import SHARED, Arrays, Loop, Model, Sharing, model_error
 from callbench.drivers.checks import check_output, per_call
 from callbench.errors import UsageError
-from callbench.model.artifacts import TORCHSCRIPT, require, trace_at_batch
+from callbench.model.artifacts import require
 from callbench.model.user_torch import PROGRAM
 from callbench.model.user_torch_archive import load
 
@@ -48,20 +48,6 @@ def storer(outputs: np.ndarray, batch: int) -> Store:
         rows[i] = y.detach().numpy().reshape(-1)
 
     return store_batch
-
-
-def trace_for(options: Options) -> Path:
-    """The TorchScript a row loads at its ``--batch``: ``mlp_torchscript.pt`` (a trace of every
-    batch), else the trace made at this batch alone (contract: "A trace per batch"). Where the
-    folder holds another batch's trace only, the usage line naming the file looked for."""
-    models = options.models
-    if (models / TORCHSCRIPT).is_file() or not any(models.glob(trace_at_batch(TORCHSCRIPT, "*"))):
-        return require(models, TORCHSCRIPT)
-    own = models / trace_at_batch(TORCHSCRIPT, options.batch)
-    if not own.is_file():
-        raise UsageError(f"--batch {options.batch}: no trace at this batch ({own} missing; "
-                         "the program's trace bakes its batch in)")  # fmt: skip
-    return own
 
 
 def load_torchscript(path: Path) -> torch.jit.ScriptModule:

@@ -11,6 +11,8 @@ batch in, the trace made at ``--batch`` (``trace_for``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 
 from callbench.driver_options import Options
@@ -21,8 +23,23 @@ from callbench.drivers.torch_common import (
     module_loop,
     program_loop,
     set_threads,
-    trace_for,
 )
+from callbench.errors import UsageError
+from callbench.model.artifacts import TORCHSCRIPT, require, trace_at_batch
+
+
+def trace_for(options: Options) -> Path:
+    """The TorchScript a row loads at its ``--batch``: ``mlp_torchscript.pt`` (a trace of every
+    batch), else the trace made at this batch alone (contract: "A trace per batch"). Where the
+    folder holds another batch's trace only, the usage line naming the file looked for."""
+    models = options.models
+    if (models / TORCHSCRIPT).is_file() or not any(models.glob(trace_at_batch(TORCHSCRIPT, "*"))):
+        return require(models, TORCHSCRIPT)
+    own = models / trace_at_batch(TORCHSCRIPT, options.batch)
+    if not own.is_file():
+        raise UsageError(f"--batch {options.batch}: no trace at this batch ({own} missing; "
+                         "the program's trace bakes its batch in)")  # fmt: skip
+    return own
 
 
 def setup(options: Options, inputs: Arrays, outputs: Arrays, *, frozen: bool) -> Model:

@@ -58,23 +58,24 @@ pub const SIGNATURE_FILE: &str = "callbench_signature.txt";
 /// The signature a TorchScript file carries in its extra file [`SIGNATURE_FILE`]
 /// (`callbench.input.0 board float32 8 8 8`, one line per tensor); our MLP's file
 /// carries none and is the contract's `x float32 [2] -> y float32 [1]`.
-/// The TorchScript file a row loads at its `--batch`: `mlp_torchscript.pt` (a trace of
-/// every batch), else `mlp_torchscript_batch<B>.pt`, the trace made at this batch alone
-/// (the contract's "A trace per batch"). Where the folder holds another batch's trace
-/// only, the usage line naming the file looked for.
-pub fn trace_for(options: &Options) -> Result<PathBuf> {
-    let every = options.models.join(format!("{TRACE_STEM}.pt"));
-    let own = options.models.join(format!("{TRACE_STEM}_batch{}.pt", options.batch));
+/// The TorchScript file a row loads at its `--batch`: `artifact` (`mlp_torchscript.pt`,
+/// a trace of every batch), else `mlp_torchscript_batch<B>.pt`, the trace made at this
+/// batch alone (the contract's "A trace per batch"). Where the folder holds another
+/// batch's trace only, the usage line naming the file looked for.
+pub fn trace_for(options: &Options, artifact: &str) -> Result<PathBuf> {
+    let every = options.models.join(artifact);
+    let (stem, suffix) = artifact.rsplit_once('.').unwrap_or((artifact, ""));
+    let prefix = format!("{stem}_batch");
+    let own = options.models.join(format!("{prefix}{}.{suffix}", options.batch));
     if every.is_file() {
         return Ok(every);
     }
     if own.is_file() {
         return Ok(own);
     }
-    let prefix = format!("{TRACE_STEM}_batch");
     let per_batch = std::fs::read_dir(&options.models).into_iter().flatten().flatten().any(|e| {
         let name = e.file_name().to_string_lossy().into_owned();
-        name.starts_with(&prefix) && name.ends_with(".pt")
+        name.starts_with(&prefix) && name.ends_with(&format!(".{suffix}"))
     });
     if per_batch {
         return Err(Error::usage(format!(
@@ -85,8 +86,6 @@ pub fn trace_for(options: &Options) -> Result<PathBuf> {
     }
     Ok(every) // missing: the loader's missing-file line names it
 }
-
-const TRACE_STEM: &str = "mlp_torchscript";
 
 pub fn torchscript_signature(path: &Path) -> Result<Signature> {
     let Some(text) = extra_file(path, SIGNATURE_FILE)? else {

@@ -132,7 +132,7 @@ impl TakesCallers for TorchScriptModel {
 
 fn load(options: &Options) -> Result<TorchScriptModel> {
     tch_support::set_threads(options)?;
-    let path = tch_support::trace_for(options)?;
+    let path = tch_support::trace_for(options, "mlp_torchscript.pt")?;
     require_file(&path)?;
     let signature = torchscript_signature(&path)?;
     let no_grad = tch::no_grad_guard();
