@@ -146,11 +146,10 @@ def per_batch(
         if b > count:
             left_out.append(f"batch {b:,}: the inputs hold {count:,} samples")
             continue
-        if traces and last is not None and spent + last[1] * b / last[0] > TRACE_BUDGET_S:
-            left_out.append(
-                f"batch {b:,}: a trace would take about {last[1] * b / last[0]:.3g}"
-                f" s, past what is left of the {TRACE_BUDGET_S:g} s budget"
-            )
+        estimate = last[1] * b / last[0] if last is not None else 0.0  # none for the first
+        if last is not None and spent + estimate > TRACE_BUDGET_S:
+            left_out.append(f"batch {b:,}: a trace would take about {estimate:.3g} s, past what "
+                            f"is left of the {TRACE_BUDGET_S:g} s budget")  # fmt: skip
             continue
         began = time.perf_counter()
         check_from = b if 2 * b <= count else 0

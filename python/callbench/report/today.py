@@ -9,6 +9,7 @@ from pathlib import Path
 
 from callbench.languages.cpp import LANGUAGE as CPP
 from callbench.model import artifacts as art
+from callbench.model.user_onnx import ORIGIN
 from callbench.records.record import Record
 from callbench.registry import seed_driver
 from callbench.report.format import NOT_SHOWN, table, us
@@ -64,7 +65,7 @@ def _export_seconds(models: Path) -> dict[str, float]:
         found = json.loads((models / art.EXPORT_SECONDS).read_text())
     except (OSError, ValueError):
         try:
-            made = json.loads((models / art.MANIFEST).read_text())["user_model"]["artifacts"]
+            made = json.loads((models / art.MANIFEST).read_text())[ORIGIN]["artifacts"]
         except (OSError, ValueError, KeyError, TypeError):
             return {}
         found = {k: v.get("seconds") for k, v in made.items() if isinstance(v, dict)}
