@@ -50,9 +50,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.cli.bench import many_callers, runs_program
+from callbench.cli.phases.callers import many_callers
+from callbench.cli.phases.user_model import runs_program
 from callbench.errors import UsageError
-from callbench.harness import console, gpu_sweep
+from callbench.harness import console
+from callbench.harness.load import gpu_sweep
 from callbench.harness.options import RunOptions
 from callbench.harness.run import run_group, run_sweep, run_widths
 from callbench.languages.spec import DriverSpec

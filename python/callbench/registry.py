@@ -1,7 +1,9 @@
 """Every driver, declared once: id, runtime, artifact, and where its code is.
 
 One line per driver. The language's constructor (``callbench.languages.*``)
-knows how its programs start and whether they are built; ``DriverSpec.source``
+knows how its programs start and whether they are built; the marks around it
+(``swept``, ``callers``, ``program``, ...: ``callbench.languages.marks``) set its roles;
+``DriverSpec.source``
 names the file that holds the driver. A driver echoes its id, calls, batch and
 threads in its result line, and the harness fails the record when they differ
 from what it asked for. See docs/adding-a-driver.md.
@@ -9,11 +11,22 @@ from what it asked for. See docs/adding-a-driver.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
-from callbench.drivers.cuda_common import cupy_unavailable, torch_unavailable
+from callbench.drivers.cuda_common import cupy_unavailable
 from callbench.languages import cpp, go, java, node, python, rust
+from callbench.languages.marks import (
+    batch_one,
+    callers,
+    callers_only,
+    floor,
+    gpu,
+    gpu_floor,
+    mlp_only,
+    program,
+    seed_row,
+    swept,
+)
 from callbench.languages.spec import DriverSpec
 from callbench.model.artifacts import ONNX, STATE_DICT, TORCHSCRIPT, WEIGHTS
 from callbench.model.exported_programs import (
@@ -25,79 +38,18 @@ from callbench.model.exported_programs import (
 from callbench.model.iree_model import VMFB
 from callbench.model.litert_model import TFLITE
 from callbench.roles import (
-    BATCH_ONE,
-    CALLERS_ONLY,
     CPP_API,
     FLOOR,
-    GPU,
-    GPU_FLOOR,
     PER_CALLER,
     PYTHON_MODULE,
     SHARED,
     SWEEP,
-    TORCH_PROGRAM,
     TORCHSCRIPT_FROM_CPP,
     TORCHSCRIPT_FROM_JAVA,
     TORCHSCRIPT_FROM_PYTHON,
     Call,
-    SeedRole,
     SeedRow,
 )
-
-
-def swept(spec: DriverSpec) -> DriverSpec:
-    """The driver also runs in the batch and thread sweeps (its runtime's fastest way)."""
-    return replace(spec, roles=spec.roles | {SWEEP})
-
-
-def floor(spec: DriverSpec) -> DriverSpec:
-    """The main table's ratios are taken against this driver (a hand-written loop)."""
-    return replace(spec, roles=spec.roles | {FLOOR})
-
-
-def program(spec: DriverSpec) -> DriverSpec:
-    """With ``--torch``, the driver runs the user's torch.export program (``TORCH_PROGRAM``)."""
-    return replace(spec, roles=spec.roles | {TORCH_PROGRAM})
-
-
-def gpu(spec: DriverSpec, needs: Callable[[], str | None] = torch_unavailable) -> DriverSpec:
-    """The driver calls the model on a CUDA device (``GPU``): it runs only where ``needs``
-    finds what it needs (and its own check, such as a C++ binary built, passes), and is
-    recorded as skipped with the first line that fails elsewhere."""
-    built = spec.available
-    return replace(spec, roles=spec.roles | {GPU}, available=lambda: needs() or built())
-
-
-def gpu_floor(spec: DriverSpec) -> DriverSpec:
-    """The GPU's per-call floor (``GPU_FLOOR``): computes nothing, checked by its echo."""
-    return replace(spec, roles=spec.roles | {GPU_FLOOR})
-
-
-def callers(spec: DriverSpec, holds: str) -> DriverSpec:
-    """The driver takes ``--callers N`` (contract 4), its callers holding the model as
-    ``holds`` says (``roles.SHARED`` or ``roles.PER_CALLER``)."""
-    return replace(spec, callers=holds)
-
-
-def mlp_only(spec: DriverSpec) -> DriverSpec:
-    """A plain caller written for our MLP alone: a user's model skips it, saying why."""
-    return replace(spec, mlp_only=True)
-
-
-def callers_only(spec: DriverSpec) -> DriverSpec:
-    """A model held per caller where its twin shares it: run at N > 1 callers only."""
-    return replace(callers(spec, PER_CALLER), roles=spec.roles | {CALLERS_ONLY})
-
-
-def batch_one(spec: DriverSpec) -> DriverSpec:
-    """The driver takes one sample a call only (``BATCH_ONE``): no batch sweep takes it."""
-    return replace(spec, roles=spec.roles | {BATCH_ONE})
-
-
-def seed_row(row: SeedRow, call: Call, how: str, spec: DriverSpec) -> DriverSpec:
-    """The driver stands for ``row`` of the seed's table, making ``call`` as ``how`` says."""
-    return replace(spec, seed=SeedRole(row, call, how))
-
 
 DRIVERS: tuple[DriverSpec, ...] = (
     # Python: callbench/drivers/<module>.py, function named after the colon.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from callbench.harness.callers_plan import affordable, caller_counts, plan
-from callbench.harness.sweep_plan import MIN_ROUNDS
+from callbench.harness.load.callers_plan import affordable, caller_counts, plan
+from callbench.harness.load.sweep_plan import MIN_ROUNDS
 from callbench.registry import DRIVERS, lookup
 from tests.test_report import driver
 

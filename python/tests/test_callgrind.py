@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness import callgrind
-from callbench.harness.callgrind import CallgrindError
+from callbench.harness.count import callgrind
+from callbench.harness.count.callgrind import CallgrindError
 
 SLEEPER = "import sys; sys.stdin.readline()"
 

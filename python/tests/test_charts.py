@@ -14,7 +14,7 @@ from matplotlib.text import Text
 from callbench.records.record import Record
 from callbench.registry import the_floor
 from callbench.report import charts
-from callbench.report.counts import trend
+from callbench.report.sections.counts import trend
 from tests.test_report import counted, driver
 
 RUN = "20261126T000000Z-test-000000"

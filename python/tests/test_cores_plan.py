@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from callbench.harness.cores_plan import best_batch, plan
+from callbench.harness.load.cores_plan import best_batch, plan
 from callbench.records.record import Record
 from callbench.registry import DRIVERS, lookup
 from tests.test_report import driver

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness import count_builds
+from callbench.harness.count import builds as count_builds
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
 from callbench.model import exported_programs
@@ -117,7 +117,7 @@ def test_io_uring_is_turned_off_for_the_command_and_what_it_runs() -> None:
     import platform
     import sys
 
-    from callbench.harness import no_io_uring
+    from callbench.harness.count import no_io_uring
 
     if platform.machine() != "x86_64" or no_io_uring.unavailable() is not None:
         pytest.skip("x86-64 Linux with libseccomp only")
@@ -156,7 +156,9 @@ def test_no_io_uring_without_a_command_says_how_to_call_it() -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "callbench.harness.no_io_uring"], capture_output=True, text=True
+        [sys.executable, "-m", "callbench.harness.count.no_io_uring"],
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 2 and done.stderr.startswith("usage:")
 
@@ -169,7 +171,7 @@ def test_a_go_row_runs_under_callgrind_from_its_start_with_preemption_signals_of
     build's environment runs its rounds to the end."""
     import os
 
-    from callbench.harness import callgrind
+    from callbench.harness.count import callgrind
     from callbench.registry import lookup
 
     driver = lookup("go-handwritten")

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from callbench.driver_options import WARMUP
-from callbench.harness.count_options import MAX_CALLS, MOST_PAIRS
-from callbench.harness.counting import count_drivers
+from callbench.harness.count.options import MAX_CALLS, MOST_PAIRS
+from callbench.harness.count.run import count_drivers
 from callbench.harness.options import RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
@@ -161,7 +161,7 @@ CTRL_C_CHILD = """
 import sys
 from pathlib import Path
 from callbench.harness.options import RunOptions
-from callbench.harness.counting import count_drivers
+from callbench.harness.count.run import count_drivers
 from callbench.languages.spec import DriverSpec
 
 binary, models, run_dir = sys.argv[1:4]
@@ -214,7 +214,7 @@ def test_ctrl_c_keeps_finished_records_and_leaves_no_process(
 
 
 def test_a_jit_still_compiling_under_valgrind_is_skipped_with_its_pairs() -> None:
-    from callbench.harness.count_options import jit_verdict
+    from callbench.harness.count.options import jit_verdict
 
     pairs = [{"single": [10_000_000], "double": [20_000_000 + d]} for d in (0, 500_000, 9_000_000)]
     block = {"status": "ok", "error": None, "calls": 1000, "events": ["Ir"], "pairs": pairs,
@@ -235,7 +235,7 @@ def test_a_jit_row_with_one_pair_off_of_five_is_counted_on_its_middle_pairs() ->
     """A garbage collection in one round moves one pair 2% (seen in full count runs): five
     pairs, the middle three within 2%, count; the record keeps the whole spread. Two pairs
     off the same way leave the middle apart, and the row is skipped."""
-    from callbench.harness.count_options import jit_verdict
+    from callbench.harness.count.options import jit_verdict
 
     def block_of(extra: list[int]) -> dict[str, Any]:
         pairs = [{"single": [10_000_000], "double": [20_000_000 + d]} for d in extra]
@@ -294,7 +294,7 @@ def test_a_jit_whose_double_round_cost_less_is_skipped_as_unstable() -> None:
     """A pair whose 2K-call round did fewer instructions than its K-call one (the JIT
     compiling in the first) gives a negative figure: the spread stays a width, the row is
     varying, and a JIT row is skipped saying so, not written with a negative spread."""
-    from callbench.harness.count_options import jit_verdict
+    from callbench.harness.count.options import jit_verdict
     from callbench.records import count as derive
 
     pairs = [{"single": [9_000_000], "double": [1_000_000]},  # -8,000 a call
@@ -332,7 +332,7 @@ def test_a_java_row_runs_with_every_register_exact_and_counts_the_same_work(
     """A JVM resumes after its own SIGSEGVs, so a Java row runs under callgrind with every
     register exact at a memory access; that changes how Valgrind translates, not the
     instructions counted."""
-    from callbench.harness.callgrind import PRECISE_REGISTERS
+    from callbench.harness.count.callgrind import PRECISE_REGISTERS
 
     records = count(
         small_models, tmp_path, fake(2000, "ok", "cpp-fake-count"), fake(2000, "ok", "java-fake")
@@ -346,7 +346,7 @@ def test_a_java_row_runs_with_every_register_exact_and_counts_the_same_work(
 
 
 def test_a_jit_that_never_settles_is_skipped_saying_so() -> None:
-    from callbench.harness.count_options import SETTLE_ROUNDS, jit_verdict
+    from callbench.harness.count.options import SETTLE_ROUNDS, jit_verdict
 
     figures = [1000.0 + 50 * (i % 2) for i in range(SETTLE_ROUNDS)]
     block = {"status": "ok", "error": None, "calls": 1000, "warmup": 10_000, "varying": False,
@@ -362,7 +362,7 @@ def test_a_jit_rows_rounds_are_calibrated_longer() -> None:
     """Its calling thread's garbage collection averages out over rounds twice as long
     (java-pytorch's, and its variants', eight times), up to JIT_MAX_CALLS calls; a compiled
     row whose allocator's work wanders gets longer rounds too."""
-    from callbench.harness.count_options import JIT_MAX_CALLS, calls_for, round_target
+    from callbench.harness.count.options import JIT_MAX_CALLS, calls_for, round_target
 
     jit = round_target("java-onnxruntime", jit=True)
     assert round_target("java-onnxruntime", jit=False) == 50_000_000
@@ -383,13 +383,13 @@ def test_a_row_counts_three_pairs_at_first_and_tracts_three_in_each_process() ->
     """--pairs for most rows; a JIT row at least JIT_PAIRS; tract's rows (rust-tract and its
     variants) in three processes, the most pairs shared among them; the most never below
     the first."""
-    from callbench.harness.count_options import (
+    from callbench.harness.count.options import (
         JIT_PAIRS,
         MOST_JIT_PAIRS,
         first_pairs,
         processes_for,
     )
-    from callbench.harness.count_pairs import pairs_for
+    from callbench.harness.count.pairs import pairs_for
 
     assert first_pairs(3, jit=False) == 3
     assert first_pairs(1, jit=False) == 1
@@ -430,7 +430,7 @@ class WanderingRounds:
 def test_pairs_that_spread_wide_get_two_more_up_to_the_most(
     costs: list[float], counted: int
 ) -> None:
-    from callbench.harness.count_pairs import count_pairs
+    from callbench.harness.count.pairs import count_pairs
 
     events, pairs = count_pairs(WanderingRounds(costs), 1_000, (3, 9))  # type: ignore[arg-type]
     assert len(pairs) == counted
@@ -472,7 +472,7 @@ def test_the_middle_spread_is_the_middle_three_pairs_of_five_or_more() -> None:
 
 
 def test_a_jvm_crash_is_named_from_its_crash_log_not_its_options_line(tmp_path: Path) -> None:
-    from callbench.harness.counter import jvm_crash
+    from callbench.harness.count.counter import jvm_crash
     from callbench.harness.processes import error_line
 
     stderr = tmp_path / "stderr"
@@ -517,7 +517,7 @@ def test_a_jit_row_that_crashed_is_counted_on_a_second_try_that_says_so(
 @pytest.fixture
 def in_three_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     """cpp-fake-pooled counted as tract's rows are: in three processes."""
-    from callbench.harness import count_options
+    from callbench.harness.count import options as count_options
 
     monkeypatch.setattr(count_options, "PROCESSES", {"cpp-fake-pooled": 3})
 
@@ -576,8 +576,8 @@ def test_the_count_help_states_the_warmup_the_count_takes() -> None:
 def test_the_rows_that_count_longest_are_started_first() -> None:
     """Rows with longer rounds or more pairs than their language's, then JIT rows, then the
     interpreter's, then the compiled ones, each in registry order."""
-    from callbench.harness.count_options import LONGER_ROUNDS, PROCESSES
-    from callbench.harness.counting import slowest_first
+    from callbench.harness.count.options import LONGER_ROUNDS, PROCESSES
+    from callbench.harness.count.run import slowest_first
     from callbench.registry import DRIVERS, language_key
 
     longer = [s.id for s in DRIVERS if s.id.startswith((*LONGER_ROUNDS, *PROCESSES))]
@@ -595,8 +595,8 @@ def test_the_rows_that_count_longest_are_started_first() -> None:
 
 def test_k_is_calibrated_from_the_cheaper_of_two_first_rounds() -> None:
     """A first round carrying one-off work does not shrink K."""
-    from callbench.harness.count_calibration import calibrated_calls
-    from callbench.harness.count_options import TARGET_INSTRUCTIONS
+    from callbench.harness.count.calibration import calibrated_calls
+    from callbench.harness.count.options import TARGET_INSTRUCTIONS
 
     class Rounds:
         def __init__(self, costs: list[float]) -> None:
@@ -615,7 +615,7 @@ def test_k_is_calibrated_from_the_cheaper_of_two_first_rounds() -> None:
 def test_a_jit_rows_settling_follows_k_that_moves_far_from_the_calibrated_one() -> None:
     """java-pytorch's K from its 100-call rounds was a third of its warm K, and there its
     young collections fell in every other round: settling moves to the warm K at once."""
-    from callbench.harness.count_settling import settle_calibrated
+    from callbench.harness.count.settling import settle_calibrated
 
     class Collecting:
         """Rounds below 3,000 calls alternate with a collection; longer ones hold one each."""

@@ -128,7 +128,8 @@ def test_a_gpu_rows_skip_says_no_device_before_its_build() -> None:
     GPU host not built, for the build."""
     from dataclasses import replace
 
-    from callbench.registry import gpu, lookup
+    from callbench.languages.marks import gpu
+    from callbench.registry import lookup
 
     plain = replace(lookup("cpp-cuda-kernel"), available=lambda: "bin/cpp-cuda-kernel missing")
     assert gpu(plain, needs=lambda: "no CUDA device").available() == "no CUDA device"
@@ -300,7 +301,7 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
     batch and the fastest verified CPU row of each language; without one, nothing."""
     from dataclasses import replace
 
-    from callbench.harness import gpu_sweep
+    from callbench.harness.load import gpu_sweep
     from tests.test_report import driver
 
     can_run = [replace(d, available=lambda: None) if GPU in d.roles else d for d in DRIVERS]
@@ -324,7 +325,7 @@ def test_the_gpu_sweep_takes_the_gpu_rows_and_each_languages_fastest_cpu_row() -
 def test_a_gpu_row_joins_the_sweeps_only_where_it_can_run_and_takes_any_batch() -> None:
     from dataclasses import replace
 
-    from callbench.harness.gpu_sweep import runs_here
+    from callbench.harness.load.gpu_sweep import runs_here
     from callbench.registry import lookup
 
     graph, compiled = lookup("python-cuda-graph"), lookup("python-torch-compile-cuda")
@@ -342,7 +343,7 @@ def test_the_grid_takes_each_widths_fastest_cpu_row_and_the_batches_its_samples_
     samples hold, each point's record naming the width; the reference width has none."""
     from dataclasses import replace
 
-    from callbench.harness import gpu_sweep
+    from callbench.harness.load import gpu_sweep
     from callbench.harness.options import RunOptions
     from callbench.model.family import Width
     from tests.test_report import driver
@@ -376,7 +377,7 @@ def test_a_grid_point_has_its_own_folder_and_stays_out_of_the_reference_sweeps(
     tmp_path: Path,
 ) -> None:
     from callbench.records.store import load_run, record_folder
-    from callbench.report import cpu_or_gpu
+    from callbench.report.sections import cpu_or_gpu
     from tests.test_report import driver, make_run
 
     plain = driver("python-numpy", [900.0] * 3, batch=256, sweep={"kind": "batch", "value": 256})

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from callbench.cuda_probe import NO_CUPY
-from callbench.harness.gpu_sweep import batch_one_only
+from callbench.harness.load.gpu_sweep import batch_one_only
 from callbench.model import artifacts as art
 from callbench.registry import DRIVERS, lookup
 from callbench.roles import CALLERS_ONLY, GPU

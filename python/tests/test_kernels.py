@@ -29,7 +29,7 @@ from callbench.records import schema
 from callbench.records.record import Record, Round
 from callbench.records.schema import RecordError
 from callbench.records.store import load_run, write_record
-from callbench.report import kernels as report
+from callbench.report.sections import kernels as report
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 TINY = 12  # elementwise side: every code path, no time to speak of

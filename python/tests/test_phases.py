@@ -153,7 +153,7 @@ def test_every_committed_runs_env_json_follows_the_schema(repo_root: Path) -> No
 
 
 def test_the_report_tables_the_phases_and_their_whole() -> None:
-    from callbench.report import phases_table
+    from callbench.report.sections import phases_table
 
     assert phases_table.section({"host": "h"}) == ""
     text = phases_table.section({"phases": [

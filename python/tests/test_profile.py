@@ -13,7 +13,7 @@ import pytest
 from callbench.errors import RunError
 from callbench.profile.frames import Frame, Profile
 from callbench.records import ladder as ladder_record
-from callbench.report.ladder import ladder_section
+from callbench.report.sections.ladder import ladder_section
 from tests.conftest import run_module
 
 CLI = "callbench.cli.profile"

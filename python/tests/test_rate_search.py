@@ -5,8 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from callbench.harness import rate_search
-from callbench.harness.rate_search import STEP, Point, bound_of_model, calls_at, point_of, search
+from callbench.harness.load import rate_search
+from callbench.harness.load.rate_search import (
+    STEP,
+    Point,
+    bound_of_model,
+    calls_at,
+    point_of,
+    search,
+)
 
 
 def known(capacity: float, *, fail_first_confirmation: bool = False):

@@ -18,8 +18,9 @@ import pytest
 from callbench.cli.main import main as callbench_main
 from callbench.records.record import Record, Round, Status
 from callbench.records.store import load_run, write_json, write_record
-from callbench.report import claims, peers
-from callbench.report.ratios import ratio
+from callbench.report.blocks import claims
+from callbench.report.blocks.ratios import ratio
+from callbench.report.sections import peers
 
 ENV: dict[str, Any] = {
     "host": "test-host",
@@ -581,7 +582,7 @@ def test_the_newer_runtimes_are_placed_against_their_peers(tmp_path: Path) -> No
 
 def test_the_main_table_is_followed_by_its_glossary(tmp_path: Path) -> None:
     from callbench.registry import DRIVERS
-    from callbench.report.tables import GLOSSARY
+    from callbench.report.blocks.tables import GLOSSARY
 
     text = report(tmp_path, make_run(tmp_path / "run", [driver("python-numpy", [5000] * 3)]))
     assert GLOSSARY in text
@@ -667,7 +668,7 @@ def test_a_kernels_only_run_from_a_gpu_host_is_the_appendix_second_host(tmp_path
 
 
 def test_what_decides_a_call_is_read_from_the_runs_rows() -> None:
-    from callbench.report.user_model import what_decides
+    from callbench.report.sections.user_model import what_decides
 
     def onnx(driver_id: str, ns: float, runtime: str, language: str) -> Record:
         return driver(driver_id, [ns] * 3, runtime=runtime, language=language)

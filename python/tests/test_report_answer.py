@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from callbench.records.store import load_run
-from callbench.report import answer
+from callbench.report.sections import answer
 from tests.test_report import driver, make_run, report
 
 LANGUAGES = {"cpp": "C++", "rust": "Rust", "java": "Java", "go": "Go", "python": "Python",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from callbench.report import callers_screen, many_callers
+from callbench.report.sections import callers_screen, many_callers
 from tests.test_report import ENV, driver, make_run, report
 from tests.test_report_many_callers import row
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from callbench.paths import REPO_ROOT
 from callbench.records.store import load_run
 from callbench.registry import DRIVERS
-from callbench.report import coverage
+from callbench.report.sections import coverage
 from tests.test_report import ENV, driver, make_run, report
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"

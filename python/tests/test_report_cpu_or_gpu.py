@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from callbench.records.record import Record
-from callbench.report import cpu_or_gpu
+from callbench.report.sections import cpu_or_gpu
 from tests.test_report import ENV, driver, make_run, report
 
 BATCHES = (1, 16, 256, 4096)

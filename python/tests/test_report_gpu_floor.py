@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from callbench.records.record import Record
-from callbench.report import cpu_or_gpu, gpu_floor
+from callbench.report.sections import cpu_or_gpu, gpu_floor
 from tests.test_report import driver, make_run, report
 
 # µs per call at batch 1 and 16: the kernel 1.25× the floor, the graph 0.9× (it launches

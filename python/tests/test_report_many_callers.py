@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from callbench.records.record import Record
-from callbench.report import charts, many_callers
+from callbench.report import charts
+from callbench.report.sections import many_callers
 from tests.test_report import driver
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from callbench.records.record import Record, Round
-from callbench.report import charts, serving_at_a_rate
+from callbench.report import charts
+from callbench.report.sections import serving_at_a_rate
 
 
 def point(rate: float, p99_ns: float, *, within: bool, confirm: bool = False) -> dict[str, Any]:

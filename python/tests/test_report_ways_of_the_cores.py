@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from callbench.records.record import Record
-from callbench.report import ways_of_the_cores
+from callbench.report.sections import ways_of_the_cores
 from tests.test_report import driver
 
 

@@ -1,4 +1,4 @@
-"""A row served at a rate (harness/serving.py): the closed loop, the search over paced points,
+"""A row served at a rate (harness/load/serving.py): the closed loop, the search over paced points,
 the last point's outputs checked, the record and its latencies written."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from callbench.harness import rate_search, serving
+from callbench.harness.load import rate_search, serving
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec

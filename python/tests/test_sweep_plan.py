@@ -3,7 +3,7 @@ whose call would pass the budget or need more samples than the inputs hold."""
 
 from __future__ import annotations
 
-from callbench.harness.sweep_plan import CALL_BUDGET_S, plan, sweepers
+from callbench.harness.load.sweep_plan import CALL_BUDGET_S, plan, sweepers
 from tests.test_report import driver
 
 
@@ -40,7 +40,7 @@ def test_each_runtime_sweeps_with_its_fastest_row() -> None:
 
 
 def test_each_point_timed_sets_the_next_ones_estimate_and_slow_points_run_fewer_rounds() -> None:
-    from callbench.harness.sweep_plan import MIN_ROUNDS, Measured, rounds_within
+    from callbench.harness.load.sweep_plan import MIN_ROUNDS, Measured, rounds_within
 
     # tract's ResNet-50: 62 ms a call at batch 1, but 1.5 s at batch 10 (0.15 s a sample):
     # batch 100 is then past the budget, and the thread sweep's batch is 13, not 32.

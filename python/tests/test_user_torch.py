@@ -245,13 +245,13 @@ def test_every_driver_of_our_mlp_alone_is_recorded_as_left_out_saying_why(
 ) -> None:
     """The default selection of a --torch run: each chosen driver that neither runs the
     program nor loads ONNX is kept, to be recorded as skipped with its artifact's reason."""
-    from callbench.cli import bench
     from callbench.cli.main import build_parser
+    from callbench.cli.phases.user_model import user_specs
     from callbench.model import left_out
     from callbench.registry import DRIVERS
 
     args = build_parser().parse_args(["run", "--torch", str(exported["norm_gelu_mlp"])])
-    specs, others = bench.user_specs(args)
+    specs, others = user_specs(args)
     ran = {s.id for s in specs}
     assert {s.id for s in others} == {s.id for s in DRIVERS} - ran
     why = {s.id: s.available() for s in others}
@@ -286,7 +286,7 @@ def test_torch_and_onnx_together_are_a_usage_error(
 def test_the_seed_question_counts_every_onnx_runtime_binding() -> None:
     """Java's FFM row and Node.js's rows call ONNX Runtime too: the fastest of each
     language is its row of that path, whatever the binding's runtime name."""
-    from callbench.report.user_model import seed_question
+    from callbench.report.sections.user_model import seed_question
     from tests.test_report import driver
 
     rounds = [100_000.0] * 5

@@ -124,7 +124,7 @@ def test_the_gpu_sweep_of_a_program_takes_each_row_as_far_as_its_call_allows(
 
     import numpy as np
 
-    from callbench.harness import gpu_sweep, sweep_plan
+    from callbench.harness.load import gpu_sweep, sweep_plan
     from callbench.harness.options import RunOptions
     from callbench.registry import DRIVERS
     from callbench.roles import GPU
@@ -265,7 +265,7 @@ def test_the_gpu_host_sweeps_the_python_rows_callers_on_its_own_cores(
     threads and 2 to 32 in processes, half the rounds a point."""
     import sys
 
-    from callbench.cli import bench
+    from callbench.cli.phases import callers
     from callbench.harness import machine
     from callbench.harness.options import RunOptions
     from callbench.paths import REPO_ROOT
@@ -285,7 +285,7 @@ def test_the_gpu_host_sweeps_the_python_rows_callers_on_its_own_cores(
         return []
 
     monkeypatch.setattr(machine, "usable_cpus", lambda: list(range(16)))
-    monkeypatch.setattr(bench, "run_sweep", fake_sweep)
+    monkeypatch.setattr(callers, "run_sweep", fake_sweep)
     specs = [s for s in DRIVERS if GPU in s.roles or s.id in gpu_host_run.CPU_ROWS]
     done = [driver(i, [us * 1000] * 3, runtime=lookup(i).runtime)
             for i, us in (("python-onnxruntime", 6.0), ("python-onnxruntime-iobinding", 5.0),

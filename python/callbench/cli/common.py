@@ -7,7 +7,7 @@ from pathlib import Path
 
 from callbench.command_line import counts
 from callbench.errors import UsageError
-from callbench.harness import gpu_sweep
+from callbench.harness.load import gpu_sweep
 from callbench.harness.options import FIXED_ROUNDS, RunOptions, add_options
 from callbench.languages.spec import DriverSpec
 from callbench.model import family

@@ -69,10 +69,10 @@ def _host(run_dir: Path) -> str | None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from callbench.cli.bench import stopped
     from callbench.cli.builds import build
+    from callbench.cli.ending import stopped
     from callbench.harness import signals
-    from callbench.harness.counting import count_drivers
+    from callbench.harness.count.run import count_drivers
     from callbench.registry import language_key
     from callbench.roles import CALLERS_ONLY
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from callbench.harness.callgrind import unavailable
+from callbench.harness.count.callgrind import unavailable
 from callbench.languages import cpp, java, rust
 from callbench.languages.spec import DriverSpec
 from callbench.paths import REPO_ROOT

@@ -63,7 +63,7 @@ def profile_driver(args: argparse.Namespace) -> int:
     # Imported here: callbench builds every command's parser on each call.
     from callbench.profile import native_frames, python_frames
     from callbench.profile.target import loaded
-    from callbench.report.frames_table import render
+    from callbench.report.blocks.frames_table import render
 
     given = RunOptions.of(args)
     options = given.driver_options(given.calls or PROFILE_CALLS)
@@ -120,7 +120,7 @@ def run_ladder(options: RunOptions, run_dir: Path | None = None) -> None:
     from callbench.profile.ladder.onnxruntime_path import onnxruntime_path
     from callbench.profile.ladder.torch_path import torch_path
     from callbench.records import ladder as ladder_record
-    from callbench.report.ladder_table import ladder_table
+    from callbench.report.blocks.ladder_table import ladder_table
 
     steps = options.driver_options(options.calls or LADDER_CALLS)
     result = measure([torch_path, onnxruntime_path], steps, options.rounds)

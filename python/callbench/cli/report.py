@@ -49,7 +49,8 @@ def report(names: Sequence[str], out: Path) -> Path:
     # Imported here: callbench builds every command's parser on each call.
     from callbench.files import write_atomic
     from callbench.records.store import find_run, latest_run, load_run
-    from callbench.report import behind, figures_csv
+    from callbench.report import behind
+    from callbench.report.blocks import figures_csv
     from callbench.report.document import render
 
     if names:

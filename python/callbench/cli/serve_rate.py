@@ -16,10 +16,12 @@ import re
 from pathlib import Path
 
 from callbench.cli import common
-from callbench.cli.bench import stopped, write_report
+from callbench.cli.ending import stopped
+from callbench.cli.phases.report import write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
-from callbench.harness import console, machine, rate_search, serving, signals
+from callbench.harness import console, machine, signals
+from callbench.harness.load import rate_search, serving
 from callbench.harness.options import RunOptions, add_options
 from callbench.harness.run import (
     check_call,

@@ -20,14 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from callbench.contract import SPIN_NS
 from callbench.driverkit.model import Loop
 from callbench.errors import DataError, UsageError
-
-# A caller early for its arrival sleeps until this long before it, then spins on the clock:
-# a sleep overshoots by tens of microseconds, a call of our MLP takes a few. The spin yields
-# the core each turn (sched_yield, which also lets go of Python's GIL), so a caller waiting
-# takes nothing from one that is calling.
-SPIN_NS = 200_000
 
 
 def read_schedule(path: Path, max_calls: int) -> np.ndarray:

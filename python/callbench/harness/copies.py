@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from callbench.harness.processes import DriverError, DriverProcess
+from callbench.records.record import Record
 
 # What N copies of a row of each language are, where the record should say more than
 # "N processes": a Java row's copies are N JVMs.
@@ -121,6 +122,18 @@ class Copies:
     def kill(self) -> None:
         for copy in self.copies:
             copy.process.kill()
+
+
+def add_up_peaks(record: Record, peaks: Sequence[int | None], what: str | None) -> None:
+    """The record's memory at --processes N: the copies' peaks added up (None where one is
+    unknown), each listed in its notes, with what a copy is in this language (``what``)."""
+    known = [b for b in peaks if b is not None]
+    record.peak_rss_bytes = sum(known) if len(known) == len(peaks) else None
+    record.notes["process_peak_rss_bytes"] = list(peaks)
+    record.notes["peak_rss"] = ("the copies' peaks added up (pages they share, such as "
+                                "the libraries' code, counted in each)")  # fmt: skip
+    if what is not None:
+        record.notes["processes_are"] = what
 
 
 def spanned(answers: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from callbench.errors import DataError
-from callbench.harness.options import ATOL
+from callbench.harness.options import ATOL, RunOptions
+from callbench.languages.spec import DriverSpec
 from callbench.model.tensors import FLOATS, Signature, Tensor, read_samples
+from callbench.roles import GPU_FLOOR
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,17 @@ def echo_of(models: Path, signature: Signature, batch: int) -> Expected:
     echoed = each_call[:, : batch * output.sample_size].reshape(calls * batch, *output.shape)
     echo = replace(output, file=source.file, tolerance=0.0)
     return Expected(signature, ((echo, echoed),))
+
+
+def outputs_of(expected: Expected, spec: DriverSpec, options: RunOptions, calls: int) -> Expected:
+    """What ``spec``'s outputs must hold after ``calls`` calls a caller: the reference's
+    first samples, at N callers each caller's; for a row that computes nothing (the GPU's
+    floor) the echo of its inputs."""
+    if GPU_FLOOR in spec.roles:
+        expected = echo_of(options.models, expected.signature, options.batch)
+    callers, batch = options.callers, options.batch
+    return (expected.first(calls * batch) if callers == 1
+            else expected.of_callers(callers, calls, batch))  # fmt: skip
 
 
 def worst(checked: list[Checked]) -> Checked | None:

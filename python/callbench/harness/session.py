@@ -15,24 +15,19 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
-from callbench.harness import console, planning, traces
-from callbench.harness.copies import WHAT_COPIES_ARE, Copies
-from callbench.harness.expected import Expected, echo_of
+from callbench.harness import console, planning, skips, traces
+from callbench.harness.copies import WHAT_COPIES_ARE, Copies, add_up_peaks
+from callbench.harness.expected import Expected, outputs_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
 from callbench.harness.round_policy import RoundPolicy, flagged_in
 from callbench.harness.verification import settle
 from callbench.languages.spec import DriverSpec
-from callbench.model import artifacts as art
-from callbench.model import user_onnx
-from callbench.model.user_torch import PROGRAM
 from callbench.records.record import Record
 from callbench.records.store import write_record
 from callbench.registry import language_key
-from callbench.roles import GPU_FLOOR
 
 # Sweeps whose points keep their latency rounds: p99 is half of what many callers ask, and
 # the ways of using the cores (cores_plan) set theirs beside it.
@@ -111,8 +106,7 @@ class Session:
 
     def _start(self, live: Live, label: str) -> None:
         spec = live.spec
-        reason = (spec.available() or self._not_exported(spec) or self._one_caller(spec)
-                  or self._mlp_only(spec) or self._one_process(spec))  # fmt: skip
+        reason = spec.available() or skips.why(spec, self.options, self.sweep)
         if reason is not None:
             live.record.status, live.record.error = "skipped", reason
             return self._write(live)
@@ -121,44 +115,6 @@ class Session:
             start(live, self.options, self.max_calls, self.place, label)
         except (DataError, OSError) as exc:
             return self._fail(live, str(exc))
-        return None
-
-    def _mlp_only(self, spec: DriverSpec) -> str | None:
-        """Why a plain caller of our MLP alone is skipped on a model the user brought."""
-        manifest = art.read_manifest(self.options.models)
-        if not spec.mlp_only or (user_onnx.ORIGIN not in manifest and not
-                                 (self.options.models / PROGRAM).is_file()):  # fmt: skip
-            return None
-        return "a plain caller of our MLP alone (one float32 input x, one output y)"
-
-    def _one_caller(self, spec: DriverSpec) -> str | None:
-        """Why a driver that runs one caller is skipped at N callers (its registry line)."""
-        if self.options.callers == 1 or spec.callers is not None:
-            return None
-        return f"{ONE_CALLER} ({spec.one_caller})"
-
-    def _one_process(self, spec: DriverSpec) -> str | None:
-        """Why a driver is skipped at N processes: a plain caller's rounds do not say when
-        they ran (every kit's do: contract 4's processes)."""
-        if self.options.processes == 1 or not spec.id.startswith("independent-"):
-            return None
-        return "a plain caller: its rounds do not say when they ran (start_ns, end_ns)"
-
-    def _not_exported(self, spec: DriverSpec) -> str | None:
-        """Why the driver is skipped for want of its artifact: a width sweep's export has
-        none, a user's program (``--torch``) could not be made into it, or was traced per
-        batch and not at this one."""
-        manifest = art.read_manifest(self.options.models)
-        if spec.artifact in manifest["files"]:
-            return None
-        if reason := traces.not_traced_at(spec, self.options.models, self.options.batch):
-            return reason
-        made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
-        if isinstance(made, dict) and made.get("status") in ("failed", "skipped"):
-            return f"{spec.artifact} could not be made from the program ({made.get('error')})"
-        if self.sweep and (self.sweep["kind"] == "width" or self.sweep.get("width")):
-            width = self.sweep.get("width") or self.sweep["value"]
-            return f"width {width} has no {spec.artifact} (not exported)"
         return None
 
     def _running(self) -> list[Live]:
@@ -206,9 +162,7 @@ class Session:
             "threads": self.options.threads,
         } | ({"callers": callers} if callers > 1 else {})
         try:
-            expected = self._expected_of(live.spec)
-            want = (expected.first(live.calls * batch) if callers == 1
-                    else expected.of_callers(callers, live.calls, batch))  # fmt: skip
+            want = outputs_of(self.expected, live.spec, self.options, live.calls)
         except DataError as exc:
             return self._fail(live, str(exc))
         record, peaks, problem = live.record, [], None
@@ -218,23 +172,10 @@ class Session:
                 break
             peaks.append(record.peak_rss_bytes)
         if problem is None and copies:
-            known = [b for b in peaks if b is not None]
-            record.peak_rss_bytes = sum(known) if len(known) == len(peaks) else None
-            record.notes["process_peak_rss_bytes"] = peaks
-            record.notes["peak_rss"] = ("the copies' peaks added up (pages they share, such as "
-                                        "the libraries' code, counted in each)")  # fmt: skip
-            if (what := WHAT_COPIES_ARE.get(language_key(live.spec))) is not None:
-                record.notes["processes_are"] = what
+            add_up_peaks(record, peaks, WHAT_COPIES_ARE.get(language_key(live.spec)))
         record.callers_verified = None if problem else callers * len(results)
         record.status, record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
-
-    def _expected_of(self, spec: DriverSpec) -> Expected:
-        """The reference outputs, or for a row that computes nothing (the GPU's floor) the
-        echo of its inputs."""
-        if GPU_FLOOR in spec.roles:
-            return echo_of(self.options.models, self.expected.signature, self.options.batch)
-        return self.expected
 
     def _fail(self, live: Live, error: str) -> None:
         if live.process is not None:

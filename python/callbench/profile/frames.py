@@ -1,4 +1,5 @@
-"""A profile as rows of frames, each with its share of a call (report/frames_table.py prints it)."""
+"""A profile as rows of frames, each with its share of a call (report/blocks/frames_table.py
+prints it)."""
 
 from __future__ import annotations
 

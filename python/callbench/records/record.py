@@ -89,7 +89,7 @@ class Record:
     # they were taken; see callbench.records.count for what is derived from it.
     count: dict[str, Any] | None = None
     # Contract 5: the row served at a rate (callbench serve-rate): the bound, every rate
-    # point's figures, the rate found; see harness/serving.py.
+    # point's figures, the rate found; see harness/load/serving.py.
     serving: dict[str, Any] | None = None
     schema: int = SCHEMA_VERSION
     # Where the record was read from (not stored): latencies are found beside it.

@@ -22,12 +22,12 @@ from matplotlib.text import Text
 
 from callbench.records.record import Record
 from callbench.registry import the_floor
-from callbench.report.answer import HAND_WRITTEN
-from callbench.report.counts import Trend
-from callbench.report.cpu_or_gpu import is_gpu_floor, on_gpu
-from callbench.report.many_callers import Point
-from callbench.report.sweeps import per_unit_ns
-from callbench.report.tables import ordered
+from callbench.report.blocks.tables import ordered
+from callbench.report.sections.answer import HAND_WRITTEN
+from callbench.report.sections.counts import Trend
+from callbench.report.sections.cpu_or_gpu import is_gpu_floor, on_gpu
+from callbench.report.sections.many_callers import Point
+from callbench.report.sections.sweeps import per_unit_ns
 
 # (colour, line style) per language; colours after GitHub's linguist.
 LineStyle = str | tuple[float, tuple[float, ...]]

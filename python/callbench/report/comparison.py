@@ -8,7 +8,7 @@ for one, so a count moved when the two ranges do not overlap and the ratio is
 further from 1 than ``count.VARYING``.
 
 Only rows that measured the same thing in both runs are compared and gated
-(:mod:`callbench.report.comparable`); a row whose artifact changed, or a driver
+(:mod:`callbench.report.blocks.comparable`); a row whose artifact changed, or a driver
 in one run only, is listed apart.
 """
 
@@ -21,9 +21,9 @@ from typing import Any, Literal
 from callbench.records import count, stats
 from callbench.records.record import Record
 from callbench.records.store import Run
-from callbench.report import claims
-from callbench.report.comparable import COMPARED, Basis, Comparability, matching
-from callbench.report.ratios import NOISE, Ratio
+from callbench.report.blocks import claims
+from callbench.report.blocks.comparable import COMPARED, Basis, Comparability, matching
+from callbench.report.blocks.ratios import NOISE, Ratio
 
 Verdict = Literal["faster", "slower", "unchanged", "new", "gone"]
 CountVerdict = Literal["more", "fewer", "same"]

@@ -6,35 +6,35 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from callbench.records.store import Run
-from callbench.report import (
+from callbench.report import charts
+from callbench.report.blocks import tables
+from callbench.report.sections import (
     answer,
     callers_screen,
-    charts,
     coverage,
     cpu_or_gpu,
     gpu_floor,
+    how_measured,
     many_callers,
     model_size,
     peers,
     phases_table,
     puzzles,
-    sections,
     seed,
     serving_at_a_rate,
     sweeps,
-    tables,
     today,
     user_model,
     ways_of_the_cores,
 )
-from callbench.report.counts import count_section, trend, trend_text
-from callbench.report.kernels import (
+from callbench.report.sections.counts import count_section, trend, trend_text
+from callbench.report.sections.kernels import (
     APPENDIX,
     kernel_section,
     second_host,
     second_host_section,
 )
-from callbench.report.ladder import ladder_section
+from callbench.report.sections.ladder import ladder_section
 
 CHARTS = "charts"
 
@@ -90,7 +90,7 @@ def _driver_sections(run: Run, title: str, chart_dir: Path) -> list[str]:
     by_id = {r.id: r for r in run.drivers}
     chart = charts.per_call(run.drivers, run.name, chart_dir / f"{run.name}-per-call.png")
     timed = [
-        "", f"## Cost per call, one sample a call{title}", "", sections.timing(run), "",
+        "", f"## Cost per call, one sample a call{title}", "", how_measured.timing(run), "",
         f"![per-call cost, log scale]({CHARTS}/{chart.name})", "",
         tables.driver_table(run.drivers),
         "", f"### Each row's other figures{title}", "", tables.details_table(run.drivers),
@@ -200,7 +200,7 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
     took = phases_table.section(run.env)
     if took:
         parts += ["", f"## {phases_table.TITLE}{title}", "", took]
-    parts += ["", f"## Environment{title}", "", sections.environment(run)]
+    parts += ["", f"## Environment{title}", "", how_measured.environment(run)]
     return parts
 
 

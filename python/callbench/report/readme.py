@@ -16,8 +16,8 @@ from callbench.errors import RunError
 from callbench.paths import RUNS
 from callbench.records.phases import recorded, summarised
 from callbench.records.store import Run, find_run, load_run
-from callbench.report import answer, cpu_or_gpu, gpu_floor, model_size, peers, seed
-from callbench.report.format import table, us
+from callbench.report.blocks.format import table, us
+from callbench.report.sections import answer, cpu_or_gpu, gpu_floor, model_size, peers, seed
 
 # A block's markers each stand on a line of their own (one quoted in prose is not a block).
 BLOCK = re.compile(
@@ -144,8 +144,8 @@ def _widths(runs: Sequence[Run]) -> str:
 def _callers(runs: Sequence[Run]) -> str:
     """Per run, each language's best way to call the model from as many callers as the
     run's machine has cores (its model named, for a user's)."""
-    from callbench.report import callers_screen, many_callers
-    from callbench.report.user_model import brought
+    from callbench.report.sections import callers_screen, many_callers
+    from callbench.report.sections.user_model import brought
 
     parts = []
     for run in runs:
@@ -163,8 +163,8 @@ def _callers(runs: Sequence[Run]) -> str:
 
 def _serving(runs: Sequence[Run]) -> str:
     """Per run, each row served at a rate within the run's p99 bound beside its closed loop."""
-    from callbench.report import serving_at_a_rate as serving
-    from callbench.report.user_model import brought
+    from callbench.report.sections import serving_at_a_rate as serving
+    from callbench.report.sections.user_model import brought
 
     parts = []
     for run in runs:
@@ -201,7 +201,7 @@ def _ports(model: dict[str, Any]) -> str:
 
 def _your_models(runs: Sequence[Run]) -> str:
     """Each language's cheapest verified call on each user's model, one run a row."""
-    from callbench.report.user_model import brought
+    from callbench.report.sections.user_model import brought
 
     languages: list[str] = []
     rows: dict[str, dict[str, float]] = {}

@@ -2,5 +2,5 @@
 
 measure.py times the loops, interleaved; torch_path.py and onnxruntime_path.py
 build each runtime's loops. The record is callbench.records.ladder; its table
-and chart are the report's (report/ladder_table.py, report/ladder.py).
+and chart are the report's (report/blocks/ladder_table.py, report/sections/ladder.py).
 """

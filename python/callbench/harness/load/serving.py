@@ -1,0 +1,194 @@
+"""A row served at a rate: one driver at N callers, its closed loop, then the rate search.
+
+The driver is loaded once. Its closed loop at N comes first (rounds of K calls a caller, then
+one latency pass: its throughput is the search's first estimate, its p50 and p99 what the
+report sets beside the paced ones); then each rate point is one ``paced FILE`` (contract 5)
+over a Poisson schedule this module writes, the search (rate_search.py) choosing the rates;
+the last point's outputs, in arrival order, are checked against the reference before any of
+it counts. The record is the closed loop's (its rounds, its latencies) with ``serving``
+holding every point, the bound and the rate found.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbench.contract import SPIN_NS
+from callbench.driver_options import ONE_CALLER
+from callbench.errors import DataError
+from callbench.files import write_atomic
+from callbench.harness import console, traces
+from callbench.harness.expected import Expected
+from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
+from callbench.harness.load import rate_search
+from callbench.harness.options import RunOptions
+from callbench.harness.processes import DriverError, kill_all
+from callbench.harness.verification import settle
+from callbench.languages.spec import DriverSpec
+from callbench.records.record import Record, Round
+from callbench.records.store import record_folder, write_record
+from callbench.registry import language_key
+from callbench.roles import CALLERS_ONLY
+
+# The kits that speak contract 5.
+PACED_LANGUAGES = ("python", "cpp")
+KIND = rate_search.KIND
+# The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
+CLOSED_ROUNDS = 5
+ROUND_S = 0.1
+LATENCY_CAP = 100_000
+ROUND_LIMIT = 120.0
+PACED_SUFFIX = ".paced.npz"
+
+
+def why_not(spec: DriverSpec, callers: int) -> str | None:
+    """Why a row cannot be served at a rate here, if it cannot."""
+    if spec.id.startswith("independent-"):
+        return "a plain caller: it speaks no paced rounds (it shares no kit)"
+    if language_key(spec) not in PACED_LANGUAGES:
+        return "its kit does not speak contract 5's paced rounds yet (Python and C++ do)"
+    if callers == 1 and CALLERS_ONLY in spec.roles:
+        return "a callers-only twin: at one caller it is its shared row"
+    if callers > 1 and spec.callers is None:
+        return f"{ONE_CALLER} ({spec.one_caller})"
+    return spec.available()
+
+
+def serve_row(
+    spec: DriverSpec,
+    callers: int,
+    options: RunOptions,
+    run_dir: Path,
+    expected: Expected,
+    bound_ns: float,
+    bound_from: str,
+) -> Record:
+    """One row at ``callers`` callers served at a rate; its record written into ``run_dir``."""
+    options = replace(options, callers=callers, processes=1)
+    sweep = {"kind": KIND, "value": callers}
+    record = base_record(spec, options, sweep, expected.tolerance)
+    reason = why_not(spec, callers) or traces.not_traced_at(spec, options.models, options.batch)
+    if reason is not None:
+        record.status, record.error = "skipped", reason
+        write_record(run_dir, record)
+        return record
+    max_calls = options.max_calls(expected.samples)
+    with tempfile.TemporaryDirectory(prefix="callbench-serving-") as tmp:
+        live = Live(spec, record, Path(tmp))
+        try:
+            traces.verify(record, spec, options.models, options.batch)
+            place = Placement.of(options)
+            start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
+            wait_ready(live, place, f"[{spec.id} x{callers}]")
+            serving, paced = _serve(live, callers, max_calls, options.seed, bound_ns)
+            serving["bound_from"] = bound_from
+            _finish(live, options, expected, max_calls, serving)
+        except (DriverError, DataError, OSError) as exc:
+            record.status, record.error = "failed", str(exc)
+            paced = None
+        finally:
+            kill_all()
+        if record.status == "ok" and paced is not None:
+            _write_paced(run_dir, record, paced)
+        write_record(run_dir, record, live.latencies if record.status == "ok" else None)
+    return record
+
+
+def _serve(
+    live: Live, callers: int, max_calls: int, seed: int, bound_ns: float
+) -> tuple[dict[str, Any], np.ndarray]:
+    """The closed loop, then the search: what ``serving`` will hold, and the last point's
+    latencies."""
+    process = live.process
+    assert process is not None
+
+    def closed_round(k: int) -> dict[str, Any]:
+        process.send(f"round {k}")
+        live.sent_rounds += 1
+        return process.event("round", ROUND_LIMIT)
+
+    first = closed_round(min(100, max_calls))
+    per_call = first["ns"] / first["calls"]  # one caller's time per call, N at once
+    k = max(1, min(max_calls, int(ROUND_S * 1e9 / max(per_call, 1.0))))
+    for index in range(CLOSED_ROUNDS):
+        answer = closed_round(k)
+        live.record.rounds.append(Round(index, k, int(answer["ns"]), answer.get("cpu_ns"),
+                                        callers=callers,
+                                        caller_ns=answer.get("caller_ns")))  # fmt: skip
+    capacity = 1e9 / float(np.median([r.per_call_ns for r in live.record.rounds]))
+    latency_calls = min(max_calls, LATENCY_CAP, max(k, -(-rate_search.MIN_CALLS // callers)))
+    process.send(f"latencies {latency_calls}")
+    process.event("latencies", ROUND_LIMIT)
+    live.latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
+    console.say(f"  {live.spec.id} x{callers}: closed loop {capacity:,.0f} calls/s; searching "
+                f"the rate within p99 {bound_ns / 1e6:g} ms")  # fmt: skip
+    schedule = live.workdir / "arrivals.i64"
+    last: list[np.ndarray] = []
+
+    def point(rate: float, confirm: bool) -> rate_search.Point:
+        calls = rate_search.calls_at(rate, max_calls, confirm=confirm)
+        point_seed = seed + len(last) + 1
+        offsets = rate_search.arrivals(rate, calls, point_seed)
+        offsets.tofile(schedule)
+        process.send(f"paced {schedule}")
+        answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
+        latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
+        if len(latencies) != calls or answer.get("calls") != calls:
+            raise DriverError(f"paced: answered {answer.get('calls')} calls, "
+                              f"{len(latencies)} latencies, for {calls} arrivals")  # fmt: skip
+        last.append(latencies)
+        found = rate_search.point_of(
+            rate, point_seed, latencies, int(answer["ns"]), bound_ns, confirm=confirm,
+            caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()),
+        )  # fmt: skip
+        verdict = "within" if found.within else "over"
+        console.note(f"  {live.spec.id} x{callers}: {rate:,.0f}/s, p99 "
+                     f"{found.p99_ns / 1e3:,.1f} us: {verdict}")  # fmt: skip
+        return found
+
+    found = rate_search.search(point, capacity)
+    console.clear()
+    return {
+        "bound_ns": bound_ns, "arrivals": "poisson", "seed": seed, "step": rate_search.STEP,
+        "spin_ns": SPIN_NS, "closed_calls_per_s": capacity,
+        "rate": found.rate, "capped": found.capped,
+        "points": [p.to_json() for p in found.points],
+    }, last[-1]  # fmt: skip
+
+
+def _finish(
+    live: Live, options: RunOptions, expected: Expected, max_calls: int, serving: dict[str, Any]
+) -> None:
+    """The result line and the last paced point's outputs checked (arrival j: call j mod S)."""
+    process = live.process
+    assert process is not None
+    result = process.finish(120.0)
+    assert isinstance(result, dict)  # one process: serving runs no copies
+    live.process = None
+    calls = serving["points"][-1]["calls"]
+    asked = {"driver": live.spec.id, "calls": max_calls, "batch": options.batch,
+             "threads": options.threads} | ({"callers": options.callers}
+                                            if options.callers > 1 else {})  # fmt: skip
+    want = expected.of_callers(1, calls, options.batch)
+    record = live.record
+    problem = settle(record, result, asked, live.sent_rounds, live.workdir / "outputs.f32", want)
+    record.serving = serving
+    served = serving["points"][-1]["caller_calls"]
+    record.callers_verified = None if problem else sum(1 for n in served if n) or 1
+    record.status, record.error = ("failed", problem) if problem else ("ok", None)
+
+
+def _write_paced(run_dir: Path, record: Record, latencies: np.ndarray) -> None:
+    """The last point's latencies beside the record (every arrival's, in arrival order)."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, ns=latencies.astype("<i8"))
+    name = record.id + PACED_SUFFIX
+    write_atomic(record_folder(run_dir, record) / name, buffer.getvalue())
+    assert record.serving is not None
+    record.serving["latencies"] = name

@@ -1,0 +1,138 @@
+"""The report's "Serving at a rate": per row and callers, the highest rate served within the
+run's p99 bound (``callbench serve-rate``), its p50 and p99 beside the closed loop's at the
+same callers, and what the figure is and is not."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from callbench.harness.load.rate_search import BEYOND, KIND, MAX_CALLS, MIN_CALLS, STEP
+from callbench.records import stats
+from callbench.records.record import Record
+from callbench.report.blocks import format as fmt
+from callbench.report.sections.many_callers import calls, latency_us
+
+TITLE = "Serving at a rate"
+__all__ = ["KIND", "TITLE", "bound_text", "screen", "section", "served"]
+Points = Mapping[int, Sequence[Record]]
+
+
+def served(points: Points | None) -> list[Record]:
+    """The rows served at a rate, by callers then id."""
+    return sorted((r for n in sorted(points or {}) for r in (points or {})[n]
+                   if r.ok and r.serving is not None),
+                  key=lambda r: (r.callers, r.language, r.id))  # fmt: skip
+
+
+def confirmed(serving: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The confirmation point of the rate found, if one was."""
+    rate = serving.get("rate")
+    found = [p for p in serving["points"] if p["confirm"] and p["within"] and p["rate"] == rate]
+    return found[-1] if found else None
+
+
+def knee(serving: Mapping[str, Any]) -> float | None:
+    """The lowest offered rate whose p99 passed the bound: where the queue took over."""
+    over = [p["rate"] for p in serving["points"] if not p["within"]]
+    return min(over) if over else None
+
+
+def bound_text(ns: float) -> str:
+    """A bound as people write one: 1 ms, 250 µs, 2 s."""
+    for unit, size in (("s", 1e9), ("ms", 1e6)):
+        if ns >= size:
+            return f"{ns / size:g} {unit}"
+    return f"{ns / 1e3:g} µs"
+
+
+def rate_cell(serving: Mapping[str, Any]) -> str:
+    if serving.get("rate") is None:
+        return "none within the bound"
+    shown = calls(serving["rate"])
+    return f"at least {shown}" if serving.get("capped") else shown
+
+
+def cells(r: Record) -> dict[str, str]:
+    """A served row's figures, by the column that shows each."""
+    s = r.serving
+    assert s is not None
+    at = confirmed(s)
+    closed = 1e9 / stats.median(r.samples)
+    c50, _, c99 = latency_us(r)
+    failed = knee(s)
+    return {
+        "row": f"`{r.id}`",
+        "callers": str(r.callers),
+        "requests a second within the bound": rate_cell(s),
+        "p50 µs at it": fmt.us(at["p50_ns"]) if at else fmt.NOT_SHOWN,
+        "p99 µs at it": fmt.us(at["p99_ns"]) if at else fmt.NOT_SHOWN,
+        "arrivals confirmed": f"{at['calls']:,}" if at else fmt.NOT_SHOWN,
+        "closed loop calls a second": calls(closed),
+        "closed p50 µs": c50,
+        "closed p99 µs": c99,
+        "rate ÷ closed loop": f"{s['rate'] / closed:.2f}" if s.get("rate") else fmt.NOT_SHOWN,
+        "lowest rate over the bound": calls(failed) if failed is not None else fmt.NOT_SHOWN,
+    }
+
+
+# The report's columns, and the README's fewer.
+COLUMNS = ("row", "callers", "requests a second within the bound", "p50 µs at it",
+           "p99 µs at it", "arrivals confirmed", "closed loop calls a second", "closed p50 µs",
+           "closed p99 µs", "rate ÷ closed loop", "lowest rate over the bound")  # fmt: skip
+SCREEN = ("row", "callers", "requests a second within the bound", "p99 µs at it",
+          "closed loop calls a second", "closed p99 µs", "rate ÷ closed loop")  # fmt: skip
+
+
+def table(rows: Sequence[Record], columns: Sequence[str] = COLUMNS) -> str:
+    shown = [cells(r) for r in rows]
+    return fmt.table(list(columns), [[row[c] for c in columns] for row in shown])
+
+
+def screen(rows: Sequence[Record]) -> str:
+    """The README's table: per row and callers the rate found, its p99, and the closed
+    loop's calls a second and p99 at the same callers."""
+    return table(rows, SCREEN)
+
+
+def section(points: Points | None, chart: str | None = None) -> str:
+    rows = served(points)
+    skipped = sorted({f"`{r.id}` ({r.error})" for n in (points or {}) for r in (points or {})[n]
+                      if r.status == "skipped"})  # fmt: skip
+    if not rows:
+        return ""
+    first = rows[0].serving
+    assert first is not None
+    bounds = sorted({r.serving["bound_ns"] for r in rows if r.serving})
+    bound = " and ".join(bound_text(b) for b in bounds)
+    parts = [
+        f"Requests arrive on their own clock: at each offered rate, a Poisson schedule "
+        f"(seeded, the same for every row) of about a second of arrivals, at least "
+        f"{MIN_CALLS:,} and at most {MAX_CALLS:,} (twice each to confirm), "
+        f"served by the row's callers (contract 5's paced rounds: a free caller takes "
+        f"the next arrival, waits for its time, calls); each latency counts from the "
+        f"**arrival** to the call's end, so a request that waited behind a slow call carries "
+        f"the wait (a closed loop would start it late and lose it: coordinated omission). The "
+        f"figure is the highest rate whose p99 stays within **{bound}** ({first['bound_from']}), "
+        f"found within {STEP:.0%} by halving a bracket from the closed loop's rate, then "
+        f"confirmed on other arrivals twice as many (MLPerf LoadGen's Server scenario; a "
+        f"failed confirmation makes its rate a failing one and the search goes on below it). "
+        f"A point's p99.9 is kept in its record only where {BEYOND} calls lie beyond it "
+        f"({BEYOND * 1000:,} arrivals or more).",
+        "",
+        "What it is: the driver's own capacity on this machine, every output of the last point "
+        "checked against the reference. What it is not: a service's. There is no network, no "
+        "request parsing or serialisation, no batching queue, and the arrival clock is kept by "
+        "the callers themselves on the driver's cores (a sleep, then a spin that yields the "
+        "core, below 0.2 ms). The closed loop is the same driver, loaded once for both, at the "
+        "same callers before its search: its calls a second the median of a few rounds of "
+        "about 0.1 s, its p50 and p99 of calls back to back, where no call waits, so the two "
+        "p99s differ by the queue.",
+        "",
+        table(rows),
+    ]
+    if chart is not None:
+        parts += ["", f"![p99 against the offered rate]({chart})"]
+    if skipped:
+        parts += ["", "Not served: " + "; ".join(skipped) + "."]
+    return "\n".join(parts)
