@@ -5,6 +5,7 @@ second implementation agrees with is refused in one line naming each difference.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -116,6 +117,18 @@ def light_squeezenet() -> Path:
     return Path(onnx.__file__).parent / "backend/test/data/light/light_squeezenet.onnx"
 
 
+def confirmed_here(model: Path) -> str | None:
+    """The cross-check's summary where a witness agrees with ONNX Runtime on ``model`` on this
+    CPU, else None: which way an all-equal softmax rounds is the kernels' (OpenVINO's AVX2
+    kernels round light_squeezenet's as ONNX Runtime's do, on a host without AVX-512)."""
+    folder = user_onnx.prepare(model, unwitnessed=True)
+    try:
+        origin = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return None if origin[user_onnx.UNCONFIRMED] else str(origin["cross_check"])
+
+
 def test_a_model_no_witness_confirms_runs_with_unwitnessed_and_every_record_says_so(
     run_harness: Callable[..., HarnessRun], tmp_path: Path
 ) -> None:
@@ -123,6 +136,8 @@ def test_a_model_no_witness_confirms_runs_with_unwitnessed_and_every_record_says
     from callbench.report.document import render
 
     model = light_squeezenet()
+    if heard := confirmed_here(model):
+        pytest.skip(f"a witness confirms it on this CPU: {heard}")
     refused = run_harness("--onnx", str(model), "--only", "python-onnxruntime")
     assert refused.returncode == 2 and refused.run_dir is None
     assert f"{model}: no second implementation agrees" in refused.stderr
