@@ -8,7 +8,7 @@ kind "intra-op"), and at one thread batching (kind "batching"), at batch C and a
 sweep's best point for its runtime (the batch of the most samples a second among that
 runtime's swept rows); a point the batch sweep already ran for the row is not run again.
 A callers-only row (a model per caller) is at one caller its runtime's row sharing one.
-The report (report/cores.py) sets the ways side by side in samples a second.
+The report (report/sections/ways_of_the_cores.py) sets the ways side by side in samples a second.
 
 A user's model: a batch point runs only where its estimated call (batch x the row's
 batch-1 median) stays within the batch sweep's budget and the inputs hold its samples,
