@@ -124,15 +124,16 @@ class Copies:
             copy.process.kill()
 
 
-def add_up_peaks(record: Record, peaks: Sequence[int | None], what: str | None) -> None:
+def add_up_peaks(record: Record, peaks: Sequence[int | None], language: str) -> None:
     """The record's memory at --processes N: the copies' peaks added up (None where one is
-    unknown), each listed in its notes, with what a copy is in this language (``what``)."""
+    unknown), each listed in its notes, with what a copy is in ``language`` where it is
+    more than one process of its program (``WHAT_COPIES_ARE``)."""
     known = [b for b in peaks if b is not None]
     record.peak_rss_bytes = sum(known) if len(known) == len(peaks) else None
     record.notes["process_peak_rss_bytes"] = list(peaks)
     record.notes["peak_rss"] = ("the copies' peaks added up (pages they share, such as "
                                 "the libraries' code, counted in each)")  # fmt: skip
-    if what is not None:
+    if (what := WHAT_COPIES_ARE.get(language)) is not None:
         record.notes["processes_are"] = what
 
 

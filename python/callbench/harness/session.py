@@ -17,7 +17,7 @@ from typing import Any
 
 from callbench.errors import DataError
 from callbench.harness import console, planning, skips, traces
-from callbench.harness.copies import WHAT_COPIES_ARE, Copies, add_up_peaks
+from callbench.harness.copies import Copies, add_up_peaks
 from callbench.harness.expected import Expected, outputs_of
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.options import RunOptions
@@ -172,7 +172,7 @@ class Session:
                 break
             peaks.append(record.peak_rss_bytes)
         if problem is None and copies:
-            add_up_peaks(record, peaks, WHAT_COPIES_ARE.get(language_key(live.spec)))
+            add_up_peaks(record, peaks, language_key(live.spec))
         record.callers_verified = None if problem else callers * len(results)
         record.status, record.error = ("failed", problem) if problem else ("ok", None)
         return self._write(live)
