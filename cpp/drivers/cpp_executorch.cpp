@@ -59,7 +59,7 @@ class ExecuTorchModuleModel {
   std::string runtime_version() const { return callbench::executorch_version(); }
   callbench::Notes notes() const {
     return callbench::executorch_notes("Module::forward(from_blob) each call, XNNPACK program",
-                                       pool_threads_);
+                                       pool_threads_, callbench::workspace_sharing());
   }
 
  private:

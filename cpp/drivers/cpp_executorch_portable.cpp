@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
   const auto load = [](const callbench::Options& options) {
     return callbench::MethodModel(options, "mlp_portable.pte",
                                   "Method::set_input (kept TensorImpls) + execute + get_output, "
-                                  "no delegate (ExecuTorch kernels)");
+                                  "no delegate (ExecuTorch kernels)",
+                                  callbench::WorkspaceSharing::kDefault);
   };
   return callbench::driver_main(argc, argv, "cpp-executorch-portable", load);
 }

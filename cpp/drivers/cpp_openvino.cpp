@@ -14,7 +14,7 @@ namespace {
 class OpenVinoPlainModel {
  public:
   explicit OpenVinoPlainModel(const callbench::Options& options)
-      : ov_(options.models / "mlp.onnx", options.threads, options.batch) {
+      : ov_(options.models / "mlp.onnx", options) {
     ov_.check();
   }
 

@@ -3,7 +3,9 @@
 // (a view, no copy), awaits session.run(feeds) (answered with freshly
 // allocated outputs) and copies each output's bytes out. `binding` is the
 // binding's support module (./session.js for the native addon, ./web.js for
-// WebAssembly).
+// WebAssembly). A binding whose runs may not overlap on one session says why in
+// RUNS_TAKE_TURNS (onnxruntime-web): its callers in flight then queue their runs,
+// each starting when the one before it has ended.
 
 import { DTYPES } from '../kit/tensors.js';
 import { batchDims, checkOutputs, runError, signature, storeOutputs } from './graph.js';
@@ -17,6 +19,17 @@ class PlainModel {
     this.options = options;
     this.found = found;
     this.dims = found.inputs.map((t) => batchDims(t, options.batch));
+    // One caller awaits each run before the next: nothing to queue.
+    this.takesTurns = options.callers > 1 && Boolean(binding.RUNS_TAKE_TURNS);
+    this.lastRun = Promise.resolve();
+  }
+
+  /** session.run, after the run before it has ended where runs take turns. */
+  run(feeds) {
+    if (!this.takesTurns) return this.session.run(feeds);
+    const run = this.lastRun.then(() => this.session.run(feeds));
+    this.lastRun = run.catch(() => {});
+    return run;
   }
 
   async call(inputs, outputs) {
@@ -26,7 +39,7 @@ class PlainModel {
     });
     let results;
     try {
-      results = await this.session.run(feeds);
+      results = await this.run(feeds);
     } catch (error) {
       throw runError(this.path, error);
     }
@@ -43,6 +56,9 @@ class PlainModel {
   }
 
   get callersHow() {
+    if (this.takesTurns) {
+      return `one InferenceSession; the callers' session.run calls in flight take turns on it (${this.binding.RUNS_TAKE_TURNS})`;
+    }
     return 'one InferenceSession; every caller\'s session.run in flight on it';
   }
 

@@ -18,6 +18,17 @@ export function loadSession(options) {
   return openSession(ort, options, { executionProviders: ['wasm'] });
 }
 
+/**
+ * Why runs in flight on one session take turns here (PlainModel queues them): onnxruntime-web's
+ * run (1.30.0, dist/ort.mjs) takes its argument arrays from the wasm stack (stackSave,
+ * stackAlloc), awaits (each input's preparation, then _OrtRun), and restores the stack in its
+ * `finally`. Runs in flight on one session restore each other's frames out of order: 4 in
+ * flight aborted ("run failed: Aborted()"), 2 ran only because their frames are the same size.
+ */
+export const RUNS_TAKE_TURNS =
+  "onnxruntime-web's run keeps its arguments on the wasm stack across its awaits, so runs in "
+  + 'flight on one session would restore each other\'s stack frames out of order (4 aborted)';
+
 /** onnxruntime-web's version (env.versions.web). */
 export function runtimeVersion() {
   return ort.env.versions.web;

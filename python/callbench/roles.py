@@ -31,6 +31,11 @@ PER_CALLER = "per caller"
 # Runs only at N > 1 callers: at one caller it is its twin's row (the same call, the
 # other way of holding the model), so no group of one caller and no count takes it.
 CALLERS_ONLY = "callers_only"
+# The runtime's default set-up for many callers, beside a row set up for them its docs' way
+# (ExecuTorch's XNNPACK workspace shared by every method, OpenVINO's CPU pinning on): run at
+# N > 1 callers only (CALLERS_ONLY too), to show what the default costs there. It holds the
+# model as its row does, so no "a model per caller against a shared one" reading takes it.
+RUNTIME_DEFAULT = "runtime_default"
 
 
 @dataclass(frozen=True)

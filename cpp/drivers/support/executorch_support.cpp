@@ -4,6 +4,8 @@
 #include <cstring>
 #include <utility>
 
+#include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/backend/options.h>
 #include <executorch/runtime/platform/platform.h>
 #include <executorch/runtime/platform/runtime.h>
 
@@ -62,12 +64,61 @@ std::int64_t init_executorch(std::int64_t threads) {
   return static_cast<std::int64_t>(pool->get_thread_count());
 }
 
-Notes executorch_notes(std::string call, std::int64_t pool_threads) {
-  return {{"call", std::move(call)},
-          {"threadpool_threads", pool_threads},
-          {"threads_set_with",
-           "ThreadPool::_unsafe_reset_threadpool, declared by hand: the wheel ships no "
-           "threadpool.h (undocumented)"}};
+namespace {
+
+// XNNPACK's backend and its option, as backends/xnnpack/runtime/XNNPACKBackend.h names
+// them (the wheel ships the generic runtime/backend/options.h, not that header; the
+// strings are in libexecutorch_backend_xnnpack.so). The mode's values are the header's
+// WorkspaceSharingMode: 0 Disabled, 1 PerModel, 2 Global.
+constexpr char kXnnpackBackend[] = "XnnpackBackend";
+constexpr char kWorkspaceSharingMode[] = "workspace_sharing_mode";
+
+}  // namespace
+
+std::string workspace_sharing_name(int mode) {
+  switch (mode) {
+    case 0: return "disabled (a workspace per delegate instance)";
+    case 1: return "per model (one workspace per program)";
+    case 2: return "global (one workspace for every loaded method)";
+    default: return "not reported";
+  }
+}
+
+int set_workspace_sharing(WorkspaceSharing sharing) {
+  if (sharing == WorkspaceSharing::kDefault) return workspace_sharing();
+  et::BackendOptions<1> options;
+  const int mode = sharing == WorkspaceSharing::kDisabled ? 0 : 2;
+  if (options.set_option(kWorkspaceSharingMode, mode) != et::Error::Ok ||
+      et::set_option(kXnnpackBackend, options.view()) != et::Error::Ok) {
+    throw UsageError("ExecuTorch's XnnpackBackend does not take workspace_sharing_mode " +
+                     std::to_string(mode) + " (" + first_line(last_error_log) + ")");
+  }
+  return workspace_sharing();
+}
+
+int workspace_sharing() {
+  et::BackendOptions<1> options;
+  int mode = -1;
+  if (options.set_option(kWorkspaceSharingMode, mode) != et::Error::Ok ||
+      et::get_option(kXnnpackBackend, options.view()) != et::Error::Ok ||
+      options.get_option(kWorkspaceSharingMode, mode) != et::Error::Ok) {
+    return -1;
+  }
+  return mode;
+}
+
+Notes executorch_notes(std::string call, std::int64_t pool_threads, int sharing_mode) {
+  Notes notes{{"call", std::move(call)},
+              {"threadpool_threads", pool_threads},
+              {"threads_set_with",
+               "ThreadPool::_unsafe_reset_threadpool, declared by hand: the wheel ships no "
+               "threadpool.h (undocumented)"}};
+  if (sharing_mode >= 0) {
+    notes.emplace_back("xnnpack_workspace_sharing",
+                       workspace_sharing_name(sharing_mode) + ", read back with "
+                       "executorch::runtime::get_option(\"XnnpackBackend\")");
+  }
+  return notes;
 }
 
 std::string describe(et::Error error) {

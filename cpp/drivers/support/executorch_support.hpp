@@ -34,8 +34,27 @@ std::string executorch_version();
 // pool's thread count read back. XNNPACK binds the pool when a method loads.
 std::int64_t init_executorch(std::int64_t threads);
 
-// An ExecuTorch driver's notes: how it calls, and the pool size read back.
-Notes executorch_notes(std::string call, std::int64_t pool_threads);
+// XNNPACK's workspace (its arena for intermediate values) as the methods a process loads
+// hold it. ExecuTorch's default in this wheel is one workspace for every method, which
+// "will serialize execution of delegate instances" (the EXECUTORCH_XNNPACK_SHARED_WORKSPACE
+// CMake option's words): N callers' methods then take turns. kDisabled gives each delegate
+// instance its own (the backend option workspace_sharing_mode, set through
+// executorch::runtime::set_option before any method loads, as ExecuTorch's XNNPACK backend
+// documents it); kDefault leaves the runtime's setting alone.
+enum class WorkspaceSharing { kDefault, kDisabled };
+
+// Sets XNNPACK's workspace sharing for the methods loaded after it (process-wide) and
+// returns the mode read back: 0 disabled, 1 per model, 2 global; -1 where the backend
+// does not say. A refusal is a UsageError.
+int set_workspace_sharing(WorkspaceSharing sharing);
+// The mode the XNNPACK backend reports now (as set_workspace_sharing returns it).
+int workspace_sharing();
+// "global (one workspace for every loaded method)": a mode in words.
+std::string workspace_sharing_name(int mode);
+
+// An ExecuTorch driver's notes: how it calls, the pool size and the workspace sharing
+// mode read back (a negative mode is left out).
+Notes executorch_notes(std::string call, std::int64_t pool_threads, int sharing_mode);
 
 // "InvalidProgram (0x23)": an ExecuTorch error for a one-line message.
 std::string describe(executorch::runtime::Error error);
@@ -100,11 +119,15 @@ class MethodRunner {
 };
 
 // A driver's model on MethodRunner: the program `file` of the models folder, the pool sized
-// first (init_executorch), each call run as MethodRunner::run, `call` its notes' words.
+// and XNNPACK's workspace sharing set first (init_executorch, set_workspace_sharing), each
+// call run as MethodRunner::run, `call` its notes' words.
 class MethodModel {
  public:
-  MethodModel(const Options& options, const char* file, std::string call)
+  MethodModel(const Options& options, const char* file, std::string call,
+              WorkspaceSharing sharing)
       : pool_threads_(init_executorch(options.threads)),
+        sharing_(sharing),
+        sharing_mode_(set_workspace_sharing(sharing)),
         path_(options.models / file),
         batch_(options.batch),
         runner_(path_, batch_),
@@ -115,10 +138,11 @@ class MethodModel {
   }
   const Signature& signature() const { return runner_.signature(); }
   std::string runtime_version() const { return executorch_version(); }
-  Notes notes() const { return executorch_notes(call_, pool_threads_); }
+  Notes notes() const { return executorch_notes(call_, pool_threads_, sharing_mode_); }
 
   // Contract 4: ExecuTorch documents a Module's forward as not thread-safe, so each
-  // caller loads its own Program and Method (the thread pool stays the one shared).
+  // caller loads its own Program and Method (the thread pool stays the one shared), and
+  // XNNPACK's workspace is per delegate instance unless the driver keeps the default.
   class Caller {
    public:
     Caller(const std::filesystem::path& path, std::int64_t batch) : runner_(path, batch) {}
@@ -130,12 +154,20 @@ class MethodModel {
     MethodRunner runner_;
   };
   Holding holding() const {
-    return {kPerCaller, "a Program and Method of its own in each caller (one shared thread pool)"};
-  }
-  Caller caller() { return Caller(path_, batch_); }
+    if (sharing_ == WorkspaceSharing::kDisabled) {
+      return {kPerCaller,
+              "a Program and Method of its own in each caller, XNNPACK's workspace of its own "
+              "(one shared thread pool)"};
+    }
+    return {kPerCaller, "a Program and Method of its own in each caller (one shared thread "
+                        "pool), XNNPACK's workspace sharing left at ExecuTorch's default: " +
+                            workspace_sharing_name(sharing_mode_)};
+  }  Caller caller() { return Caller(path_, batch_); }
 
  private:
   std::int64_t pool_threads_;
+  WorkspaceSharing sharing_;
+  int sharing_mode_;
   std::filesystem::path path_;
   std::int64_t batch_;
   MethodRunner runner_;

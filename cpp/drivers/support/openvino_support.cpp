@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include <sched.h>
+
 #include <openvino/frontend/manager.hpp>
 
 #include "callbench/errors.hpp"
@@ -124,9 +126,14 @@ ov::Shape ov_shape(const Tensor& tensor, std::int64_t batch) {
   return ov::Shape(shape.begin(), shape.end());
 }
 
+// CPU pinning as compile() sets it (an enum, not std::optional<bool>: GCC 12 warns that the
+// optional's flag may be read uninitialised inside OpenVINO's property template).
+enum class PinningSet { kLeft, kOn, kOff };
+
 ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
                           const std::shared_ptr<ov::Model>& model, std::int64_t threads,
-                          const std::vector<ov::Shape>* static_shapes) {
+                          const std::vector<ov::Shape>* static_shapes,
+                          PinningSet pin) {
   if (static_shapes != nullptr) {
     std::map<ov::Output<ov::Node>, ov::PartialShape> shapes;
     for (std::size_t k = 0; k < static_shapes->size(); ++k) {
@@ -141,11 +148,15 @@ ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
   }
   try {
     // f32: on CPUs with bf16 support the default precision is bf16, which
-    // moves the outputs by ~2e-4 and fails verification. CPU pinning stays on
-    // (the default, and faster): it holds the calling thread to the CPUs it had
-    // here, so the harness starts drivers on the core it times them on.
-    return core.compile_model(model, "CPU", ov::hint::inference_precision(ov::element::f32),
-                              ov::inference_num_threads(static_cast<std::int32_t>(threads)));
+    // moves the outputs by ~2e-4 and fails verification. CPU pinning, where it
+    // stays on, holds the calling thread to the CPUs it had here, so the harness
+    // starts drivers on the cores it times them on.
+    ov::AnyMap properties{ov::hint::inference_precision(ov::element::f32),
+                          ov::inference_num_threads(static_cast<std::int32_t>(threads))};
+    if (pin != PinningSet::kLeft) {
+      properties.emplace(ov::hint::enable_cpu_pinning(pin == PinningSet::kOn));
+    }
+    return core.compile_model(model, "CPU", properties);
   } catch (const std::exception& e) {
     throw DataError(path, "does not compile for the CPU (" + last_line(e.what()) + ")");
   }
@@ -153,9 +164,18 @@ ov::CompiledModel compile(ov::Core& core, const std::filesystem::path& path,
 
 }  // namespace
 
-OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t threads,
-                             std::int64_t batch, bool static_shape)
-    : path_(path) {
+bool pins_for(const Options& options) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const bool one_cpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) == 1;
+  return one_cpu && options.callers == 1;
+}
+
+OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, const Options& options,
+                             bool static_shape, Pinning pinning)
+    : path_(path), pinning_(pinning) {
+  const std::int64_t threads = options.threads;
+  const std::int64_t batch = options.batch;
   const std::shared_ptr<ov::Model> model = read_onnx(path);
   for (std::size_t k = 0; k < model->inputs().size(); ++k) {
     signature_.inputs.push_back(tensor_of(path, std::as_const(*model).input(k), "input", k));
@@ -173,7 +193,10 @@ OpenVinoModel::OpenVinoModel(const std::filesystem::path& path, std::int64_t thr
     output_shapes_.push_back(ov_shape(tensor, batch));
     output_bytes_.push_back(b * tensor.sample_bytes());
   }
-  compiled_ = compile(core_, path, model, threads, static_shape ? &input_shapes_ : nullptr);
+  const PinningSet pin = pinning == Pinning::kDefault ? PinningSet::kLeft
+                        : pins_for(options)          ? PinningSet::kOn
+                                                     : PinningSet::kOff;
+  compiled_ = compile(core_, path, model, threads, static_shape ? &input_shapes_ : nullptr, pin);
   request_ = compiled_.create_infer_request();
 }
 
@@ -224,6 +247,11 @@ Notes OpenVinoModel::notes(std::string call) const {
       {"num_streams", static_cast<std::int64_t>(compiled_.get_property(ov::num_streams).num)},
       {"enable_cpu_pinning",
        std::string(compiled_.get_property(ov::hint::enable_cpu_pinning) ? "true" : "false")},
+      {"cpu_pinning_set",
+       std::string(pinning_ == Pinning::kDefault
+                       ? "left at OpenVINO's default"
+                       : "on only with one caller on one CPU: pinned, N callers (or N copies "
+                         "over the same cores) were held to one core")},
       {"input_shape", input_shapes_text(compiled_)},
       {"precision_why", std::string("f32 forced; the default on bf16-capable CPUs is bf16")},
   };
@@ -235,8 +263,9 @@ Notes OpenVinoModel::notes(std::string call) const {
   return notes;
 }
 
-OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape)
-    : ov_(options.models / "mlp.onnx", options.threads, options.batch, static_shape) {
+OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape,
+                                           Pinning pinning)
+    : pinning_(pinning), ov_(options.models / "mlp.onnx", options, static_shape, pinning) {
   // Checked through the request's own tensors first: fixed output tensors of
   // the expected shapes would make a model answering others fail less clearly.
   ov_.check();

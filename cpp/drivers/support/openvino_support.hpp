@@ -21,6 +21,18 @@
 
 namespace callbench {
 
+// OpenVINO's CPU pinning (ov::hint::enable_cpu_pinning, on by default on Linux) as a driver
+// asks for it: kDefault leaves it alone; kForCallers turns it on only where the process
+// has one CPU to run on and one caller. OpenVINO pins each thread that runs an inference
+// (the callers' own, with one stream) to its stream's CPU: N callers, or N copies over the
+// same cores, were held to one core (C++ at 2 callers: 0.42x one caller, one core idle;
+// a plain program with pinning off 1.1-1.6x), while one caller on the one core the
+// harness gives it runs faster pinned.
+enum class Pinning { kDefault, kForCallers };
+
+// Whether kForCallers pins for `options` in this process (its CPUs read now).
+bool pins_for(const Options& options);
+
 // The compiled model and one InferRequest on it, made once for calls of
 // `batch` samples. Loading errors are one-line DataErrors. The signature
 // (contract 3) comes from the model (ours: "x" float32 [2] -> "y" float32 [1];
@@ -29,8 +41,8 @@ namespace callbench {
 // per-call shape work).
 class OpenVinoModel {
  public:
-  OpenVinoModel(const std::filesystem::path& path, std::int64_t threads, std::int64_t batch,
-                bool static_shape = false);
+  OpenVinoModel(const std::filesystem::path& path, const Options& options,
+                bool static_shape = false, Pinning pinning = Pinning::kForCallers);
 
   ov::InferRequest& request() { return request_; }
   // Another InferRequest on the one compiled model (contract 4: one per caller).
@@ -54,6 +66,7 @@ class OpenVinoModel {
 
  private:
   std::filesystem::path path_;
+  Pinning pinning_;
   ov::Core core_;
   ov::CompiledModel compiled_;
   ov::InferRequest request_;
@@ -90,7 +103,8 @@ class OpenVinoFixedRequest {
 
 class OpenVinoFixedTensors {
  public:
-  OpenVinoFixedTensors(const Options& options, bool static_shape);
+  OpenVinoFixedTensors(const Options& options, bool static_shape,
+                       Pinning pinning = Pinning::kForCallers);
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     for (std::size_t k = 0; k < in_.size(); ++k) std::memcpy(in_[k].data(), in[k], in_[k].size());
@@ -104,11 +118,16 @@ class OpenVinoFixedTensors {
   // Contract 4: OpenVINO's compiled model serves many InferRequests, one per concurrent
   // inference; each caller makes its own.
   Holding holding() const {
-    return {kShared, "one CompiledModel, an InferRequest of its own in each caller"};
+    return {kShared, pinning_ == Pinning::kDefault
+                         ? "one CompiledModel, an InferRequest of its own in each caller, "
+                           "OpenVINO's CPU pinning left at its default"
+                         : "one CompiledModel, an InferRequest of its own in each caller, "
+                           "OpenVINO's CPU pinning off"};
   }
   OpenVinoFixedRequest caller() { return OpenVinoFixedRequest(ov_); }
 
  private:
+  Pinning pinning_;
   OpenVinoModel ov_;
   std::vector<Bytes> in_;
   std::vector<Bytes> out_;

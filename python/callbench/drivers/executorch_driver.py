@@ -10,6 +10,11 @@ per core. ``portable_lib._unsafe_reset_threadpool`` (marked experimental, and
 undocumented) sets it to ``--threads`` before the program is loaded (XNNPACK
 binds the pool then); the count is read back into the notes.
 
+XNNPACK's workspace stays ExecuTorch's default, one workspace shared by every loaded
+method, which serialises N callers' methods (cpp-executorch-method turns the sharing off
+through the backend option ``workspace_sharing_mode``): the Python API has no backend
+options (``executorch.runtime`` and ``portable_lib`` expose none), so the notes say so.
+
 The runtime writes its log lines (a CPU probe on start, the reason a program
 does not load) straight to file descriptor 2. Setup captures them, so stderr
 keeps the contract's one error line, and the last one goes into that line.
@@ -132,14 +137,20 @@ def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
         "call": "Method.execute([x]) from Runtime.get().load_program(path).load_method('forward')",
         "threadpool_threads": int(pool_threads),
         "undocumented": "portable_lib._unsafe_reset_threadpool (sets the thread pool size)",
+        "xnnpack_workspace_sharing": XNNPACK_WORKSPACE,
     }
     return Model(loop, executorch_version, notes, context=torch.inference_mode,
                  sharing=Sharing(PER_CALLER, PER_CALLER_METHOD, caller))  # fmt: skip
 
 
+XNNPACK_WORKSPACE = ("left at ExecuTorch's default (one workspace shared by every method, "
+                     "which serialises the callers' methods): the Python API exposes no "
+                     "backend options to turn the sharing off")  # fmt: skip
+
 # Contract 4: ExecuTorch documents a Module's forward as not thread-safe, so each caller
 # loads its own Program and Method (XNNPACK's thread pool stays the one shared).
-PER_CALLER_METHOD = "a Program and Method of its own in each caller (one shared thread pool)"
+PER_CALLER_METHOD = ("a Program and Method of its own in each caller (one shared thread pool), "
+                     "XNNPACK's workspace shared by all (ExecuTorch's default)")  # fmt: skip
 
 
 def _loop(execute: Any, path: Path, options: Options, inputs: Arrays, outputs: Arrays) -> Loop:

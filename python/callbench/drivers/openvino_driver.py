@@ -10,14 +10,21 @@ the per-inference shape work that a dynamic batch costs).
 
 All compile for the CPU with f32 inference precision: on CPUs with bf16
 support OpenVINO's default is bf16, which moves outputs ~2e-4 and fails
-verification. Threads go through the inference-threads property. CPU pinning
-stays on (OpenVINO's default; off, a call took 1.45x as long here): it holds
-the calling thread to the CPUs it had at compile time, which is why drivers
-load on the core they are timed on.
+verification. Threads go through the inference-threads property.
+
+CPU pinning (``ENABLE_CPU_PINNING``, on by default on Linux) is set for the callers
+(``pins``): on only where the process has one CPU to run on and one caller (there a call
+took 1.45x as long unpinned), off elsewhere. Pinned, OpenVINO holds each thread that runs
+an inference (a caller's own, with one stream) to its stream's CPU: N callers, or N copies
+over the same cores, were held to one core (C++ at 2 callers: 0.42x one caller, one core
+idle). ``static_pinned`` keeps the default, run at N > 1 callers only to show what it costs.
+Where pinning stays on, it holds the calling thread to the CPUs it had at compile time,
+which is why drivers load on the cores they are timed on.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,11 +75,27 @@ def _dtype(port: Any) -> str:
     return str(np.dtype(port.get_element_type().to_dtype()))
 
 
+PINNING_LEFT = "left at OpenVINO's default"
+PINNING_FOR_CALLERS = ("on only with one caller on one CPU: pinned, N callers (or N copies over "
+                       "the same cores) were held to one core")  # fmt: skip
+
+
+def pins(options: Options) -> bool:
+    """Whether CPU pinning set for the callers is on: one caller on one CPU (read now)."""
+    return options.callers == 1 and len(os.sched_getaffinity(0)) == 1
+
+
 def compile_model(
-    options: Options, inputs: Arrays, outputs: Arrays, *, static: bool = False
+    options: Options,
+    inputs: Arrays,
+    outputs: Arrays,
+    *,
+    static: bool = False,
+    default_pinning: bool = False,
 ) -> tuple[ov.CompiledModel, Ports, dict[str, Any]]:
-    """The model compiled for the CPU, f32, ``options.threads`` threads; its names and
-    per-sample shapes (checked against the arrays); and notes read back.
+    """The model compiled for the CPU, f32, ``options.threads`` threads, CPU pinning set
+    for the callers (``pins``; left at OpenVINO's default with ``default_pinning``); its
+    names and per-sample shapes (checked against the arrays); and notes read back.
 
     ``static`` reshapes every input to ``[batch, *shape]`` first (the ONNX file's batch is
     dynamic).
@@ -92,7 +115,10 @@ def compile_model(
             model.reshape(shapes)
         except Exception as exc:
             raise DataError(path, f"cannot take inputs {shapes} ({_problem(exc)})") from None
-    config = {hints.inference_precision: ov.Type.f32, props.inference_num_threads: options.threads}
+    config: dict[Any, Any] = {hints.inference_precision: ov.Type.f32,
+                              props.inference_num_threads: options.threads}  # fmt: skip
+    if not default_pinning:
+        config[hints.enable_cpu_pinning] = pins(options)
     try:
         compiled = ov.Core().compile_model(model, "CPU", config)
     except Exception as exc:
@@ -102,6 +128,7 @@ def compile_model(
         "inference_num_threads": int(compiled.get_property(props.inference_num_threads)),
         "num_streams": int(compiled.get_property(props.num_streams)),
         "enable_cpu_pinning": bool(compiled.get_property(hints.enable_cpu_pinning)),
+        "cpu_pinning_set": PINNING_LEFT if default_pinning else PINNING_FOR_CALLERS,
         "input_shape": compiled.input(0).get_partial_shape().to_string(),
         "precision_why": "f32 forced; the default on bf16-capable CPUs is bf16",
     }
@@ -151,7 +178,9 @@ def plain(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
 
 # Contract 4: OpenVINO documents a CompiledModel as shared by its InferRequests, one per
 # concurrent inference, so each caller makes its own request on the one compiled model.
-SHARED_COMPILED = "one CompiledModel, an InferRequest of its own in each caller"
+SHARED_COMPILED = "one CompiledModel, an InferRequest of its own in each caller, CPU pinning off"
+SHARED_PINNED = ("one CompiledModel, an InferRequest of its own in each caller, OpenVINO's CPU "
+                 "pinning left at its default")  # fmt: skip
 
 
 def _request_caller(
@@ -198,14 +227,17 @@ def _request_caller(
     return caller
 
 
-def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool) -> Model:
-    compiled, io, notes = compile_model(options, inputs, outputs, static=static)
+def _fixed_tensors(options: Options, inputs: Arrays, outputs: Arrays, *, static: bool,
+                   default_pinning: bool = False) -> Model:  # fmt: skip
+    compiled, io, notes = compile_model(options, inputs, outputs, static=static,
+                                        default_pinning=default_pinning)  # fmt: skip
     caller = _request_caller(options, compiled, io)
     call = "InferRequest.infer() on input/output Tensors over fixed buffers, set once"
     if static:
         call = f"model reshaped to static [batch, ...] inputs; {call}"
+    held = SHARED_PINNED if default_pinning else SHARED_COMPILED
     return Model(caller(inputs, outputs), ov.get_version(), {"call": call, **notes},
-                 sharing=Sharing(SHARED, SHARED_COMPILED, caller))  # fmt: skip
+                 sharing=Sharing(SHARED, held, caller))  # fmt: skip
 
 
 @takes_callers
@@ -218,3 +250,10 @@ def reuse(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
 @every_tensor
 def static(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     return _fixed_tensors(options, inputs, outputs, static=True)
+
+
+@takes_callers
+@every_tensor
+def static_pinned(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+    """``static`` with OpenVINO's CPU pinning at its default (a twin at N > 1 callers)."""
+    return _fixed_tensors(options, inputs, outputs, static=True, default_pinning=True)

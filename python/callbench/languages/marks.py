@@ -17,6 +17,7 @@ from callbench.roles import (
     GPU,
     GPU_FLOOR,
     PER_CALLER,
+    RUNTIME_DEFAULT,
     SWEEP,
     TORCH_PROGRAM,
     Call,
@@ -67,6 +68,12 @@ def mlp_only(spec: DriverSpec) -> DriverSpec:
 def callers_only(spec: DriverSpec) -> DriverSpec:
     """A model held per caller where its twin shares it: run at N > 1 callers only."""
     return replace(callers(spec, PER_CALLER), roles=spec.roles | {CALLERS_ONLY})
+
+
+def runtime_default(spec: DriverSpec, holds: str) -> DriverSpec:
+    """The runtime's default set-up for many callers (``roles.RUNTIME_DEFAULT``), its
+    callers holding the model as ``holds`` says, as its row's do: run at N > 1 only."""
+    return replace(callers(spec, holds), roles=spec.roles | {CALLERS_ONLY, RUNTIME_DEFAULT})
 
 
 def batch_one(spec: DriverSpec) -> DriverSpec:
