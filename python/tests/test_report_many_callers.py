@@ -56,3 +56,29 @@ def test_a_callers_only_row_scales_against_its_runtimes_row_at_one_caller() -> N
     text = many_callers.section(threads, None, cores=2)
     assert "| `cpp-onnxruntime-reuse-sessions` | 2 | threads | shared | 1,000,000 [" in text
     assert "| 2.00× (" in text
+
+
+def test_a_runtime_default_twin_is_read_against_its_row_at_each_n() -> None:
+    """The twin keeping ExecuTorch's shared workspace, at 2 callers, against its row."""
+    from callbench.report.sections import callers_screen, runtime_defaults
+
+    per_caller = {"callers_hold": "per caller"}
+    kept = per_caller | {"callers_how": "XNNPACK's workspace shared by all"}
+    threads = {1: [row("cpp-executorch-method", 1, 1.0, language="C++", runtime="executorch",
+                       notes=per_caller)],
+               2: [row("cpp-executorch-method", 2, 0.5, language="C++", runtime="executorch",
+                       notes=per_caller),
+                   row("cpp-executorch-method-shared-workspace", 2, 2.0, language="C++",
+                       runtime="executorch", notes=kept)]}  # fmt: skip
+    every = many_callers.points(threads, None)
+    lines = runtime_defaults.lines(every)
+    assert len(lines) == 1 and lines[0].startswith("- `cpp-executorch-method` does 4.00× (")
+    assert lines[0].endswith(
+        "the calls of `cpp-executorch-method-shared-workspace` at 2 callers "
+        "(the default costs); the twin: XNNPACK's workspace shared by all."
+    )
+    text = many_callers.section(threads, None, cores=2, defaults=lines)
+    assert "### What each runtime's default set-up costs" in text and lines[0] in text
+    best = max((p for p in every if p.n == 2), key=lambda p: p.calls_per_s)
+    said = callers_screen.deciding(best, every, cores=2)
+    assert "a model per caller" not in said and "calls run side by side" in said, said

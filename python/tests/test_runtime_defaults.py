@@ -20,16 +20,21 @@ from tests.conftest import HarnessRun, assert_verified
 DEFAULTS = [d for d in DRIVERS if RUNTIME_DEFAULT in d.roles]
 
 
-def test_every_runtime_default_row_stands_beside_a_row_of_its_runtime_that_takes_callers() -> None:
+def test_every_runtime_default_row_names_its_row_of_the_same_runtime_and_holding() -> None:
     assert {d.id for d in DEFAULTS} >= {"cpp-executorch-method-shared-workspace",
                                          "cpp-openvino-static-pinned",
                                          "python-openvino-static-pinned"}  # fmt: skip
+    by_id = {d.id: d for d in DRIVERS}
     for twin in DEFAULTS:
         assert CALLERS_ONLY in twin.roles, twin.id  # at one caller it is its row
-        rows = [d for d in DRIVERS if d.callers == twin.callers and CALLERS_ONLY not in d.roles
-                and language_key(d) == language_key(twin)
-                and engine(d.runtime) == engine(twin.runtime)]  # fmt: skip
-        assert rows, f"{twin.id} has no row of its runtime holding the model as it does"
+        row = by_id.get(twin.default_of or "")
+        assert row is not None, f"{twin.id} names no row: {twin.default_of}"
+        assert (row.callers, language_key(row), engine(row.runtime)) == (
+            twin.callers,
+            language_key(twin),
+            engine(twin.runtime),
+        ), twin.id
+        assert CALLERS_ONLY not in row.roles and RUNTIME_DEFAULT not in row.roles, row.id
 
 
 def test_openvino_pins_for_one_caller_on_one_cpu_alone(

@@ -70,10 +70,12 @@ def callers_only(spec: DriverSpec) -> DriverSpec:
     return replace(callers(spec, PER_CALLER), roles=spec.roles | {CALLERS_ONLY})
 
 
-def runtime_default(spec: DriverSpec, holds: str) -> DriverSpec:
-    """The runtime's default set-up for many callers (``roles.RUNTIME_DEFAULT``), its
-    callers holding the model as ``holds`` says, as its row's do: run at N > 1 only."""
-    return replace(callers(spec, holds), roles=spec.roles | {CALLERS_ONLY, RUNTIME_DEFAULT})
+def runtime_default(spec: DriverSpec, of: str, holds: str) -> DriverSpec:
+    """The runtime's default set-up for many callers (``roles.RUNTIME_DEFAULT``) beside the
+    row ``of`` that sets them up its docs' way, its callers holding the model as ``holds``
+    says, as that row's do: run at N > 1 only."""
+    return replace(callers(spec, holds), roles=spec.roles | {CALLERS_ONLY, RUNTIME_DEFAULT},
+                   default_of=of)  # fmt: skip
 
 
 def batch_one(spec: DriverSpec) -> DriverSpec:

@@ -51,6 +51,9 @@ class DriverSpec:
     # A plain caller of our MLP alone (one float32 input x, one output y): skipped, saying so,
     # on a model the user brought (registry.mlp_only).
     mlp_only: bool = False
+    # roles.RUNTIME_DEFAULT: the row whose set-up for many callers this twin keeps the
+    # runtime's default of (registry.runtime_default).
+    default_of: str | None = None
 
     def missing_tool(self) -> str | None:
         """The first program of the toolchain that is not on PATH here, or None."""

@@ -20,6 +20,7 @@ from callbench.report.sections import (
     peers,
     phases_table,
     puzzles,
+    runtime_defaults,
     seed,
     serving_at_a_rate,
     sweeps,
@@ -212,7 +213,7 @@ def _many_callers(run: Run, chart_dir: Path) -> str:
     chart = charts.many_callers(many_callers.lines(every, cores), run.name,
                                 chart_dir / f"{run.name}-many-callers.png")  # fmt: skip
     where = f"{CHARTS}/{chart.name}" if chart is not None else None
-    return many_callers.section(threads, processes, cores, where)
+    return many_callers.section(threads, processes, cores, where, runtime_defaults.lines(every))
 
 
 def _serving(run: Run, chart_dir: Path) -> str:

@@ -24,6 +24,7 @@ from callbench.report.sections.many_callers import (
     one_caller,
     scaling,
 )
+from callbench.report.sections.runtime_defaults import is_runtime_default
 
 # What keeps a language's threads from running its calls side by side.
 HOLDS_THREADS = {"Python": "the GIL", "Node.js": "its one event loop"}
@@ -55,8 +56,10 @@ def deciding(best: Point, every: Sequence[Point], cores: int) -> str:
         else:
             said = f"threads and processes not apart ({ratio})"
     if not said:
+        # A twin keeping its runtime's default set-up holds the model as its row does:
+        # it is no second holding (sections/runtime_defaults reads it).
         beside = [p for p in every if p.n == cores and p.way == "threads"
-                  and p.record.language == language
+                  and p.record.language == language and not is_runtime_default(p)
                   and p.record.runtime == best.record.runtime]  # fmt: skip
         shared = [p for p in beside if p.holds == "shared"]
         own = [p for p in beside if p.holds != "shared"]

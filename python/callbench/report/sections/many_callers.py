@@ -189,8 +189,10 @@ def rounds_of(every: Sequence[Point]) -> str:
 
 
 def section(threads: Points | None, processes: Points | None, cores: int,
-            chart: str | None = None) -> str:  # fmt: skip
-    """The section's text: what it measures, the answer per language, the chart, the table."""
+            chart: str | None = None, defaults: Sequence[str] = ()) -> str:  # fmt: skip
+    """The section's text: what it measures, the answer per language, what each runtime's
+    default set-up costs (``defaults``: sections/runtime_defaults' lines), the chart, the
+    table."""
     every = points(threads, processes)
     if not every:
         return "No point of the callers sweep was verified in this run."
@@ -222,6 +224,11 @@ def section(threads: Points | None, processes: Points | None, cores: int,
     )
     parts = [intro, "", limits, "", f"### The answer at N = {cores} (the cores)", "",
              *answer(every, cores), ""]  # fmt: skip
+    if defaults:
+        parts += ["### What each runtime's default set-up costs", "",
+                  "Each row below is set up for many callers its runtime's documented way; "
+                  "its twin keeps the runtime's default (docs/contract.md, callers).", "",
+                  *defaults, ""]  # fmt: skip
     if chart:
         parts += [f"![throughput against callers]({chart})", ""]
     return "\n".join([*parts, table(every)])
