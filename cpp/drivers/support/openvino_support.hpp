@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -99,6 +100,25 @@ class OpenVinoFixedRequest {
   ov::InferRequest request_;
   std::vector<Bytes> in_;
   std::vector<Bytes> out_;
+};
+
+// One caller's own CompiledModel (contract 4, per caller; CPU pinning as kForCallers sets it)
+// and its fixed-tensor request: OpenVINO runs the requests of one compiled model in parallel
+// only as far as its streams go (one, at one inference thread), so N callers of one model
+// take turns; a model each runs them side by side.
+class OpenVinoOwnModel {
+ public:
+  OpenVinoOwnModel(const Options& options, bool static_shape)
+      : model_(std::make_unique<OpenVinoModel>(options.models / "mlp.onnx", options, static_shape)),
+        request_(*model_) {}
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
+    request_.call(in, out);
+  }
+
+ private:
+  std::unique_ptr<OpenVinoModel> model_;  // where the request's model stays while it moves
+  OpenVinoFixedRequest request_;
 };
 
 class OpenVinoFixedTensors {

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from openvino.frontend import FrontEndManager
 
 from callbench.driver_options import Options
 from callbench.driverkit.model import (
+    PER_CALLER,
     SHARED,
     Arrays,
     Loop,
@@ -257,3 +259,23 @@ def static(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
 def static_pinned(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     """``static`` with OpenVINO's CPU pinning at its default (a twin at N > 1 callers)."""
     return _fixed_tensors(options, inputs, outputs, static=True, default_pinning=True)
+
+
+# A twin's holding (contract 4, per caller): OpenVINO runs one compiled model's infer requests in
+# parallel only as far as its streams go (one, at one inference thread), so N callers of the
+# shared model take turns; a model each runs them side by side.
+OWN_COMPILED = "a CompiledModel of its own in each caller (an InferRequest on it), CPU pinning off"
+
+
+@takes_callers
+@every_tensor
+def static_models(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
+    """``static`` with a CompiledModel of its own in each caller (a twin at N > 1 callers)."""
+    model = _fixed_tensors(options, inputs, outputs, static=True)
+
+    def caller(inputs: Arrays, outputs: Arrays) -> Loop:
+        compiled, io, _ = compile_model(options, inputs, outputs, static=True)
+        return _request_caller(options, compiled, io)(inputs, outputs)
+
+    notes = {**model.notes, "call": f"{model.notes['call']}; a CompiledModel per caller"}
+    return replace(model, notes=notes, sharing=Sharing(PER_CALLER, OWN_COMPILED, caller))
