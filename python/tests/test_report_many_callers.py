@@ -12,12 +12,18 @@ from callbench.report.sections import many_callers
 from tests.test_report import driver
 
 
-def row(driver_id: str, n: int, us: float, way: str = "threads", **fields: Any) -> Record:
+def row(driver_id: str, n: int, us: float, way: str = "threads", busy: float | None = None,
+        **fields: Any) -> Record:  # fmt: skip
+    """A point of N callers at ``us`` a call together; ``busy``: the cores its callers kept
+    busy in every round (its rounds' CPU time), None: no CPU time recorded."""
     sweep = {"kind": "callers" if way == "threads" else "processes", "value": n}
     spread = [us * (1 + 0.002 * i) for i in range(-10, 11)]  # 21 rounds, 2% apart end to end
     values = {"runtime": "onnxruntime", "notes": {"callers_hold": "shared"}} | fields
-    return driver(driver_id, [x * 1000 for x in spread], sweep=sweep, callers=n,
-                  processes=n if way == "processes" else 1, **values)  # fmt: skip
+    record = driver(driver_id, [x * 1000 for x in spread], sweep=sweep, callers=n,
+                    processes=n if way == "processes" else 1, **values)  # fmt: skip
+    for r in record.rounds:
+        r.cpu_ns = int(busy * r.ns) if busy is not None else None
+    return record
 
 
 def test_processes_beat_threads_where_the_gil_holds_the_threads(tmp_path: Path) -> None:

@@ -130,6 +130,15 @@ class Record:
         return stats.wide(self.samples)
 
     @property
+    def cores_busy(self) -> float | None:
+        """The cores the callers kept busy: their CPU time over the round's span, the
+        median over counted rounds; None where a round has no CPU time. It counts what the
+        kit's clock covers: the callers' threads (a runtime's own pool threads only where
+        the kit's clock is the process's), Node.js's whole process."""
+        busy = [r.cpu_ns / r.ns for r in self.counted() if r.cpu_ns is not None and r.ns > 0]
+        return stats.median(busy) if busy and len(busy) == len(self.counted()) else None
+
+    @property
     def flagged_rounds(self) -> int:
         return sum(r.flagged is not None for r in self.rounds)
 

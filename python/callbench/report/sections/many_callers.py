@@ -108,11 +108,12 @@ def table(every: Sequence[Point]) -> str:
         p50, p90, p99 = latency_us(p.record)
         memory = fmt.megabytes(p.record.peak_rss_bytes) if p.record.peak_rss_bytes else "-"
         scaled = str(scale) if scale is not None else fmt.NOT_SHOWN
+        busy = f"{p.record.cores_busy:.2f}" if p.record.cores_busy is not None else "-"
         rows.append([f"`{p.record.id}`", str(p.n), p.shown_way, p.holds,
-                     f"{calls(p.calls_per_s)} [{calls(low)}–{calls(high)}]", scaled, p50, p90,
-                     p99, memory])  # fmt: skip
+                     f"{calls(p.calls_per_s)} [{calls(low)}–{calls(high)}]", scaled, busy, p50,
+                     p90, p99, memory])  # fmt: skip
     header = ["row", "N", "in", "the model", "calls a second [95%]", "× one caller",
-              "p50 µs", "p90 µs", "p99 µs", "peak MB"]  # fmt: skip
+              "cores busy", "p50 µs", "p90 µs", "p99 µs", "peak MB"]  # fmt: skip
     return fmt.table(header, rows)
 
 
@@ -208,7 +209,10 @@ def section(threads: Points | None, processes: Points | None, cores: int,
         "throughput over "
         "the same row's at one caller (a ratio of medians of two groups, bootstrap 95% "
         f"interval); a claim needs that interval to exclude 1 and a ratio beyond "
-        f"{NOISE:.0%}. p50, p90 and p99 are of one call as its caller saw it, from each point's "
+        f"{NOISE:.0%}. Cores busy: the callers' CPU time over the round's span (median of "
+        f"rounds): the callers' threads, a runtime's own pool threads where the kit's clock "
+        f"is the process's, Node.js's whole process. p50, p90 and p99 are of one call as its "
+        f"caller saw it, from each point's "
         f"latency round (every caller's calls timed one by one, all callers at once). Peak "
         f"MB: the process's, or the copies' added up (pages they share counted in each). "
         f"Counts: {', '.join(map(str, counts))}; {rounds_of(every)} rounds a point (bench "
