@@ -166,6 +166,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     callers(java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"), SHARED),
     swept(callers(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX,
                               "OnnxRuntimeReuseDriver"), SHARED)),
+    callers_only(java.driver("java-onnxruntime-reuse-sessions", "onnxruntime", ONNX,
+                             "OnnxRuntimeReuseSessionsDriver")),
     # java/ffm/...: the C API through java.lang.foreign, in its own JVM of a JDK >= 22.
     swept(java.ffm_driver("java-onnxruntime-ffm", "onnxruntime-ffm", ONNX, "OnnxRuntimeFfmDriver")),
     program(swept(callers(java.driver("java-djl", "djl-pytorch", TORCHSCRIPT, "DjlDriver"), SHARED))),
@@ -194,6 +196,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # when it is made (one per caller); a DynamicAdvancedSession is shared, a binding each.
     callers(go.driver("go-onnxruntime", "onnxruntime", ONNX), PER_CALLER),
     swept(callers(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX), SHARED)),
+    callers_only(go.driver("go-onnxruntime-iobinding-sessions", "onnxruntime", ONNX)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node. Callers in flight on one event loop share
     # the session (an async server's handlers); -workers: a worker_thread per caller.

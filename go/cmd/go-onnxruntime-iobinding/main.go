@@ -31,7 +31,7 @@ func (s *shared) Caller() (kit.TensorModel, error) {
 		x.Destroy()
 		return nil, err
 	}
-	return bind(s.session, s.Path, s.Sig, x, y, s.Threads)
+	return ortsupport.BindSession(s.session, s.Path, s.Sig, x, y, s.Threads)
 }
 
 func (s *shared) Holding() kit.Holding {
@@ -39,46 +39,8 @@ func (s *shared) Holding() kit.Holding {
 		How: "one DynamicAdvancedSession; each caller its own tensors and IoBinding (RunWithBinding)"}
 }
 
-// bind binds x and y to a new IoBinding of session and checks one run.
-func bind(session *ort.DynamicAdvancedSession, path string, sig kit.Signature, x, y ortsupport.Tensors,
-	threads int) (*ortsupport.Bound, error) {
-	binding, err := session.CreateIoBinding()
-	if err != nil {
-		return nil, ortsupport.LoadError(path, err)
-	}
-	for k, t := range sig.Inputs {
-		if err := binding.BindInput(t.Name, x.Values[k]); err != nil {
-			return nil, ortsupport.LoadError(path, err)
-		}
-	}
-	for k, t := range sig.Outputs {
-		if err := binding.BindOutput(t.Name, y.Values[k]); err != nil {
-			return nil, ortsupport.LoadError(path, err)
-		}
-	}
-	// One run checks that the model answers each output's shape: ONNX
-	// Runtime refuses a bound output of another shape.
-	if err := session.RunWithBinding(binding); err != nil {
-		return nil, ortsupport.RunError(path, err)
-	}
-	run := func() error { return session.RunWithBinding(binding) }
-	return &ortsupport.Bound{Path: path, Sig: sig, X: x.Data, Y: y.Data, Run: run, Threads: threads,
-		CallWords: "DynamicAdvancedSession.RunWithBinding on tensors bound once; samples copied in, outputs copied out"}, nil
-}
-
 func load(o kit.Options) (kit.TakesCallers, error) {
-	opened, err := ortsupport.Open(o)
-	if err != nil {
-		return nil, err
-	}
-	defer opened.Options.Destroy()
-	path, sig := opened.Path, opened.Signature
-	session, err := ort.NewDynamicAdvancedSession(path, ortsupport.Names(sig.Inputs),
-		ortsupport.Names(sig.Outputs), opened.Options)
-	if err != nil {
-		return nil, ortsupport.LoadError(path, err)
-	}
-	bound, err := bind(session, path, sig, opened.X, opened.Y, o.Threads)
+	session, bound, err := ortsupport.OpenBound(o)
 	if err != nil {
 		return nil, err
 	}

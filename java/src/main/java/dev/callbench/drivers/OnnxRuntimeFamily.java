@@ -42,6 +42,23 @@ abstract class OnnxRuntimeFamily extends BoundFamily implements CallersDriver {
     abstract Bound bind(OrtEnvironment env, OrtSession session, int batch, Signature signature)
             throws OrtException;
 
+    /**
+     * Whether each caller opens a session of its own (the other holding: no caller's run
+     * waits on another's session, at the cost of a copy of the model a caller); false: the
+     * callers share the one session.
+     */
+    boolean sessionPerCaller() {
+        return false;
+    }
+
+    /** A caller's own session with the driver's call bound over it; closing it closes it. */
+    private Bound ownSession(OrtEnvironment env, Path model, Options options, Signature signature)
+            throws Exception {
+        OrtSession own = OnnxRuntimeSessions.open(env, model, options.threads);
+        return releasingOnFailure(() -> OnnxRuntimeSessions.close(own),
+                () -> bind(env, own, options.batch, signature));
+    }
+
     @Override
     public final String artifact() {
         return "mlp.onnx";
@@ -54,9 +71,15 @@ abstract class OnnxRuntimeFamily extends BoundFamily implements CallersDriver {
         return releasingOnFailure(() -> OnnxRuntimeSessions.close(session), () -> {
             Signature signature = OnnxRuntimeSessions.signature(session, model);
             OnnxRuntimeSessions.checkAnswers(env, session, model, options.batch, signature);
+            BoundFamily.Bound first = bind(env, session, options.batch, signature).describedBy(this);
+            if (sessionPerCaller()) {
+                Holding holding = new Holding(Holding.PER_CALLER,
+                        "an OrtSession of its own in each caller; the driver's call bound over it");
+                return first.takingCallers(holding, () -> ownSession(env, model, options, signature));
+            }
             Holding holding = new Holding(Holding.SHARED,
                     "one OrtSession (its run is safe from many threads); each caller the driver's call bound over it");
-            return bind(env, session, options.batch, signature).describedBy(this).takingCallers(holding,
+            return first.takingCallers(holding,
                     () -> bind(env, session, options.batch, signature).overAnothersHandle());
         });
     }

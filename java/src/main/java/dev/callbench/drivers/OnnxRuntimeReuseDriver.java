@@ -23,10 +23,16 @@ import java.util.Map;
  * ({@code OrtSession.run(inputs, pinnedOutputs)}), so no output tensor or
  * Java array is allocated per call either.
  */
-public final class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
+public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
+    static final String CALL =
+            "one tensor per input over a rewritten direct buffer, session.run(inputs, pinned output tensors)";
+
     public OnnxRuntimeReuseDriver() {
-        super("java-onnxruntime-reuse",
-                "one tensor per input over a rewritten direct buffer, session.run(inputs, pinned output tensors)");
+        this("java-onnxruntime-reuse", CALL);
+    }
+
+    OnnxRuntimeReuseDriver(String id, String call) {
+        super(id, call);
     }
 
     public static void main(String[] args) throws CallbenchException {
