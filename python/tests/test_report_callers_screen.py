@@ -23,8 +23,9 @@ def test_what_decides_is_read_from_the_runs_points() -> None:
             row("rust-tract-state", 1, 4.0, busy=1.0, language="Rust", runtime="tract",
                 peak_rss_bytes=20 * mb),
             row("go-onnxruntime", 1, 4.0, busy=1.0, language="Go", peak_rss_bytes=40 * mb),
-            row("java-onnxruntime", 1, 4.0, busy=1.0, language="Java",
-                peak_rss_bytes=200 * mb)],
+            row("java-onnxruntime", 1, 4.0, busy=1.0, language="Java", peak_rss_bytes=200 * mb,
+                notes={"callers_hold": "shared", "jvm_heap_committed_bytes": 60 * mb,
+                       "jvm_heap_live_bytes": 5 * mb})],
         2: [row("python-onnxruntime-iobinding", 2, 4.8, busy=1.2, peak_rss_bytes=110 * mb),
             row("cpp-onnxruntime-reuse", 2, 1.6, busy=1.8, language="C++",
                 peak_rss_bytes=55 * mb),
@@ -33,8 +34,9 @@ def test_what_decides_is_read_from_the_runs_points() -> None:
             row("rust-tract-state", 2, 8.0, busy=1.0, language="Rust", runtime="tract",
                 peak_rss_bytes=30 * mb),
             row("go-onnxruntime", 2, 5.0, busy=2.0, language="Go", peak_rss_bytes=60 * mb),
-            row("java-onnxruntime", 2, 1.0, busy=1.9, language="Java",
-                peak_rss_bytes=192 * mb)],
+            row("java-onnxruntime", 2, 1.0, busy=1.9, language="Java", peak_rss_bytes=192 * mb,
+                notes={"callers_hold": "shared", "jvm_heap_committed_bytes": 50 * mb,
+                       "jvm_heap_live_bytes": 6 * mb})],
     }  # fmt: skip
     processes = {2: [row("python-onnxruntime-iobinding", 2, 2.5, "processes", busy=2.0,
                          peak_rss_bytes=200 * mb)]}  # fmt: skip
@@ -59,7 +61,8 @@ def test_what_decides_is_read_from_the_runs_points() -> None:
     # Two JVMs' peaks: 8 MB less at 2 callers, said signed and within the noise.
     java = lines["Java"]
     assert "calls run side by side: 4.00× (" in java and "2 callers keep 1.9 cores busy" in java
-    assert "-8 MB a caller (within the noise: ±5% of one caller's peak)" in java
+    assert ("-8 MB a caller (within the noise: ±5% of one caller's peak) (the JVM's heap "
+            "committed -10 MB, live heap 1 MB a caller)") in java  # fmt: skip
 
 
 def test_without_cpu_times_no_line_blames_a_lock_or_the_cores() -> None:

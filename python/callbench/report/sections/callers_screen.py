@@ -60,7 +60,21 @@ def memory_said(point: Point, every: Sequence[Point]) -> str:
         return ""
     within = abs(memory) * (point.n - 1) < PEAK_NOISE * base.record.peak_rss_bytes
     said = f"{fmt.megabytes(memory)} MB a caller"
-    return f"{said} (within the noise: ±{PEAK_NOISE:.0%} of one caller's peak)" if within else said
+    if within:
+        said += f" (within the noise: ±{PEAK_NOISE:.0%} of one caller's peak)"
+    return said + heap_said(point, base)
+
+
+def heap_said(point: Point, base: Point) -> str:
+    """A JVM's heap a caller adds, beside its resident set (the Java kit's notes): how far
+    the collector committed it, and the live data a full collection left."""
+    parts = []
+    for key, words in (("jvm_heap_committed_bytes", "heap committed"),
+                       ("jvm_heap_live_bytes", "live heap")):  # fmt: skip
+        at_n, at_one = point.record.notes.get(key), base.record.notes.get(key)
+        if isinstance(at_n, int) and isinstance(at_one, int):
+            parts.append(f"{words} {fmt.megabytes((at_n - at_one) / (point.n - 1))} MB")
+    return f" (the JVM's {', '.join(parts)} a caller)" if parts else ""
 
 
 def busy_words(point: Point, cores: int) -> str:

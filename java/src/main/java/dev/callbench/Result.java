@@ -3,6 +3,8 @@ package dev.callbench;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -46,8 +48,22 @@ public final class Result {
         fields.put("load_ns", loadNs);
         fields.put("peak_rss_bytes", peakRssBytes(Path.of("/proc/self/status")));
         fields.put("rounds", rounds.stream().map(Round::fields).toList());
-        fields.put("notes", notes(driverNotes));
+        fields.put("notes", withHeap(notes(driverNotes)));
         return json(fields);
+    }
+
+    /**
+     * {@code notes} with the JVM's heap beside the resident set, after the rounds: how far the
+     * collector had committed it ({@code jvm_heap_committed_bytes}, part of the peak), then the
+     * live data a full collection leaves ({@code jvm_heap_live_bytes}). Two JVMs' peaks follow
+     * how each sized its heap, so memory a caller adds is read against these too.
+     */
+    static Map<String, Object> withHeap(Map<String, Object> notes) {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        notes.put("jvm_heap_committed_bytes", memory.getHeapMemoryUsage().getCommitted());
+        memory.gc();
+        notes.put("jvm_heap_live_bytes", memory.getHeapMemoryUsage().getUsed());
+        return notes;
     }
 
     /**
