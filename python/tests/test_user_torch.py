@@ -26,11 +26,13 @@ from tests.test_user_onnx import CPP_ONNX, OTHER_ONNX, PYTHON_ONNX, RUST_ONNX, r
 
 def program_rows(*languages: str, on_gpu: bool = False) -> list[str]:
     """The registry's drivers of ``languages`` given the torch_program role, on the CPU or
-    on a CUDA device: a new one joins its list by its registry line."""
+    on a CUDA device, that run at one caller: a new one joins its list by its registry line
+    (a callers-only twin is its row at one caller)."""
     from callbench.registry import DRIVERS, language_key
-    from callbench.roles import GPU, TORCH_PROGRAM
+    from callbench.roles import CALLERS_ONLY, GPU, TORCH_PROGRAM
 
     return [d.id for d in DRIVERS if TORCH_PROGRAM in d.roles and (GPU in d.roles) == on_gpu
+            and CALLERS_ONLY not in d.roles
             and (not languages or language_key(d) in languages)]  # fmt: skip
 
 
