@@ -131,16 +131,22 @@ def declared_problem(spec: DriverSpec, read: Callable[[Path], str] = Path.read_t
     """Where a Java driver's class disagrees with its registry line on its id or artifact.
 
     The class passes its id to its family's constructor (or, with no family,
-    returns it from ``id()``), and the family's
+    returns it from ``id()``), and the nearest class up its ``extends`` chain that has
     ``artifact()`` names the file it opens; both must be the registry's.
     """
     text = read(spec.source)
     declared = re.search(r'String id\(\)\s*\{\s*return\s+"([^"]*)";', text)
     if f'super("{spec.id}",' not in text and (declared is None or declared.group(1) != spec.id):
         return f'{spec.source}: does not declare its id as super("{spec.id}", ...)'
-    family = re.search(r"\bextends\s+(\w+)", text)
-    where = spec.source.with_name(f"{family.group(1)}.java") if family else spec.source
-    returned = re.search(r"String artifact\(\)\s*\{\s*return\s+([^;]+);", read(where))
+    # The family that says artifact(): the class's, or the nearest up its extends chain
+    # (a twin extends the driver whose call it keeps).
+    where, returned = spec.source, None
+    for _ in range(4):
+        returned = re.search(r"String artifact\(\)\s*\{\s*return\s+([^;]+);", read(where))
+        family = re.search(r"\bextends\s+(\w+)", read(where))
+        if returned is not None or family is None:
+            break
+        where = where.with_name(f"{family.group(1)}.java")
     value = returned.group(1).strip() if returned else ""
     constant = re.fullmatch(r"(\w+)\.(\w+)", value)
     if constant:  # a constant of another class: Models.ARTIFACT

@@ -32,7 +32,8 @@ class ResultTest {
                 + "\"runtime_version\":\"1.2.3\",\"load_ns\":55,\"peak_rss_bytes\":\\d+,"
                 + "\"rounds\":\\[\\{\"calls\":9,\"ns\":1234,\"cpu_ns\":1200,\"start_ns\":100},"
                 + "\\{\"calls\":5,\"ns\":700,\"cpu_ns\":null,\"start_ns\":2000}],"
-                + "\"notes\":\\{\"jvm\":\"[^\"]+\",\"call\":\"run\"}}"), line);
+                + "\"notes\":\\{\"jvm\":\"[^\"]+\",\"call\":\"run\","
+                + "\"jvm_heap_committed_bytes\":\\d+,\"jvm_heap_live_bytes\":\\d+}}"), line);
     }
 
     @Test
@@ -64,6 +65,7 @@ class ResultTest {
         notes.put("nan", Double.NaN);
         notes.put("big", 12345678901L);
         String line = Result.line("java-x", Options.parse(new String[0]), "1", 0, List.of(), notes);
-        assertTrue(line.endsWith(",\"call\":\"a\\\"b\\\\c\\nd <e>\",\"nan\":null,\"big\":12345678901}}"), line);
+        assertTrue(line.matches(".*,\"call\":\"a\\\\\"b\\\\\\\\c\\\\nd <e>\",\"nan\":null,\"big\":12345678901,"
+                + "\"jvm_heap_committed_bytes\":\\d+,\"jvm_heap_live_bytes\":\\d+}}"), line);
     }
 }

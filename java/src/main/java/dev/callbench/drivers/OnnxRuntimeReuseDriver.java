@@ -28,7 +28,7 @@ public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
             "one tensor per input over a rewritten direct buffer, session.run(inputs, pinned output tensors)";
 
     public OnnxRuntimeReuseDriver() {
-        this("java-onnxruntime-reuse", CALL);
+        super("java-onnxruntime-reuse", CALL);
     }
 
     OnnxRuntimeReuseDriver(String id, String call) {
