@@ -36,6 +36,7 @@ def test_each_runtimes_fastest_row_of_each_language_takes_part_with_its_twins() 
         "python-eager-inference", "python-onnxruntime-iobinding",
         "python-onnxruntime-iobinding-sessions", "cpp-onnxruntime-reuse",
         "cpp-onnxruntime-reuse-sessions", "java-onnxruntime-reuse",
+        "java-onnxruntime-reuse-sessions",
     ]  # fmt: skip
     assert [s.id for s in planned.processes] == ["python-eager-inference",
                                                  "python-onnxruntime-iobinding"]  # fmt: skip
