@@ -14,12 +14,15 @@ namespace {
 class OpenVinoModelsModel {
  public:
   explicit OpenVinoModelsModel(const callbench::Options& options)
-      : options_(options), tensors_(options, /*static_shape=*/true) {}
+      : options_(options),
+        tensors_(options, /*static_shape=*/true, callbench::Pinning::kForCallers,
+                 "model reshaped to static [batch, *shape] inputs; input/output Tensors over "
+                 "fixed buffers set once, infer each call; a CompiledModel per caller") {}
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     tensors_.call(in, out);
   }
-  std::string runtime_version() const { return callbench::openvino_version(); }
+  std::string runtime_version() const { return tensors_.runtime_version(); }
   const callbench::Signature& signature() const { return tensors_.signature(); }
   callbench::Holding holding() const {
     return {callbench::kPerCaller,
@@ -28,11 +31,7 @@ class OpenVinoModelsModel {
   callbench::OpenVinoOwnModel caller() {
     return callbench::OpenVinoOwnModel(options_, /*static_shape=*/true);
   }
-  callbench::Notes notes() const {
-    return tensors_.notes(
-        "model reshaped to static [batch, *shape] inputs; input/output Tensors over fixed buffers set "
-        "once, infer each call; a CompiledModel per caller");
-  }
+  callbench::Notes notes() const { return tensors_.notes(); }
 
  private:
   callbench::Options options_;

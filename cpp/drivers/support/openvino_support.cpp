@@ -264,8 +264,10 @@ Notes OpenVinoModel::notes(std::string call) const {
 }
 
 OpenVinoFixedTensors::OpenVinoFixedTensors(const Options& options, bool static_shape,
-                                           Pinning pinning)
-    : pinning_(pinning), ov_(options.models / "mlp.onnx", options, static_shape, pinning) {
+                                           Pinning pinning, std::string call)
+    : pinning_(pinning),
+      call_(std::move(call)),
+      ov_(options.models / "mlp.onnx", options, static_shape, pinning) {
   // Checked through the request's own tensors first: fixed output tensors of
   // the expected shapes would make a model answering others fail less clearly.
   ov_.check();

@@ -22,6 +22,9 @@
 
 namespace callbench {
 
+// OpenVINO's own version string (of the library loaded).
+std::string openvino_version();
+
 // OpenVINO's CPU pinning (ov::hint::enable_cpu_pinning, on by default on Linux) as a driver
 // asks for it: kDefault leaves it alone; kForCallers turns it on only where the process
 // has one CPU to run on and one caller. OpenVINO pins each thread that runs an inference
@@ -78,10 +81,6 @@ class OpenVinoModel {
   std::vector<std::size_t> output_bytes_;
 };
 
-// The model of the -reuse and -static drivers: every input and output an
-// ov::Tensor over a fixed buffer, set on the request once; each call copies
-// its samples in, runs infer() straight into the output buffers and copies
-// the results out. static_shape compiles for static [batch, *shape] inputs.
 // One caller's call of the fixed-tensors way (contract 4): an InferRequest of its own on
 // the shared compiled model, its Tensors over buffers of its own, set once.
 class OpenVinoFixedRequest {
@@ -121,10 +120,15 @@ class OpenVinoOwnModel {
   OpenVinoFixedRequest request_;
 };
 
+// The model of the -reuse and -static drivers (built in their main): every input and output
+// an ov::Tensor over a fixed buffer, set on the request once; each call copies its samples
+// in, runs infer() straight into the output buffers and copies the results out.
+// static_shape compiles for static [batch, *shape] inputs; pinning as Pinning says.
 class OpenVinoFixedTensors {
  public:
-  OpenVinoFixedTensors(const Options& options, bool static_shape,
-                       Pinning pinning = Pinning::kForCallers);
+  // `call`: the notes' words for how the driver calls.
+  OpenVinoFixedTensors(const Options& options, bool static_shape, Pinning pinning,
+                       std::string call);
 
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     for (std::size_t k = 0; k < in_.size(); ++k) std::memcpy(in_[k].data(), in[k], in_[k].size());
@@ -133,7 +137,8 @@ class OpenVinoFixedTensors {
       std::memcpy(out[k], out_[k].data(), out_[k].size());
     }
   }
-  Notes notes(std::string call) const { return ov_.notes(std::move(call)); }
+  Notes notes() const { return ov_.notes(call_); }
+  std::string runtime_version() const { return openvino_version(); }
   const Signature& signature() const { return ov_.signature(); }
   // Contract 4: OpenVINO's compiled model serves many InferRequests, one per concurrent
   // inference; each caller makes its own.
@@ -148,12 +153,11 @@ class OpenVinoFixedTensors {
 
  private:
   Pinning pinning_;
+  std::string call_;
   OpenVinoModel ov_;
   std::vector<Bytes> in_;
   std::vector<Bytes> out_;
 };
 
-// OpenVINO's own version string (of the library loaded).
-std::string openvino_version();
 
 }  // namespace callbench
