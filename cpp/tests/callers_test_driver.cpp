@@ -8,7 +8,7 @@
 // "fail-in-caller-C" (caller C throws in its first round); "hang-in-caller-C"
 // (caller C sleeps ten minutes in its first round); "stall-at-call-J" (after
 // its warm-up, the first call over the samples of call J, whichever caller
-// makes it, sleeps 50 ms first: contract 5's paced test).
+// makes it, sleeps 50 ms first: contract 6's paced test).
 #include <atomic>
 #include <chrono>
 #include <cstddef>

@@ -22,12 +22,15 @@ TEST(ParseCommand, ReadsTheThreeCommands) {
   EXPECT_EQ(parse_command("latencies 1", 10), (Command{Kind::latencies, 1}));
   EXPECT_EQ(parse_command("end", 10), (Command{Kind::end, 0}));
   EXPECT_EQ(parse_command("paced /tmp/s.i64", 10), (Command{Kind::paced, 0, "/tmp/s.i64"}));
+  EXPECT_EQ(parse_command("paced /tmp/s.i64 123", 10),
+            (Command{Kind::paced, 0, "/tmp/s.i64", 123}));
   EXPECT_EQ(parse_command("  round\t7 \r", 10), (Command{Kind::round, 7}));  // blanks, CRLF
 }
 
 TEST(ParseCommand, UnknownCommandsAreUsageErrors) {
   for (const char* line : {"", "  ", "run 5", "round", "round 5 6", "end now", "ROUND 5",
-                           "latencies", "round five", "round 5x", "round 1.5"}) {
+                           "latencies", "round five", "round 5x", "round 1.5", "paced",
+                           "paced /tmp/s.i64 soon", "paced /tmp/s.i64 -5", "paced a 1 2"}) {
     EXPECT_THROW(parse_command(line, 10), UsageError) << "'" << line << "'";
   }
 }
@@ -77,11 +80,17 @@ class FakeRunner : public Runner {
     for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = static_cast<std::int64_t>(i) + 40;
     return ns;
   }
-  Paced paced(std::span<const std::int64_t> offsets) override {
-    asked.push_back("paced " + std::to_string(offsets.size()));
-    std::vector<std::int64_t> ns(offsets.begin(), offsets.end());
-    for (auto& v : ns) v += 7;  // each arrival 7 ns late
-    return {static_cast<std::int64_t>(offsets.size()), 900, 5'000'000, ns, {2, 1}};
+  Paced paced(std::span<const std::int64_t> offsets,
+              std::optional<std::int64_t> start_ns) override {
+    asked.push_back("paced " + std::to_string(offsets.size()) + " from " +
+                    std::to_string(start_ns.value_or(-1)));
+    // Each arrival taken 3 ns early, started 7 ns late, ended 7 ns + its offset after it.
+    std::vector<std::int64_t> times;
+    for (std::size_t j = 0; j < offsets.size(); ++j) times.push_back(-3);
+    for (std::size_t j = 0; j < offsets.size(); ++j) times.push_back(7);
+    for (const std::int64_t offset : offsets) times.push_back(7 + offset);
+    const auto k = static_cast<std::int64_t>(offsets.size());
+    return {k, 900, start_ns.value_or(5'000'000), 4'000'000, k, times, {2, 1}};
   }
   std::vector<std::span<const std::byte>> last_outputs() const override { return {}; }
 };
@@ -135,18 +144,21 @@ TEST(Serve, ServesAPacedRoundFromItsScheduleFile) {
         .write(reinterpret_cast<const char*>(offsets), sizeof offsets);
   }
   FakeRunner runner;
-  std::istringstream commands("paced " + (dir / "s.i64").string() + "\nend\n");
+  std::istringstream commands("paced " + (dir / "s.i64").string() + " 6000000\nend\n");
   std::ostringstream answers;
   EXPECT_TRUE(serve(o, runner, 0, Warmup{}, commands, answers).empty());  // not a round
-  EXPECT_EQ(runner.asked, (std::vector<std::string>{"paced 3"}));
+  EXPECT_EQ(runner.asked, (std::vector<std::string>{"paced 3 from 6000000"}));
   EXPECT_EQ(lines_of(answers.str()).back(),
-            R"({"event":"paced","calls":3,"ns":900,"start_ns":5000000,"end_ns":5000900,)"
-            R"("callers":2,"caller_calls":[2,1]})");
+            R"({"event":"paced","calls":3,"ns":900,"start_ns":6000000,"end_ns":6000900,)"
+            R"("ready_ns":4000000,"slots":3,"callers":2,"caller_calls":[2,1]})");
+  // The times, 3 x K: taken, started, ended.
   const auto bytes = testing::read_raw(dir / "l.i64");
-  ASSERT_EQ(bytes.size(), 3 * sizeof(std::int64_t));
-  std::int64_t ns[3];
+  ASSERT_EQ(bytes.size(), 9 * sizeof(std::int64_t));
+  std::int64_t ns[9];
   std::memcpy(ns, bytes.data(), bytes.size());
-  EXPECT_EQ(ns[1], 207);
+  EXPECT_EQ(ns[0], -3);
+  EXPECT_EQ(ns[4], 7);
+  EXPECT_EQ(ns[7], 207);
 }
 
 TEST(Serve, ABadScheduleIsADataErrorNamingTheFile) {
@@ -156,9 +168,8 @@ TEST(Serve, ABadScheduleIsADataErrorNamingTheFile) {
     std::ofstream(dir / "s.i64", std::ios::binary)
         .write(reinterpret_cast<const char*>(backwards), sizeof backwards);
   }
-  EXPECT_THROW(read_schedule(dir / "s.i64", 10), DataError);
-  EXPECT_THROW(read_schedule(dir / "s.i64", 1), UsageError);  // more arrivals than --calls
-  EXPECT_THROW(read_schedule(dir / "missing.i64", 10), DataError);
+  EXPECT_THROW(read_schedule(dir / "s.i64"), DataError);
+  EXPECT_THROW(read_schedule(dir / "missing.i64"), DataError);
 }
 
 TEST(Serve, EndOfInputEndsLikeEnd) {

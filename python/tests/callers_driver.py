@@ -11,7 +11,7 @@ forward over its own arrays, so its outputs are the model's and only MODE can fa
 - ``call-takes-US``: every call takes US microseconds at least (a spin on the clock before
   the forward), so a caller serves at most 1e6 / US calls a second;
 - ``stall-at-call-J``: after its warm-up, the first call of the samples of call J (whichever
-  caller makes it) sleeps 50 ms first (contract 5's paced test: the calls that queued behind
+  caller makes it) sleeps 50 ms first (contract 6's paced test: the calls that queued behind
   it carry the wait).
 """
 

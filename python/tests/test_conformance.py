@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -370,58 +371,94 @@ def test_every_other_kit_says_when_a_round_ran_too(driver_id: str, small_models:
     assert answer["end_ns"] - answer["start_ns"] == answer["ns"]
 
 
-# Contract 5's paced rounds, in the kits that speak it.
+# Contract 6's paced rounds, in the kits that speak it.
 PACED_KITS = ["python", "cpp"]
 STALL_AT, STALL_NS, GAP_NS, ARRIVALS = 20, 50_000_000, 1_000_000, 200
+# The start the tests give: far enough ahead for any set-up here.
+LEAD_NS = 200_000_000
 
 
-def paced_answer(
-    kit: str, callers: int, models: Path, tmp_path: Path
-) -> tuple[dict[str, Any], np.ndarray, np.ndarray]:
-    """One ``paced`` round of ARRIVALS arrivals GAP_NS apart, the call of arrival STALL_AT
-    stalled by STALL_NS: the answer, each arrival's latency, and the outputs left."""
+@dataclass(frozen=True)
+class PacedRound:
+    """What a paced round answered and left: its times (ns from each arrival's due time)."""
+
+    answer: dict[str, Any]
+    taken: np.ndarray
+    started: np.ndarray
+    ended: np.ndarray
+    outputs: np.ndarray
+
+
+def paced_round(
+    kit: str, mode: str, callers: int, models: Path, tmp_path: Path, calls: int = ARRIVALS,
+    arrivals: int = ARRIVALS,
+) -> PacedRound:  # fmt: skip
+    """One ``paced FILE START`` round of ``arrivals`` arrivals GAP_NS apart, starting
+    LEAD_NS after it is sent, the driver started with --calls ``calls``."""
     schedule, outputs = tmp_path / "arrivals.i64", tmp_path / "out.f32"
     latencies = tmp_path / "lat.i64"
-    (GAP_NS * (1 + np.arange(ARRIVALS, dtype="<i8"))).tofile(schedule)
+    (GAP_NS * np.arange(arrivals, dtype="<i8")).tofile(schedule)
     proc = subprocess.Popen(
-        [*callers_test_driver(kit, f"stall-at-call-{STALL_AT}"), "--models", str(models),
-         "--calls", str(ARRIVALS), "--warmup", "5", "--callers", str(callers), "--serve",
+        [*callers_test_driver(kit, mode), "--models", str(models), "--calls", str(calls),
+         "--warmup", "5", "--callers", str(callers), "--serve",
          "--outputs", str(outputs), "--latencies", str(latencies)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         assert proc.stdout is not None and proc.stdin is not None
         assert json.loads(proc.stdout.readline())["event"] == "ready"
-        proc.stdin.write(f"paced {schedule}\n")
+        start = time.monotonic_ns() + LEAD_NS
+        proc.stdin.write(f"paced {schedule} {start}\n")
         proc.stdin.flush()
         answer = json.loads(proc.stdout.readline())
+        assert answer["start_ns"] == start
         proc.stdin.write("end\n")
         proc.stdin.flush()
         assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
     finally:
         proc.kill()
         proc.wait()
-    return answer, np.fromfile(latencies, dtype="<i8"), np.fromfile(outputs, dtype="<f4")
+    times = np.fromfile(latencies, dtype="<i8")
+    assert times.shape == (3 * arrivals,)
+    taken, started, ended = times.reshape(3, arrivals)
+    return PacedRound(answer, taken, started, ended, np.fromfile(outputs, dtype="<f4"))
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)
 def test_a_paced_round_counts_each_latency_from_its_arrival(
     kit: str, small_models: Path, tmp_path: Path
 ) -> None:
-    # One caller: the arrivals due while arrival 20's call stalls wait for it, and their
-    # latencies carry that wait. Arrival j's call ends after arrival 20's, which ends at
-    # least STALL_NS after arrival 20 was due: its latency is at least what is left of the
-    # stall at j's arrival. A loop that timed each call from its own start would not show it.
-    answer, latencies, outputs = paced_answer(kit, 1, small_models, tmp_path)
-    assert answer["event"] == "paced" and answer["calls"] == ARRIVALS
+    # One caller: the arrivals due while arrival 20's call stalls wait for it. Arrival j's call
+    # starts after arrival 20's ends, at least STALL_NS after arrival 20 was due: its wait is
+    # at least what is left of the stall at j's arrival, and the wait is not in its service
+    # (its own call is quick). A loop that timed each call from its own start would not show
+    # it; one that kept only the total could not say which it was.
+    done = paced_round(kit, f"stall-at-call-{STALL_AT}", 1, small_models, tmp_path)
+    answer = done.answer
+    assert answer["event"] == "paced" and answer["calls"] == ARRIVALS == answer["slots"]
     assert answer["callers"] == 1 and answer["caller_calls"] == [ARRIVALS]
-    assert answer["end_ns"] - answer["start_ns"] == answer["ns"] >= ARRIVALS * GAP_NS
-    assert latencies.shape == (ARRIVALS,) and latencies[STALL_AT] >= STALL_NS
+    assert answer["end_ns"] - answer["start_ns"] == answer["ns"] >= (ARRIVALS - 1) * GAP_NS
+    assert (done.taken <= done.started).all() and (done.started <= done.ended).all()
+    service = done.ended - done.started
+    assert done.ended[STALL_AT] >= STALL_NS and service[STALL_AT] >= STALL_NS
     queued = np.arange(STALL_AT + 1, STALL_AT + STALL_NS // GAP_NS)
-    assert (latencies[queued] >= STALL_NS - (queued - STALL_AT) * GAP_NS).all()
+    assert (done.started[queued] >= STALL_NS - (queued - STALL_AT) * GAP_NS).all()
+    assert (service[queued] < STALL_NS // 2).all()
     # Arrival j takes the samples of call j: the outputs in arrival order.
     reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
-    assert np.abs(outputs - reference[:ARRIVALS]).max() < 1e-4
+    assert np.abs(done.outputs - reference[:ARRIVALS]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", PACED_KITS)
+def test_a_paced_round_sets_up_before_its_start(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # The set-up is off the clock: the driver was ready before the start it was given, and
+    # its caller was already waiting for the first arrival when it was due (a kit that set up
+    # after reading the clock would take the first arrival late, its wait the set-up's).
+    done = paced_round(kit, "ok", 1, small_models, tmp_path)
+    assert done.answer["ready_ns"] < done.answer["start_ns"]
+    assert done.taken[0] < 0
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)
@@ -430,12 +467,27 @@ def test_paced_callers_each_take_the_next_arrival(
 ) -> None:
     # Three callers: while one stalls the others serve the arrivals behind it, and the
     # outputs are still in arrival order, each from the caller that served it.
-    answer, latencies, outputs = paced_answer(kit, 3, small_models, tmp_path)
-    assert answer["callers"] == 3 and sum(answer["caller_calls"]) == ARRIVALS
-    assert sum(1 for n in answer["caller_calls"] if n > 0) >= 2
-    assert latencies[STALL_AT] >= STALL_NS
+    done = paced_round(kit, f"stall-at-call-{STALL_AT}", 3, small_models, tmp_path)
+    assert done.answer["callers"] == 3 and sum(done.answer["caller_calls"]) == ARRIVALS
+    assert sum(1 for n in done.answer["caller_calls"] if n > 0) >= 2
+    assert done.ended[STALL_AT] - done.started[STALL_AT] >= STALL_NS
     reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
-    assert np.abs(outputs - reference[:ARRIVALS]).max() < 1e-4
+    assert np.abs(done.outputs - reference[:ARRIVALS]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", PACED_KITS)
+@pytest.mark.parametrize("callers", [1, 3])
+def test_a_schedule_longer_than_the_calls_is_served_in_slots(
+    kit: str, callers: int, small_models: Path, tmp_path: Path
+) -> None:
+    # 200 arrivals, --calls 50: arrival j in slot j mod 50, with that slot's samples; the
+    # outputs hold the 50 slots, each the last arrival's, and every one is right.
+    done = paced_round(kit, "ok", callers, small_models, tmp_path, calls=50)
+    assert done.answer["calls"] == ARRIVALS and done.answer["slots"] == 50
+    assert sum(done.answer["caller_calls"]) == ARRIVALS
+    reference = np.fromfile(small_models / "reference.f32", dtype="<f4")
+    assert done.outputs.shape == (50,)
+    assert np.abs(done.outputs - reference[:50]).max() < 1e-4
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)

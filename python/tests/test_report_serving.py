@@ -51,5 +51,33 @@ def test_the_section_sets_each_rate_beside_its_closed_loop(tmp_path: Path) -> No
 def test_no_rows_served_no_section() -> None:
     assert serving_at_a_rate.section(None) == ""
     skipped = Record(kind="driver", id="go-x", language="Go", runtime="none", status="skipped",
-                     error="its kit does not speak contract 5's paced rounds yet")  # fmt: skip
+                     error="its kit does not speak contract 6's paced rounds yet")  # fmt: skip
     assert serving_at_a_rate.section({2: [skipped]}) == ""
+
+
+def spread(p99_ns: float) -> dict[str, Any]:
+    return {"p50_ns": p99_ns / 4, "p90_ns": p99_ns / 2, "p99_ns": p99_ns, "p999_ns": None,
+            "max_ns": int(2 * p99_ns)}  # fmt: skip
+
+
+def test_wait_and_service_apart_say_which_sets_the_p99() -> None:
+    # Contract 6's points keep wait and service: at cpp-x's rate the queue (wait 300 µs)
+    # sets its p99, at cpp-y's the calls (service 350 µs); a contract 5 record has no row.
+    rows = [served("cpp-x", "C++", 1, 6e4), served("cpp-y", "C++", 2, 6e4),
+            served("cpp-old", "C++", 1, 6e4)]  # fmt: skip
+    for row, (wait, service) in zip(rows[:2], [(3e5, 1e5), (5e4, 3.5e5)], strict=True):
+        assert row.serving is not None
+        row.serving["points"][-1]["times"] = {
+            "wait": spread(wait), "service": spread(service), "first_late_ns": 1_500,
+            "clock_late": spread(20_000), "clock_late_arrivals": 4_000,
+            "lead_ns": 50_000_000, "lead_left_ns": 48_000_000,
+        }  # fmt: skip
+    text = serving_at_a_rate.section({1: [rows[0], rows[2]], 2: [rows[1]]})
+    assert "no hand-off here from a front" in text
+    apart = text.split("**Wait or service**")[1]
+    lines = {ln.split(" | ")[0]: ln.split(" | ") for ln in apart.splitlines()
+             if ln.startswith("| `")}  # fmt: skip
+    assert lines["| `cpp-x`"][3:6] == ["300", "100", "wait"]
+    assert lines["| `cpp-y`"][3:6] == ["50.00", "350", "service"]
+    assert lines["| `cpp-x`"][6:9] == ["1.50", "20.00 (4,000 arrivals)", "48.0 of 50 |"]
+    assert "| `cpp-old`" not in lines

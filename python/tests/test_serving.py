@@ -69,7 +69,12 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     assert back.serving == found
     folder = run_dir / "sweep-serving" / str(callers)
     with np.load(folder / found["latencies"]) as paced:
-        assert paced["ns"].shape == (last["calls"],)
+        assert paced["ns"].shape == paced["started"].shape == (last["calls"],)
+        assert (paced["started"] <= paced["ns"]).all()
+    # Contract 6's figures: wait and service apart, the set-up done within the lead.
+    times = last["times"]
+    assert times["wait"]["p99_ns"] <= last["p99_ns"] and times["service"]["max_ns"] > 0
+    assert 0 < times["lead_left_ns"] <= times["lead_ns"]
     assert (folder / "python-callers.latencies.npz").is_file()
 
 
@@ -78,9 +83,10 @@ def test_the_rate_found_is_no_more_than_a_known_capacity(
 ) -> None:
     # Every call takes 1 ms at least: one caller serves at most 1,000 calls a second, and
     # arrivals faster than that queue without end, so their p99 (counted from each arrival)
-    # passes a 5 ms bound within a few hundred of them. Counted from each call's start it
+    # passes a 20 ms bound within a few hundred of them. Counted from each call's start it
     # would stay at 1 ms at any rate, and the search would find its top (9.6x the capacity).
-    record, _ = serve("call-takes-1000", 1, small_models, tmp_path, bound_ns=5e6)
+    # (20 ms, not less: with both cores busy a sleeping caller has woken 5-7 ms late here.)
+    record, _ = serve("call-takes-1000", 1, small_models, tmp_path, bound_ns=2e7)
     assert record.status == "ok", record.error
     found = record.serving
     assert found is not None and found["closed_calls_per_s"] <= 1000
@@ -104,4 +110,4 @@ def test_a_kit_without_paced_rounds_is_skipped_saying_why(
     run_dir.mkdir()
     record = serving.serve_row(go, 2, RunOptions(models=small_models), run_dir,
                                check_models(small_models), 1e6, "a test's")  # fmt: skip
-    assert record.status == "skipped" and "contract 5" in (record.error or "")
+    assert record.status == "skipped" and "contract 6" in (record.error or "")

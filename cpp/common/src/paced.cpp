@@ -11,7 +11,7 @@
 
 namespace callbench {
 
-std::vector<std::int64_t> read_schedule(const std::filesystem::path& path, std::int64_t max_calls) {
+std::vector<std::int64_t> read_schedule(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw DataError(path, std::string("cannot read the schedule: ") + std::strerror(errno));
   const auto bytes = static_cast<std::size_t>(in.tellg());
@@ -20,10 +20,6 @@ std::vector<std::int64_t> read_schedule(const std::filesystem::path& path, std::
                               " bytes is not");
   }
   const std::size_t k = bytes / sizeof(std::int64_t);
-  if (k > static_cast<std::size_t>(max_calls)) {
-    throw UsageError("paced: " + std::to_string(k) + " arrivals in " + path.string() +
-                     ", more than --calls " + std::to_string(max_calls));
-  }
   std::vector<std::int64_t> offsets(k);
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(offsets.data()), static_cast<std::streamsize>(bytes))) {
@@ -35,35 +31,48 @@ std::vector<std::int64_t> read_schedule(const std::filesystem::path& path, std::
   return offsets;
 }
 
-void wait_until(std::chrono::steady_clock::time_point due) {
+std::chrono::steady_clock::time_point wait_until(std::chrono::steady_clock::time_point due) {
   const auto spin = std::chrono::nanoseconds(kSpinNs);
   if (due - std::chrono::steady_clock::now() > spin) std::this_thread::sleep_until(due - spin);
   // sched_yield, not a bare spin: a caller waiting must not hold the core from one calling.
-  while (std::chrono::steady_clock::now() < due) ::sched_yield();
+  for (;;) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= due) return now;
+    ::sched_yield();
+  }
 }
 
-Pacing::Pacing(std::span<const std::int64_t> offsets, std::size_t callers)
+Pacing::Pacing(std::span<const std::int64_t> offsets, std::size_t callers, std::size_t slots)
     : offsets_(offsets.begin(), offsets.end()),
-      due_(offsets.size()),
-      latencies_(offsets.size(), 0),
+      slots_(slots),
+      times_(3 * offsets.size(), 0),
       served_by_(offsets.size(), 0),
       caller_calls_(callers, 0),
       ends_(callers) {}
 
-void Pacing::begin() {
-  start_ = Clock::now();
-  for (std::size_t j = 0; j < offsets_.size(); ++j) {
-    due_[j] = start_ + std::chrono::nanoseconds(offsets_[j]);
+void Pacing::begin(std::optional<std::int64_t> start_ns) {
+  ready_ = Clock::now();
+  start_ = start_ns ? Clock::time_point(std::chrono::nanoseconds(*start_ns))
+                    : ready_ + std::chrono::nanoseconds(kPacedLeadNs);
+}
+
+std::vector<std::size_t> Pacing::slot_callers() const {
+  std::vector<std::size_t> owners(filled());
+  for (std::size_t j = offsets_.size() - filled(); j < offsets_.size(); ++j) {
+    owners[j % slots_] = served_by_[j];
   }
+  return owners;
 }
 
 Paced Pacing::result() const {
   const Clock::time_point end = *std::max_element(ends_.begin(), ends_.end());
   return Paced{static_cast<std::int64_t>(offsets_.size()),
-               std::chrono::duration_cast<std::chrono::nanoseconds>(end - start_).count(),
-               std::chrono::duration_cast<std::chrono::nanoseconds>(start_.time_since_epoch())
-                   .count(),
-               latencies_, caller_calls_};
+               ns(end - start_),
+               ns(start_.time_since_epoch()),
+               ns(ready_.time_since_epoch()),
+               static_cast<std::int64_t>(filled()),
+               times_,
+               caller_calls_};
 }
 
 }  // namespace callbench

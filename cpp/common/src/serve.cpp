@@ -14,7 +14,8 @@
 namespace callbench {
 namespace {
 
-constexpr std::string_view kCommands = "expected 'round K', 'latencies K', 'paced FILE' or 'end'";
+constexpr std::string_view kCommands =
+    "expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'";
 
 // One answer of the dialogue: a JSON object on one line, flushed.
 void answer(std::ostream& answers, const nlohmann::ordered_json& line) {
@@ -81,14 +82,16 @@ bool execute(const Command& command, const Options& options, Runner& runner,
     }
     case Command::Kind::paced: {
       if (!options.latencies) throw UsageError("paced FILE needs --latencies PATH");
-      const Paced paced = runner.paced(read_schedule(command.schedule, options.calls));
-      write_int64s(*options.latencies, paced.latencies);
+      const Paced paced = runner.paced(read_schedule(command.schedule), command.start_ns);
+      write_int64s(*options.latencies, paced.times);
       if (answers) {
         answer(*answers, {{"event", "paced"},
                           {"calls", paced.calls},
                           {"ns", paced.ns},
                           {"start_ns", paced.start_ns},
                           {"end_ns", paced.start_ns + paced.ns},
+                          {"ready_ns", paced.ready_ns},
+                          {"slots", paced.slots},
                           {"callers", paced.caller_calls.size()},
                           {"caller_calls", paced.caller_calls}});
       }
@@ -108,7 +111,19 @@ Command parse_command(std::string_view line, std::int64_t max_calls) {
   if (words.size() == 2 && words[0] == "round") {
     return {Command::Kind::round, parse_calls(words[0], words[1], max_calls)};
   }
-  if (words.size() == 2 && words[0] == "paced") return {Command::Kind::paced, 0, words[1]};
+  if ((words.size() == 2 || words.size() == 3) && words[0] == "paced") {
+    Command paced{Command::Kind::paced, 0, words[1]};
+    if (words.size() == 3) {
+      std::int64_t start = 0;
+      const char* const end = words[2].data() + words[2].size();
+      const auto [ptr, ec] = std::from_chars(words[2].data(), end, start);
+      if (ec != std::errc() || ptr != end || start < 0) {
+        throw UsageError("paced FILE START needs START in ns, got '" + std::string(words[2]) + "'");
+      }
+      paced.start_ns = start;
+    }
+    return paced;
+  }
   if (words.size() == 2 && words[0] == "latencies") {
     return {Command::Kind::latencies, parse_calls(words[0], words[1], max_calls)};
   }

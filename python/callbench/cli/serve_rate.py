@@ -1,6 +1,6 @@
 """``callbench serve-rate``: the highest rate each chosen row serves within a p99 bound.
 
-Requests arrive on their own clock (Poisson arrivals, contract 5's paced rounds); each row at
+Requests arrive on their own clock (Poisson arrivals, contract 6's paced rounds); each row at
 each number of callers is loaded once, timed in a closed loop, then searched for the highest
 rate whose p99, counted from each request's arrival, stays within the bound (MLPerf LoadGen's
 Server scenario), the rate found confirmed on other arrivals and the outputs checked. The

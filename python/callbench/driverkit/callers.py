@@ -193,17 +193,17 @@ class Callers:
         durations, caller after caller."""
         return np.concatenate(self._run_all(lambda loop, k, _: rounds.latencies(loop, k), calls))
 
-    def paced(self, offsets: np.ndarray) -> Pacing:
-        """Contract 5: the arrivals of ``offsets`` served by every caller, each taking the next
-        one; every caller's inputs hold every arrival's samples (arrival j: call j mod S)."""
-        calls = len(offsets)
+    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing:
+        """Contract 6: the arrivals of ``offsets`` served by every caller, each taking the next
+        one, arrival j in slot j mod M of the caller that takes it; every caller's inputs hold
+        every slot's samples (slot i: call i mod S)."""
+        pacing = Pacing(offsets, slots=self.options.calls)
         for inputs, outputs in zip(self.inputs, self.outputs, strict=True):
-            samples_of(0, calls, self.every, self.options.batch, inputs)
+            samples_of(0, pacing.filled, self.every, self.options.batch, inputs)
             rounds.poison(outputs)
-        pacing = Pacing(offsets)
-        pacing.begin(len(self.inputs))
-        self._run_all(lambda loop, _, c: pacing.serve(loop, c), calls)
-        self._served_by = pacing.served_by
+        pacing.begin(len(self.inputs), start_ns)
+        self._run_all(lambda loop, _, c: pacing.serve(loop, c), pacing.filled)
+        self._served_by = pacing.slot_callers
         return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:

@@ -111,7 +111,7 @@ class Runner(Protocol):
 
     def latencies(self, calls: int) -> np.ndarray: ...
 
-    def paced(self, offsets: np.ndarray) -> Pacing: ...
+    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing: ...
 
     def last_outputs(self, calls: int) -> list[np.ndarray]: ...
 
@@ -130,11 +130,12 @@ class OneCaller:
     def latencies(self, calls: int) -> np.ndarray:
         return latencies(self.loop, calls)
 
-    def paced(self, offsets: np.ndarray) -> Pacing:
-        """Contract 5 at one caller: each arrival in turn, in place j of the run's arrays."""
+    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing:
+        """Contract 6 at one caller: each arrival in turn, arrival j in slot j mod M of the
+        run's arrays (M: the calls they hold)."""
         poison(self.outputs)
-        pacing = Pacing(offsets)
-        pacing.begin(1)
+        pacing = Pacing(offsets, slots=len(self.outputs[0]) // self.batch)
+        pacing.begin(1, start_ns)
         pacing.serve(self.loop, 0)
         return pacing
 

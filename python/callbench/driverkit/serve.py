@@ -2,10 +2,10 @@
 script without it.
 
 After loading and warming up, ``serve`` prints the ready line and answers ``round K``,
-``latencies K``, ``paced FILE`` (contract 5) and ``end`` one line at a time; ``run_script``
+``latencies K``, ``paced FILE [START]`` (contract 6) and ``end`` one line at a time; ``run_script``
 runs ``round N`` R times, ``latencies`` if asked, then ``end``, answering nothing (a
 standalone run prints its result line alone). Both return what ran: the rounds, in order,
-and the calls whose outputs the run leaves (the last round's or paced round's).
+and the calls whose outputs the run leaves (the last round's, or the slots a paced round filled).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Command:
     verb: str  # "round", "latencies", "paced" or "end"
     calls: int = 0
     schedule: Path | None = None  # paced: the file of arrival offsets
+    start_ns: int | None = None  # paced: START, on the monotonic clock (None: the kit's own)
 
 
 @dataclass
@@ -44,8 +45,12 @@ def parse_command(line: str, max_calls: int) -> Command:
     words = line.split()
     if words == ["end"]:
         return Command("end")
-    if len(words) == 2 and words[0] == "paced":
-        return Command("paced", schedule=Path(words[1]))
+    if len(words) in (2, 3) and words[0] == "paced":
+        start = words[2] if len(words) == 3 else None
+        if start is not None and not start.isdigit():
+            raise UsageError(f"command {line.strip()!r}: START {start!r} is not a time in ns")
+        return Command("paced", schedule=Path(words[1]),
+                       start_ns=None if start is None else int(start))  # fmt: skip
     if len(words) == 2 and words[0] in ("round", "latencies"):
         try:
             calls = int(words[1])
@@ -54,7 +59,9 @@ def parse_command(line: str, max_calls: int) -> Command:
         if not 1 <= calls <= max_calls:
             raise UsageError(f"command {line.strip()!r}: calls must be in 1..{max_calls}")
         return Command(words[0], calls)
-    raise UsageError(f"unknown command {line.strip()!r} (round K, latencies K, paced FILE or end)")
+    raise UsageError(
+        f"unknown command {line.strip()!r} (round K, latencies K, paced FILE [START] or end)"
+    )
 
 
 def standalone_script(options: Options) -> list[Command]:
@@ -116,9 +123,9 @@ def _execute(
                     answer({"event": "latencies", "calls": command.calls})
                 continue
             assert command.schedule is not None
-            pacing = runner.paced(read_schedule(command.schedule, options.calls))
-            write_int64s(options.latencies, pacing.latencies)
-            done.last_calls = len(pacing.offsets)
+            pacing = runner.paced(read_schedule(command.schedule), command.start_ns)
+            write_int64s(options.latencies, pacing.timings.ravel())
+            done.last_calls = pacing.filled
             if answering:
                 answer(pacing.answer())
         else:

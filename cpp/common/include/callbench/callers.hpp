@@ -6,10 +6,10 @@
 // one caller (run_tensor_calls), and the round's time runs from the first
 // caller's start to the last caller's end. Caller c's call i takes the samples
 // of call (c*K + i) mod S (S: the calls the inputs hold), copied into its own
-// inputs before the release, outside the timing. A paced round (contract 5,
-// paced.hpp) releases them on one schedule: each takes the next arrival; every
-// caller's inputs hold every arrival's samples, and the outputs are read back
-// in arrival order, each from the caller that served it.
+// inputs before the release, outside the timing. A paced round (contract 6,
+// paced.hpp) releases them on one schedule: each takes the next arrival, in
+// slot j mod M; every caller's inputs hold every slot's samples, and the outputs
+// are read back in slot order, each from the caller that served its last arrival.
 //
 // A caller whose call throws marks the round failed; the round throws
 // CallerFailed naming that caller, and the entry ends the process at once
@@ -144,27 +144,29 @@ class Callers final : public Runner {
     return all;
   }
 
-  // Contract 5: every caller serving the arrivals of `offsets`, each taking the next.
-  Paced paced(std::span<const std::int64_t> offsets) override {
-    const auto k = checked_calls(static_cast<std::int64_t>(offsets.size()), max_calls_);
+  // Contract 6: every caller serving the arrivals of `offsets`, each taking the next,
+  // arrival j in slot j mod M of the caller that takes it.
+  Paced paced(std::span<const std::int64_t> offsets,
+              std::optional<std::int64_t> start_ns) override {
+    Pacing pacing(offsets, callers_.size(), static_cast<std::size_t>(max_calls_));
+    const std::size_t k = pacing.filled();
     fill_inputs(k, true);
     for (Caller& caller : callers_) {
       for (std::size_t o = 0; o < caller.outputs.size(); ++o) {
         poison(std::span(caller.outputs[o]).first(k * output_step_[o]), dtypes_[o]);
       }
     }
-    Pacing pacing(offsets, callers_.size());
     pacing_ = &pacing;
-    pacing.begin();
+    pacing.begin(start_ns);
     run_all(Task::paced, k);
     pacing_ = nullptr;
-    served_by_ = pacing.served_by();
+    served_by_ = pacing.slot_callers();
     last_calls_ = k;
     return pacing.result();
   }
 
   // Each output's last round, caller after caller, one output after another; after a
-  // paced round, each arrival's from the caller that served it, in arrival order.
+  // paced round, each slot's from the caller that served its last arrival, in slot order.
   std::vector<std::span<const std::byte>> last_outputs() const override {
     std::vector<std::span<const std::byte>> all;
     if (last_calls_ == 0) return all;
@@ -301,8 +303,8 @@ class Callers final : public Runner {
         return;
       }
       case Task::paced:
-        pacing_->serve(c, [&](std::size_t j) {
-          run_tensor_calls(state, caller.steps, std::span(in), std::span(out), j, 1);
+        pacing_->serve(c, [&](std::size_t slot) {
+          run_tensor_calls(state, caller.steps, std::span(in), std::span(out), slot, 1);
         });
         return;
       case Task::latencies: {

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <limits>
 #include <span>
 #include <string>
@@ -97,10 +98,12 @@ class Runner {
   virtual Round round(std::int64_t calls) = 0;
   // Times calls 0 .. calls-1 one by one into a scratch buffer; ns per call.
   virtual std::vector<std::int64_t> latencies(std::int64_t calls) = 0;
-  // Contract 5: serves the arrivals of `offsets` (paced.hpp); arrival j is call j.
-  virtual Paced paced(std::span<const std::int64_t> offsets) = 0;
-  // The last round's (or paced round's) outputs: each output's calls * batch
-  // samples, in the model's order (none before any round).
+  // Contract 6: serves the arrivals of `offsets` from start_ns (paced.hpp);
+  // arrival j is served in slot j mod M (M: the calls the buffers hold).
+  virtual Paced paced(std::span<const std::int64_t> offsets,
+                      std::optional<std::int64_t> start_ns) = 0;
+  // The last round's outputs (or the slots a paced round filled): each output's
+  // calls * batch samples, in the model's order (none before any round).
   virtual std::vector<std::span<const std::byte>> last_outputs() const = 0;
 };
 
@@ -216,17 +219,18 @@ class Rounds final : public Runner {
     return ns;
   }
 
-  // One caller serves every arrival, each in place j of the run's buffers.
-  Paced paced(std::span<const std::int64_t> offsets) override {
-    const auto k = checked_calls(static_cast<std::int64_t>(offsets.size()), max_calls_);
+  // One caller serves every arrival, arrival j in slot j mod M of the run's buffers.
+  Paced paced(std::span<const std::int64_t> offsets,
+              std::optional<std::int64_t> start_ns) override {
+    Pacing pacing(offsets, 1, static_cast<std::size_t>(max_calls_));
+    const std::size_t k = pacing.filled();
     for (std::size_t o = 0; o < outputs_.size(); ++o) {
       poison(std::span(outputs_[o]).first(k * steps_.output_step[o]), dtypes_[o]);
     }
     last_calls_ = k;
-    Pacing pacing(offsets, 1);
-    pacing.begin();
-    pacing.serve(0, [this](std::size_t j) {
-      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), j, 1);
+    pacing.begin(start_ns);
+    pacing.serve(0, [this](std::size_t slot) {
+      run_tensor_calls(model_, steps_, std::span(in_), std::span(out_), slot, 1);
     });
     return pacing.result();
   }

@@ -1,10 +1,11 @@
-// serve: the command dialogue of --serve (round K, latencies K, paced FILE, end) and the
+// serve: the command dialogue of --serve (round K, latencies K, paced FILE [START], end) and the
 // standalone script that runs the same commands without it.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,14 +18,16 @@ struct Command {
   enum class Kind { round, latencies, paced, end };
   Kind kind = Kind::end;
   std::int64_t calls = 0;  // K, for round and latencies
-  std::filesystem::path schedule = {};  // FILE, for paced (contract 5)
+  std::filesystem::path schedule = {};  // FILE, for paced (contract 6)
+  std::optional<std::int64_t> start_ns = {};  // START, for paced: on the monotonic clock
   bool operator==(const Command&) const = default;
 };
 
 // How many calls the standalone script's latency pass times.
 inline constexpr std::int64_t kStandaloneLatencyCalls = 100'000;
 
-// One line of the dialogue: "round K", "latencies K", "paced FILE" or "end", 1 <= K <= max_calls.
+// One line of the dialogue: "round K", "latencies K", "paced FILE [START]" or "end",
+// 1 <= K <= max_calls, START an integer of ns.
 // Throws UsageError for anything else.
 Command parse_command(std::string_view line, std::int64_t max_calls);
 

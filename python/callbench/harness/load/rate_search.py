@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+
+from callbench.harness.load.arrival_times import Spread
 
 # A served row's sweep kind: its records are under sweep-serving/N/.
 KIND = "serving"
@@ -38,8 +40,6 @@ RAISES = 3
 # Below this share of the capacity no rate is worth serving: the row sustains none.
 FLOOR = 0.01
 CONFIRMATIONS = 5
-# A percentile is given only where at least this many calls lie beyond it.
-BEYOND = 10
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,10 @@ class Point:
     within: bool
     confirm: bool = False
     caller_calls: tuple[int, ...] = ()
+    # Contract 6's figures beside the totals (arrival_times.ArrivalTimes.figures): wait's and
+    # service's spreads, the first arrival's and the clock's lateness; and the lead the
+    # driver had left when its set-up was done (negative: the set-up ran past the start).
+    times: dict[str, Any] = field(default_factory=dict)
 
     @property
     def served_rate(self) -> float:
@@ -69,22 +73,22 @@ class Point:
 
 def point_of(
     rate: float, seed: int, latencies: np.ndarray, span_ns: int, bound_ns: float, *,
-    confirm: bool = False, caller_calls: tuple[int, ...] = (),
+    confirm: bool = False, caller_calls: tuple[int, ...] = (), times: dict[str, Any] | None = None,
 ) -> Point:  # fmt: skip
-    """A rate point's figures from its latencies (ns, one per arrival)."""
-    calls = len(latencies)
-    p50, p99 = np.percentile(latencies, [50, 99])
-    p999 = float(np.percentile(latencies, 99.9)) if calls * 0.001 >= BEYOND else None
-    return Point(rate, calls, seed, span_ns, float(p50), float(p99), p999,
-                 int(latencies.max()), bool(p99 <= bound_ns), confirm, caller_calls)  # fmt: skip
+    """A rate point's figures from its latencies (ns from each arrival to its call's end, one
+    per arrival), and ``times``, what the point records beside them."""
+    total = Spread.of(latencies)
+    return Point(rate, len(latencies), seed, span_ns, total.p50_ns, total.p99_ns,
+                 total.p999_ns, total.max_ns, total.p99_ns <= bound_ns, confirm, caller_calls,
+                 times or {})  # fmt: skip
 
 
-def calls_at(rate: float, max_calls: int, *, confirm: bool = False) -> int:
+def calls_at(rate: float, *, confirm: bool = False) -> int:
     """The arrivals a point at ``rate`` serves: about POINT_S of them, at least MIN_CALLS and
-    at most MAX_CALLS, twice each for a confirmation, at most what the driver was started for."""
+    at most MAX_CALLS, twice each for a confirmation (past the driver's --calls, contract 6:
+    arrival j is served in slot j mod --calls)."""
     times = 2 if confirm else 1
-    wanted = min(times * MAX_CALLS, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S)))
-    return max(1, min(max_calls, wanted))
+    return min(times * MAX_CALLS, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S)))
 
 
 def arrivals(rate: float, calls: int, seed: int) -> np.ndarray:

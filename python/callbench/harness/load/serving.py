@@ -2,17 +2,19 @@
 
 The driver is loaded once. Its closed loop at N comes first (rounds of K calls a caller, then
 one latency pass: its throughput is the search's first estimate, its p50 and p99 what the
-report sets beside the paced ones); then each rate point is one ``paced FILE`` (contract 5)
-over a Poisson schedule this module writes, the search (rate_search.py) choosing the rates;
-the last point's outputs, in arrival order, are checked against the reference before any of
-it counts. The record is the closed loop's (its rounds, its latencies) with ``serving``
-holding every point, the bound and the rate found.
+report sets beside the paced ones); then each rate point is one ``paced FILE START``
+(contract 6) over a Poisson schedule this module writes, starting LEAD_NS after it is sent,
+the search (rate_search.py) choosing the rates; the slots the last point's arrivals filled
+are checked against the reference before any of it counts. The record is the closed loop's
+(its rounds, its latencies) with ``serving`` holding every point, the bound and the rate
+found.
 """
 
 from __future__ import annotations
 
 import io
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from callbench.harness import console, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.load import rate_search
+from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
 from callbench.harness.verification import settle
@@ -36,7 +39,7 @@ from callbench.records.store import record_folder, write_record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY
 
-# The kits that speak contract 5.
+# The kits that speak contract 6's paced rounds.
 PACED_LANGUAGES = ("python", "cpp")
 KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
@@ -45,6 +48,10 @@ ROUND_S = 0.1
 LATENCY_CAP = 100_000
 ROUND_LIMIT = 120.0
 PACED_SUFFIX = ".paced.npz"
+# A point starts this long after the harness sends it: the driver reads its schedule (up to
+# 2 x 100,000 arrivals) and sets up before it, off the clock; the record says how much of it
+# was left (lead_left_ns).
+LEAD_NS = 50_000_000
 
 
 def why_not(spec: DriverSpec, callers: int) -> str | None:
@@ -52,7 +59,7 @@ def why_not(spec: DriverSpec, callers: int) -> str | None:
     if spec.id.startswith("independent-"):
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
-        return "its kit does not speak contract 5's paced rounds yet (Python and C++ do)"
+        return "its kit does not speak contract 6's paced rounds yet (Python and C++ do)"
     if callers == 1 and CALLERS_ONLY in spec.roles:
         return "a callers-only twin: at one caller it is its shared row"
     if callers > 1 and spec.callers is None:
@@ -102,7 +109,7 @@ def serve_row(
 
 def _serve(
     live: Live, callers: int, max_calls: int, seed: int, bound_ns: float
-) -> tuple[dict[str, Any], np.ndarray]:
+) -> tuple[dict[str, Any], ArrivalTimes]:
     """The closed loop, then the search: what ``serving`` will hold, and the last point's
     latencies."""
     process = live.process
@@ -129,23 +136,28 @@ def _serve(
     console.say(f"  {live.spec.id} x{callers}: closed loop {capacity:,.0f} calls/s; searching "
                 f"the rate within p99 {bound_ns / 1e6:g} ms")  # fmt: skip
     schedule = live.workdir / "arrivals.i64"
-    last: list[np.ndarray] = []
+    last: list[ArrivalTimes] = []
 
     def point(rate: float, confirm: bool) -> rate_search.Point:
-        calls = rate_search.calls_at(rate, max_calls, confirm=confirm)
+        calls = rate_search.calls_at(rate, confirm=confirm)
         point_seed = seed + len(last) + 1
         offsets = rate_search.arrivals(rate, calls, point_seed)
         offsets.tofile(schedule)
-        process.send(f"paced {schedule}")
+        # The start, ahead by the lead: the driver reads the schedule and sets up before it.
+        start_ns = time.monotonic_ns() + LEAD_NS
+        process.send(f"paced {schedule} {start_ns}")
         answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
-        latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
-        if len(latencies) != calls or answer.get("calls") != calls:
-            raise DriverError(f"paced: answered {answer.get('calls')} calls, "
-                              f"{len(latencies)} latencies, for {calls} arrivals")  # fmt: skip
-        last.append(latencies)
+        if answer.get("calls") != calls or answer.get("start_ns") != start_ns:
+            raise DriverError(f"paced: answered {answer.get('calls')} calls from "
+                              f"{answer.get('start_ns')}, for {calls} arrivals from "
+                              f"{start_ns}")  # fmt: skip
+        times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
+        last.append(times)
+        figures = {**times.figures(), "lead_ns": LEAD_NS,
+                   "lead_left_ns": start_ns - int(answer["ready_ns"])}  # fmt: skip
         found = rate_search.point_of(
-            rate, point_seed, latencies, int(answer["ns"]), bound_ns, confirm=confirm,
-            caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()),
+            rate, point_seed, times.total, int(answer["ns"]), bound_ns, confirm=confirm,
+            caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()), times=figures,
         )  # fmt: skip
         verdict = "within" if found.within else "over"
         console.note(f"  {live.spec.id} x{callers}: {rate:,.0f}/s, p99 "
@@ -171,7 +183,8 @@ def _finish(
     result = process.finish(120.0)
     assert isinstance(result, dict)  # one process: serving runs no copies
     live.process = None
-    calls = serving["points"][-1]["calls"]
+    # Contract 6: the outputs hold the slots the last point filled, slot i sample i mod S.
+    calls = min(serving["points"][-1]["calls"], max_calls)
     asked = {"driver": live.spec.id, "calls": max_calls, "batch": options.batch,
              "threads": options.threads} | ({"callers": options.callers}
                                             if options.callers > 1 else {})  # fmt: skip
@@ -184,10 +197,12 @@ def _finish(
     record.status, record.error = ("failed", problem) if problem else ("ok", None)
 
 
-def _write_paced(run_dir: Path, record: Record, latencies: np.ndarray) -> None:
-    """The last point's latencies beside the record (every arrival's, in arrival order)."""
+def _write_paced(run_dir: Path, record: Record, times: ArrivalTimes) -> None:
+    """The last point's times beside the record (every arrival's, in arrival order, ns from
+    its due time): ``ns`` its total, ``started`` its call's start, ``taken`` when its caller
+    took it."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, ns=latencies.astype("<i8"))
+    np.savez_compressed(buffer, ns=times.ended, started=times.started, taken=times.taken)
     name = record.id + PACED_SUFFIX
     write_atomic(record_folder(run_dir, record) / name, buffer.getvalue())
     assert record.serving is not None
