@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from callbench.harness.load import rate_search
+from callbench.harness.load import rate_repeats, rate_search
 from callbench.harness.load.rate_search import (
     STEP,
     Point,
@@ -80,3 +80,48 @@ def test_point_sizes_and_arrivals() -> None:
                          [(100_000, 1e6), (120_000, 2e6), (300_000, 5e6), (6e6, 1e8)])  # fmt: skip
 def test_a_users_bound_is_ten_medians_up_to_a_1_2_5_step(median_ns: float, bound_ns: float) -> None:
     assert bound_of_model(median_ns) == bound_ns
+
+
+def noisy(capacity: float, spread: float, seed: int):
+    """A point of a known capacity on a noisy machine: each point sees the capacity scaled by
+    a random factor (its stalls), so pass/fail is not monotone in rate near it."""
+    rng = np.random.default_rng(seed)
+
+    def point(rate: float, confirm: bool) -> Point:
+        within = rate <= capacity * rng.normal(1.0, spread)
+        return Point(rate, 5000, 0, 1, 1.0, 1.0 if within else 9.0, None, 1, within, confirm)
+
+    return point
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_repeated_searches_on_noise_find_the_capacity_within_their_interval(seed: int) -> None:
+    shape, searches, found = rate_repeats.repeated(noisy(1000.0, 0.03, seed), 1100.0)
+    assert [p.rate for p in shape] == pytest.approx([s * 1100.0 for s in rate_repeats.CURVE])
+    assert len(searches) == rate_repeats.REPEATS == len(found.rates)
+    low, high = found.interval
+    assert low <= found.median <= high
+    # The noise moves each search; the interval of their median holds the capacity (less
+    # the search's step), and is no wider than the noise makes it.
+    assert low <= 1000.0 and high >= 1000.0 * (1 - STEP)
+    assert low >= 0.8 * 1000.0 and high <= 1.2 * 1000.0
+
+
+def test_each_repeat_searches_from_the_curves_bracket() -> None:
+    shape, searches, found = rate_repeats.repeated(known(700.0), 1000.0)
+    assert rate_repeats.bracket_of(shape, 1000.0) == (700.0, 800.0)
+    for each in searches:
+        assert all(700.0 <= p.rate <= 800.0 for p in each.points)
+        assert each.rate is not None and 700.0 * (1 - STEP) <= each.rate <= 700.0
+    assert found.interval == (700.0, 700.0) and not found.capped
+
+
+def test_a_curve_that_always_passes_leaves_the_search_its_own_top() -> None:
+    shape, _, found = rate_repeats.repeated(known(1e12), 1000.0, repeats=2)
+    assert rate_repeats.bracket_of(shape, 1000.0) is None
+    assert found.capped and found.median == 1000.0 * rate_search.FIRST_TOP * 2**rate_search.RAISES
+
+
+def test_a_repeat_that_sustains_nothing_counts_as_zero() -> None:
+    _, _, found = rate_repeats.repeated(known(0.0), 1000.0, repeats=3)
+    assert found.rates == (0.0, 0.0, 0.0) and found.to_json()["median"] == 0.0

@@ -114,15 +114,23 @@ class Search:
     capped: bool = False  # the top still passed after RAISES raises: the rate is at least this
 
 
-def search(point: Callable[[float, bool], Point], capacity: float) -> Search:
+def search(
+    point: Callable[[float, bool], Point], capacity: float,
+    bracket: tuple[float, float] | None = None,
+) -> Search:  # fmt: skip
     """The highest rate whose point passes, within STEP, confirmed; ``point(rate, confirm)``
-    serves one rate point."""
+    serves one rate point. ``bracket`` (a rate taken to pass, one taken to fail, from points
+    served before: rate_repeats.py's curve) starts the halving there instead of at the top."""
     points: list[Point] = []
 
     def serve(rate: float, confirm: bool = False) -> bool:
         points.append(point(rate, confirm))
         return points[-1].within
 
+    if bracket is not None:
+        low, high = bracket
+        found = bisect_between(serve, low, high, capacity)
+        return confirmed(serve, points, found, capacity, capped=False)
     low, high = 0.0, FIRST_TOP * capacity
     raises = 0
     while serve(high):
@@ -131,18 +139,29 @@ def search(point: Callable[[float, bool], Point], capacity: float) -> Search:
             break
         high, raises = 2 * high, raises + 1
     capped = low == high
-
-    def bisect(low: float, high: float) -> float:
-        while high - low > STEP * high and high > FLOOR * capacity:
-            middle = (low + high) / 2
-            if serve(middle):
-                low = middle
-            else:
-                high = middle
-        return low
-
     if not capped:
-        low = bisect(low, high)
+        low = bisect_between(serve, low, high, capacity)
+    return confirmed(serve, points, low, capacity, capped)
+
+
+def bisect_between(
+    serve: Callable[[float], bool], low: float, high: float, capacity: float
+) -> float:
+    """Halve [low, high] (low taken to pass, high to fail) until it is within STEP of its top;
+    its bottom."""
+    while high - low > STEP * high and high > FLOOR * capacity:
+        middle = (low + high) / 2
+        if serve(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def confirmed(
+    serve: Callable[..., bool], points: list[Point], low: float, capacity: float, capped: bool
+) -> Search:
+    """The rate found, confirmed on other arrivals (CONFIRMATIONS tries at most)."""
     for _ in range(CONFIRMATIONS):
         if low < FLOOR * capacity:
             return Search(points, None)
@@ -152,5 +171,5 @@ def search(point: Callable[[float, bool], Point], capacity: float) -> Search:
         # the highest rate below it that passed and it, and confirm what that finds.
         capped, high = False, low
         below = [p.rate for p in points if p.within and not p.confirm and p.rate < high]
-        low = bisect(max(below, default=0.0), high)
+        low = bisect_between(serve, max(below, default=0.0), high, capacity)
     return Search(points, None)

@@ -1,0 +1,77 @@
+"""The rate a row sustains, with an interval: a curve of fixed shares of its capacity, then
+the search repeated from the curve's bracket.
+
+One search is one sample: on a shared machine its pass/fail is not monotone in rate (a
+handful of stalls decides a p99), so a rate without an interval cannot say that one row or
+N serves more than another. The curve (perf_analyzer's --request-rate-range) serves each
+share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
+and its highest passing share below its lowest failing one brackets the rate. The search
+then halves that bracket REPEATS times independently (other arrivals each time, its own
+confirmation), and the rate sustained is the median of the repeats with the median's
+distribution-free interval (records/stats.median_interval: order statistics; with 5
+repeats it is their smallest to largest). A repeat that sustained no rate counts as 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from callbench.harness.load.rate_search import Point, Search, search
+from callbench.records import stats
+
+# Shares of the closed loop's capacity the curve serves, lowest first.
+CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
+REPEATS = 5
+
+
+def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:
+    """Each share of ``capacity`` in CURVE served once, lowest first."""
+    return [point(share * capacity, False) for share in CURVE]
+
+
+def bracket_of(points: Sequence[Point], capacity: float) -> tuple[float, float] | None:
+    """(a rate that passed, the lowest rate that failed above it) from ``points``; None where
+    every point passed (the search then starts from its own top, above the curve)."""
+    failed = [p.rate for p in points if not p.within]
+    if not failed:
+        return None
+    high = min(failed)
+    low = max((p.rate for p in points if p.within and p.rate < high), default=0.0)
+    return low, high
+
+
+@dataclass(frozen=True)
+class RateFound:
+    """The repeats' rates (0 where one sustained none), their median and its interval."""
+
+    rates: tuple[float, ...]
+    capped: bool  # a repeat's top still passed: the rate is at least its figure
+
+    @property
+    def median(self) -> float:
+        return stats.median(self.rates)
+
+    @property
+    def interval(self) -> stats.Interval:
+        return stats.median_interval(self.rates)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {"rates": list(self.rates), "median": self.median, "low": low, "high": high,
+                "capped": self.capped, "method": "median of repeats, order-statistics 95% "
+                "interval of the median (quantile test)"}  # fmt: skip
+
+
+def repeated(
+    point: Callable[[float, bool], Point], capacity: float, repeats: int = REPEATS
+) -> tuple[list[Point], list[Search], RateFound]:
+    """The curve, then ``repeats`` searches from its bracket: the curve's points, each
+    search, and the rate found with its interval."""
+    shape = curve(point, capacity)
+    bracket = bracket_of(shape, capacity)
+    searches = [search(point, capacity, bracket) for _ in range(repeats)]
+    rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
+    capped = bracket is None and any(s.capped for s in searches)
+    return shape, searches, RateFound(rates, capped)
