@@ -124,4 +124,4 @@ def test_a_curve_that_always_passes_leaves_the_search_its_own_top() -> None:
 
 def test_a_repeat_that_sustains_nothing_counts_as_zero() -> None:
     _, _, found = rate_repeats.repeated(known(0.0), 1000.0, repeats=3)
-    assert found.rates == (0.0, 0.0, 0.0) and found.to_json()["median"] == 0.0
+    assert found.rates == (0.0, 0.0, 0.0) and found.median == 0.0

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from callbench.harness.load import rate_search, serving
+from callbench.harness.load import rate_repeats, rate_search, rate_windows, serving
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
@@ -25,8 +25,11 @@ CALLERS_DRIVER = Path(__file__).with_name("callers_driver.py")
 def short_points(monkeypatch: pytest.MonkeyPatch) -> None:
     # A few hundred arrivals a point: the search's path, not a p99 worth reporting.
     monkeypatch.setattr(rate_search, "MIN_CALLS", 300)
-    monkeypatch.setattr(rate_search, "POINT_S", 0.01)
     monkeypatch.setattr(serving, "ROUND_S", 0.01)
+    monkeypatch.setattr(rate_windows, "WINDOW_S", 0.005)
+    monkeypatch.setattr(rate_windows, "WINDOW_ARRIVALS", 100)
+    monkeypatch.setattr(rate_windows, "POINT_MAX_S", 0.3)
+    monkeypatch.setattr(rate_repeats, "REPEATS", 2)
 
 
 def callers_spec(mode: str) -> DriverSpec:
@@ -62,8 +65,24 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     assert len(record.rounds) == serving.CLOSED_ROUNDS and found["closed_calls_per_s"] > 0
     last = found["points"][-1]
     assert sum(last["caller_calls"]) == last["calls"] and len(last["caller_calls"]) == callers
+    # The curve, then the repeated searches from its bracket; the rate their median.
+    curve = found["points"][: len(rate_repeats.CURVE)]
+    assert [p["rate"] for p in curve] == pytest.approx(
+        [share * found["closed_calls_per_s"] for share in rate_repeats.CURVE]
+    )
+    assert all("repeat" not in p for p in curve)
+    assert {p["repeat"] for p in found["points"][len(curve) :]} == {0, 1}
+    assert len(found["repeat_rates"]) == 2
+    low, high = found["rate_interval"]
     if found["rate"] is not None:
-        assert last["confirm"] and last["within"] and last["rate"] == found["rate"]
+        assert low <= found["rate"] <= high and found["rate"] in found["repeat_rates"]
+    # Each point cut into windows, its figures of those it needed.
+    for p in found["points"]:
+        size = rate_windows.WindowSize.at(p["rate"])
+        assert len(p["windows"]) == size.most and p["calls"] == size.arrivals * size.most
+        assert rate_windows.AGREE <= p["windows_used"] <= size.most
+        assert p["stable"] == (p["windows_used"] < size.most
+                               or rate_windows.stable(_windows(p["windows"])))  # fmt: skip
     # Read back through the schema, the closed loop's and the last point's latencies beside.
     (back,) = load_run(run_dir).sweeps["serving"][callers]
     assert back.serving == found
@@ -76,6 +95,11 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     assert times["wait"]["p99_ns"] <= last["p99_ns"] and times["service"]["max_ns"] > 0
     assert 0 < times["lead_left_ns"] <= times["lead_ns"]
     assert (folder / "python-callers.latencies.npz").is_file()
+
+
+def _windows(shown: list[dict]) -> list[rate_windows.Window]:
+    return [rate_windows.Window(w["first"], w["arrivals"], w["span_ns"], w["quantile"],
+                                w["tail_ns"]) for w in shown]  # fmt: skip
 
 
 def test_the_rate_found_is_no_more_than_a_known_capacity(
@@ -91,6 +115,7 @@ def test_the_rate_found_is_no_more_than_a_known_capacity(
     found = record.serving
     assert found is not None and found["closed_calls_per_s"] <= 1000
     assert found["rate"] is not None and found["rate"] <= 1000 * (1 + rate_search.STEP)
+    assert found["rate_interval"][1] <= 1000 * (1 + rate_search.STEP)
     assert not found["capped"]
 
 

@@ -58,6 +58,10 @@ class ArrivalTimes:
         taken, started, ended = data.reshape(3, calls)
         return cls(taken, started, ended)
 
+    def first(self, count: int) -> ArrivalTimes:
+        """The first ``count`` arrivals' times (a point's windows that it needed)."""
+        return ArrivalTimes(self.taken[:count], self.started[:count], self.ended[:count])
+
     @property
     def total(self) -> np.ndarray:
         return self.ended

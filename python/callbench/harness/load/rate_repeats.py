@@ -6,17 +6,18 @@ handful of stalls decides a p99), so a rate without an interval cannot say that 
 N serves more than another. The curve (perf_analyzer's --request-rate-range) serves each
 share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
 and its highest passing share below its lowest failing one brackets the rate. The search
-then halves that bracket REPEATS times independently (other arrivals each time, its own
-confirmation), and the rate sustained is the median of the repeats with the median's
-distribution-free interval (records/stats.median_interval: order statistics; with 5
-repeats it is their smallest to largest). A repeat that sustained no rate counts as 0.
+then halves that bracket REPEATS times independently (other arrivals each time; no
+confirmation: the repeats' spread is what tells a lucky pass), and the rate sustained is
+the (lower) median of the repeats with the median's distribution-free interval
+(records/stats.median_interval: order statistics; with 5 repeats it is their smallest to
+largest). A repeat that sustained no rate counts as 0.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from callbench.harness.load.rate_search import Point, Search, search
 from callbench.records import stats
@@ -24,6 +25,8 @@ from callbench.records import stats
 # Shares of the closed loop's capacity the curve serves, lowest first.
 CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 REPEATS = 5
+METHOD = ("the median of the repeats' rates, its 95% interval by order statistics (a quantile "
+          "test; with 5 repeats, their smallest to largest)")  # fmt: skip
 
 
 def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:
@@ -51,27 +54,25 @@ class RateFound:
 
     @property
     def median(self) -> float:
-        return stats.median(self.rates)
+        """The lower median: with an even count, the lower of the middle two, so that it is
+        a rate a repeat served (its point stands for it)."""
+        return float(statistics.median_low(self.rates))
 
     @property
     def interval(self) -> stats.Interval:
         return stats.median_interval(self.rates)
 
-    def to_json(self) -> dict[str, Any]:
-        low, high = self.interval
-        return {"rates": list(self.rates), "median": self.median, "low": low, "high": high,
-                "capped": self.capped, "method": "median of repeats, order-statistics 95% "
-                "interval of the median (quantile test)"}  # fmt: skip
-
 
 def repeated(
-    point: Callable[[float, bool], Point], capacity: float, repeats: int = REPEATS
-) -> tuple[list[Point], list[Search], RateFound]:
-    """The curve, then ``repeats`` searches from its bracket: the curve's points, each
-    search, and the rate found with its interval."""
+    point: Callable[[float, bool], Point], capacity: float, repeats: int = REPEATS,
+    confirmations: int = 0,
+) -> tuple[list[Point], list[Search], RateFound]:  # fmt: skip
+    """The curve, then ``repeats`` searches from its bracket (unconfirmed by default: the
+    repeats' spread tells a lucky pass): the curve's points, each search, and the rate found
+    with its interval."""
     shape = curve(point, capacity)
     bracket = bracket_of(shape, capacity)
-    searches = [search(point, capacity, bracket) for _ in range(repeats)]
+    searches = [search(point, capacity, bracket, confirmations) for _ in range(repeats)]
     rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
     capped = bracket is None and any(s.capped for s in searches)
     return shape, searches, RateFound(rates, capped)

@@ -61,6 +61,12 @@ class Point:
     # service's spreads, the first arrival's and the clock's lateness; and the lead the
     # driver had left when its set-up was done (negative: the set-up ran past the start).
     times: dict[str, Any] = field(default_factory=dict)
+    # A point cut into windows (rate_windows.py): each window's figures, how many the point
+    # needed (its figures above are of those) and whether they agreed; None in a point served
+    # whole (records before windows).
+    windows: tuple[dict[str, Any], ...] | None = None
+    windows_used: int | None = None
+    stable: bool | None = None
 
     @property
     def served_rate(self) -> float:
@@ -68,7 +74,13 @@ class Point:
         return self.calls / self.span_ns * 1e9 if self.span_ns else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "caller_calls": list(self.caller_calls)}
+        shown = {**asdict(self), "caller_calls": list(self.caller_calls)}
+        if self.windows is None:  # a point served whole keeps the record it always had
+            for name in ("windows", "windows_used", "stable"):
+                del shown[name]
+        else:
+            shown["windows"] = list(self.windows)
+        return shown
 
 
 def point_of(
@@ -116,11 +128,13 @@ class Search:
 
 def search(
     point: Callable[[float, bool], Point], capacity: float,
-    bracket: tuple[float, float] | None = None,
+    bracket: tuple[float, float] | None = None, confirmations: int = CONFIRMATIONS,
 ) -> Search:  # fmt: skip
     """The highest rate whose point passes, within STEP, confirmed; ``point(rate, confirm)``
     serves one rate point. ``bracket`` (a rate taken to pass, one taken to fail, from points
-    served before: rate_repeats.py's curve) starts the halving there instead of at the top."""
+    served before: rate_repeats.py's curve) starts the halving there instead of at the top;
+    ``confirmations`` 0 takes the rate found unconfirmed (repeated searches: the spread of
+    their rates is what tells a lucky pass)."""
     points: list[Point] = []
 
     def serve(rate: float, confirm: bool = False) -> bool:
@@ -130,7 +144,7 @@ def search(
     if bracket is not None:
         low, high = bracket
         found = bisect_between(serve, low, high, capacity)
-        return confirmed(serve, points, found, capacity, capped=False)
+        return confirmed(serve, points, found, capacity, False, confirmations)
     low, high = 0.0, FIRST_TOP * capacity
     raises = 0
     while serve(high):
@@ -141,7 +155,7 @@ def search(
     capped = low == high
     if not capped:
         low = bisect_between(serve, low, high, capacity)
-    return confirmed(serve, points, low, capacity, capped)
+    return confirmed(serve, points, low, capacity, capped, confirmations)
 
 
 def bisect_between(
@@ -159,10 +173,14 @@ def bisect_between(
 
 
 def confirmed(
-    serve: Callable[..., bool], points: list[Point], low: float, capacity: float, capped: bool
-) -> Search:
-    """The rate found, confirmed on other arrivals (CONFIRMATIONS tries at most)."""
-    for _ in range(CONFIRMATIONS):
+    serve: Callable[..., bool], points: list[Point], low: float, capacity: float, capped: bool,
+    confirmations: int,
+) -> Search:  # fmt: skip
+    """The rate found, confirmed on other arrivals (``confirmations`` tries at most; none:
+    the rate found as it is)."""
+    if confirmations == 0:
+        return Search(points, low if low >= FLOOR * capacity else None, capped)
+    for _ in range(confirmations):
         if low < FLOOR * capacity:
             return Search(points, None)
         if serve(low, confirm=True):

@@ -36,6 +36,13 @@ TOLERANCE = 0.10
 MAX_WINDOWS = 6
 
 
+def rule() -> dict[str, Any]:
+    """The windows' rule as a record states it."""
+    return {"window_s": WINDOW_S, "window_arrivals": WINDOW_ARRIVALS,
+            "point_max_s": POINT_MAX_S, "agree": AGREE, "tolerance": TOLERANCE,
+            "most_windows": MAX_WINDOWS}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class WindowSize:
     """How a point at one rate is cut: arrivals a window, and at most how many windows."""

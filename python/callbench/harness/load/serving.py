@@ -1,13 +1,19 @@
 """A row served at a rate: one driver at N callers, its closed loop, then the rate search.
 
 The driver is loaded once. Its closed loop at N comes first (rounds of K calls a caller, then
-one latency pass: its throughput is the search's first estimate, its p50 and p99 what the
-report sets beside the paced ones); then each rate point is one ``paced FILE START``
-(contract 6) over a Poisson schedule this module writes, starting LEAD_NS after it is sent,
-the search (rate_search.py) choosing the rates; the slots the last point's arrivals filled
-are checked against the reference before any of it counts. The record is the closed loop's
-(its rounds, its latencies) with ``serving`` holding every point, the bound and the rate
-found.
+one latency pass: its throughput is the capacity the curve's shares are of, its p50 and p99
+what the report sets beside the paced ones); then each rate point is one ``paced FILE START``
+(contract 6) over a Poisson schedule this module writes, starting a lead after it is sent
+(LEAD_NS and LEAD_NS_AN_ARRIVAL a scheduled arrival: the driver reads the schedule and sets up
+before it), cut into windows (rate_windows.py) that say whether the point was stable; the
+curve and the repeated searches (rate_repeats.py) choose the rates. The slots the last
+point's arrivals filled are checked against the reference before any of it counts. The
+record is the closed loop's (its rounds, its latencies) with ``serving`` holding every point,
+the bound, the windows' rule and the rate found with its interval.
+
+A point serves its most windows in one schedule, and the windows it needed (the first whose
+last AGREE agree) give its figures: the kits cannot yet stop a schedule part-way, so the
+windows past those are served but not counted.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from callbench.files import write_atomic
 from callbench.harness import console, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
-from callbench.harness.load import rate_search
+from callbench.harness.load import rate_repeats, rate_search, rate_windows
 from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
@@ -48,10 +54,12 @@ ROUND_S = 0.1
 LATENCY_CAP = 100_000
 ROUND_LIMIT = 120.0
 PACED_SUFFIX = ".paced.npz"
-# A point starts this long after the harness sends it: the driver reads its schedule (up to
-# 2 x 100,000 arrivals) and sets up before it, off the clock; the record says how much of it
-# was left (lead_left_ns).
+# A point starts this long after the harness sends it, and LEAD_NS_AN_ARRIVAL longer for each
+# arrival it schedules: the driver reads its schedule and sets up before it, off the clock
+# (Python's kit builds its due times at about 30 ns an arrival); the record says how much of
+# it was left (lead_left_ns).
 LEAD_NS = 50_000_000
+LEAD_NS_AN_ARRIVAL = 100
 
 
 def why_not(spec: DriverSpec, callers: int) -> str | None:
@@ -139,12 +147,14 @@ def _serve(
     last: list[ArrivalTimes] = []
 
     def point(rate: float, confirm: bool) -> rate_search.Point:
-        calls = rate_search.calls_at(rate, confirm=confirm)
+        size = rate_windows.WindowSize.at(rate)
+        calls = size.arrivals * size.most
         point_seed = seed + len(last) + 1
         offsets = rate_search.arrivals(rate, calls, point_seed)
         offsets.tofile(schedule)
         # The start, ahead by the lead: the driver reads the schedule and sets up before it.
-        start_ns = time.monotonic_ns() + LEAD_NS
+        lead_ns = LEAD_NS + LEAD_NS_AN_ARRIVAL * calls
+        start_ns = time.monotonic_ns() + lead_ns
         process.send(f"paced {schedule} {start_ns}")
         answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
         if answer.get("calls") != calls or answer.get("start_ns") != start_ns:
@@ -153,24 +163,35 @@ def _serve(
                               f"{start_ns}")  # fmt: skip
         times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
         last.append(times)
-        figures = {**times.figures(), "lead_ns": LEAD_NS,
+        windows = rate_windows.windows_of(offsets, times.total, size.arrivals)
+        used, steady = rate_windows.settled(windows)
+        kept = times.first(used * size.arrivals)
+        figures = {**kept.figures(), "lead_ns": lead_ns,
                    "lead_left_ns": start_ns - int(answer["ready_ns"])}  # fmt: skip
-        found = rate_search.point_of(
-            rate, point_seed, times.total, int(answer["ns"]), bound_ns, confirm=confirm,
+        found = replace(rate_search.point_of(
+            rate, point_seed, kept.total, int(answer["ns"]), bound_ns, confirm=confirm,
             caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()), times=figures,
-        )  # fmt: skip
+        ), calls=calls, windows=tuple(w.to_json() for w in windows), windows_used=used,
+           stable=steady)  # fmt: skip
         verdict = "within" if found.within else "over"
         console.note(f"  {live.spec.id} x{callers}: {rate:,.0f}/s, p99 "
-                     f"{found.p99_ns / 1e3:,.1f} us: {verdict}")  # fmt: skip
+                     f"{found.p99_ns / 1e3:,.1f} us: {verdict}"
+                     f"{'' if steady else ' (unstable)'}")  # fmt: skip
         return found
 
-    found = rate_search.search(point, capacity)
+    shape, searches, found = rate_repeats.repeated(point, capacity, rate_repeats.REPEATS)
     console.clear()
+    low, high = found.interval
     return {
         "bound_ns": bound_ns, "arrivals": "poisson", "seed": seed, "step": rate_search.STEP,
         "spin_ns": SPIN_NS, "closed_calls_per_s": capacity,
-        "rate": found.rate, "capped": found.capped,
-        "points": [p.to_json() for p in found.points],
+        "rate": found.median or None, "capped": found.capped,
+        "rate_interval": [low, high], "repeat_rates": list(found.rates),
+        "interval_method": rate_repeats.METHOD,
+        "windows_rule": rate_windows.rule(), "curve": list(rate_repeats.CURVE),
+        "points": [p.to_json() for p in shape]
+                  + [p.to_json() | {"repeat": i} for i, s in enumerate(searches)
+                     for p in s.points],
     }, last[-1]  # fmt: skip
 
 

@@ -27,9 +27,12 @@ def served(points: Points | None) -> list[Record]:
 
 
 def confirmed(serving: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The confirmation point of the rate found, if one was."""
+    """The point that stands for the rate found, if one was: its confirmation (one search),
+    or the last passing point at it (repeated searches: the median is one repeat's rate)."""
     rate = serving.get("rate")
-    found = [p for p in serving["points"] if p["confirm"] and p["within"] and p["rate"] == rate]
+    repeated = "rate_interval" in serving
+    found = [p for p in serving["points"]
+             if (p["confirm"] or repeated) and p["within"] and p["rate"] == rate]  # fmt: skip
     return found[-1] if found else None
 
 
@@ -51,6 +54,9 @@ def rate_cell(serving: Mapping[str, Any]) -> str:
     if serving.get("rate") is None:
         return "none within the bound"
     shown = calls(serving["rate"])
+    if "rate_interval" in serving:  # the median of repeated searches, with its interval
+        low, high = serving["rate_interval"]
+        shown = f"{shown} [{calls(low)}–{calls(high)}]"
     return f"at least {shown}" if serving.get("capped") else shown
 
 
