@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from callbench.cli import serve_rate
 from callbench.records.record import Record, Round
 from callbench.report import charts
 from callbench.report.sections import serving_at_a_rate
@@ -81,3 +82,58 @@ def test_wait_and_service_apart_say_which_sets_the_p99() -> None:
     assert lines["| `cpp-y`"][3:6] == ["50.00", "350", "service"]
     assert lines["| `cpp-x`"][6:9] == ["1.50", "20.00 (4,000 arrivals)", "48.0 of 50 |"]
     assert "| `cpp-old`" not in lines
+
+
+def with_repeats(driver_id: str, rates: list[float], repeats: int = 5) -> Record:
+    """A record of a curve and repeated searches: two curve points (one stable, one not),
+    then each repeat's passing point at its rate; the rate their lower median."""
+    record = served(driver_id, "C++", 1, None)
+    assert record.serving is not None
+    curve = [point(2e4, 1e5, within=True) | {"windows_used": 3, "stable": True},
+             point(9e4, 3e6, within=False) | {"windows_used": 6, "stable": False}]  # fmt: skip
+    curve[0]["times"] = {"wait": spread(8e4), "service": spread(2e4), "first_late_ns": 900,
+                         "clock_late": None, "clock_late_arrivals": 0,
+                         "lead_ns": 50_000_000, "lead_left_ns": 49_000_000}  # fmt: skip
+    searched = [point(r, 4e5, within=True) | {"repeat": i, "windows_used": 3, "stable": True}
+                for i, r in enumerate(rates)]  # fmt: skip
+    for each in curve + searched:
+        each["span_ns"] = 12 * 10**9
+    median = sorted(rates)[(len(rates) - 1) // 2]
+    record.serving |= {
+        "rate": median, "rate_interval": [min(rates), max(rates)], "repeats": repeats,
+        "repeat_rates": rates, "interval_method": "order statistics", "curve": [0.1, 0.9],
+        "windows_rule": {"window_s": 2.0, "window_arrivals": 2000, "point_max_s": 30.0,
+                         "agree": 3, "tolerance": 0.1, "most_windows": 6},
+        "points": curve + searched,
+    }  # fmt: skip
+    return record
+
+
+def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path) -> None:
+    row = with_repeats("cpp-r", [5e4, 6e4, 5.5e4, 7e4, 6.5e4])
+    text = serving_at_a_rate.section({1: [row]}, "charts/x.png")
+    line = next(ln for ln in text.splitlines() if ln.startswith("| `cpp-r`")).split(" | ")
+    # The lower median of 5 repeats, its interval theirs, its p99 the passing point at it;
+    # 6 of 7 points stable; the lowest failing rate the curve's.
+    assert line[2] == "60,000 [50,000–70,000]" and line[4] == "400"
+    assert line[6] == "6 of 7" and line[11].rstrip(" |") == "90,000"
+    assert "then 5 searches from the curve's bracket" in text
+    assert "points held 12.0–12.0 s" in text and "1 of 7 were unstable" in text
+    assert "a curve at 10%, 90% of the closed loop's rate" in text
+    assert "needs the intervals apart" in text and "confirm" not in text
+    assert charts.serving([row], "run", tmp_path / "s.png") == tmp_path / "s.png"
+
+
+def test_a_quick_search_is_labelled_without_an_interval() -> None:
+    row = with_repeats("cpp-q", [6e4], repeats=1)
+    text = serving_at_a_rate.section({1: [row]})
+    assert "60,000 (one search, --quick: no interval)" in text
+    assert "--quick: no interval, so no claim" in text and "[95%]" in text
+
+
+def test_serve_rates_line_gives_the_interval_of_repeated_searches() -> None:
+    row = with_repeats("cpp-r", [5e4, 6e4, 5.5e4, 7e4, 6.5e4])
+    line = serve_rate.summary(row)
+    assert line.startswith("60,000 requests/s [50,000-70,000] of 5 searches within the bound")
+    assert "p99 400.0 us" in line
+    assert "[" not in serve_rate.summary(with_repeats("cpp-q", [6e4], repeats=1))

@@ -1,9 +1,11 @@
 """``callbench serve-rate``: the highest rate each chosen row serves within a p99 bound.
 
 Requests arrive on their own clock (Poisson arrivals, contract 6's paced rounds); each row at
-each number of callers is loaded once, timed in a closed loop, then searched for the highest
-rate whose p99, counted from each request's arrival, stays within the bound (MLPerf LoadGen's
-Server scenario), the rate found confirmed on other arrivals and the outputs checked. The
+each number of callers is loaded once, timed in a closed loop, served at a curve of shares of
+that loop's rate, then searched from the curve's bracket for the highest rate whose p99,
+counted from each request's arrival, stays within the bound (MLPerf LoadGen's Server
+scenario), REPEATS times: the rate is their median with an interval (``--quick``: one search,
+no interval, said so), and the last point's outputs are checked. The
 bound is one figure for every row of the run: ``--p99``, else 1 ms for our MLP, else (a
 model the user brought) ten times the slowest chosen row's median call at one caller, timed
 first in this run, rounded up to a 1-2-5 step.
@@ -21,7 +23,7 @@ from callbench.cli.phases.report import write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
 from callbench.harness import console, machine, signals
-from callbench.harness.load import rate_search, serving
+from callbench.harness.load import rate_repeats, rate_search, serving
 from callbench.harness.options import RunOptions, add_options
 from callbench.harness.run import (
     check_call,
@@ -37,6 +39,7 @@ from callbench.model.user_torch import PROGRAM
 from callbench.records.phases import Phases
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
+from callbench.report.sections import serving_at_a_rate
 
 # Our MLP's bound: a call of a few microseconds, a service's millisecond.
 MLP_BOUND_NS = 1e6
@@ -67,6 +70,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the p99 bound, one for every row (default: 1ms for our MLP; for your model 10x "
         "the slowest chosen row's median call at one caller, up to a 1-2-5 step)",
     )  # fmt: skip
+    p.add_argument(
+        "--quick", action="store_true",
+        help=f"one search after the curve instead of {rate_repeats.REPEATS}: a rate without an "
+        "interval, labelled so in the report",
+    )  # fmt: skip
 
 
 def main(args: argparse.Namespace) -> int:
@@ -78,6 +86,7 @@ def main(args: argparse.Namespace) -> int:
     expected = check_models(options.models)
     check_call(options, expected)
     callers = args.caller_counts or sorted({1, len(machine.usable_cpus())})
+    repeats = 1 if args.quick else rate_repeats.REPEATS
     phases, run_dir = Phases(), new_run_dir(args.runs_dir, args.run_id)
     done: list[Record] = []
     try:
@@ -97,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
                 with harness_pinned(machine.harness_cpus(cpus)):
                     for spec in specs:
                         done.append(serving.serve_row(spec, n, options, run_dir, expected,
-                                                      bound, said))  # fmt: skip
+                                                      bound, said, repeats))  # fmt: skip
                         console.say(f"  {spec.id} x{n}: {summary(done[-1])}")
         close_env(run_dir)
         with phases.timed("report"):
@@ -130,7 +139,11 @@ def summary(record: Record) -> str:
     found = record.serving
     if found["rate"] is None:
         return "no rate within the bound"
-    last = found["points"][-1]
-    return (f"{found['rate']:,.0f} requests/s within the bound (p50 {last['p50_ns'] / 1e3:,.1f} "
-            f"us, p99 {last['p99_ns'] / 1e3:,.1f} us; closed loop "
-            f"{found['closed_calls_per_s']:,.0f} calls/s)")  # fmt: skip
+    at = serving_at_a_rate.confirmed(found)
+    low, high = found.get("rate_interval") or (found["rate"], found["rate"])
+    interval = (f" [{low:,.0f}-{high:,.0f}] of {found['repeats']} searches"
+                if found.get("repeats", 1) > 1 else "")  # fmt: skip
+    figures = (f"p50 {at['p50_ns'] / 1e3:,.1f} us, p99 {at['p99_ns'] / 1e3:,.1f} us; "
+               if at else "")  # fmt: skip
+    return (f"{found['rate']:,.0f} requests/s{interval} within the bound ({figures}closed "
+            f"loop {found['closed_calls_per_s']:,.0f} calls/s)")  # fmt: skip

@@ -263,23 +263,32 @@ def work_and_time(found: Trend, run_id: str, languages: Mapping[str, str], path:
 
 
 def serving(rows: Sequence[Record], run_id: str, path: Path) -> Path | None:
-    """p99 against the offered rate, a line a row and callers (its search's points in rate
-    order), the bound a grey line: where the knee shows."""
+    """p99 against the offered rate, a line a row and callers, the bound a grey line: where
+    the knee shows. A record with a curve draws the curve's points, its p99 of total and,
+    thin and dotted, of wait (perf_analyzer's --request-rate-range); an older record its
+    search's points in rate order."""
     drawn = [r for r in rows if r.serving and r.serving["points"]]
     if not drawn:
         return None
     fig, ax = plt.subplots(figsize=(9, 5))
     for r in drawn:
         assert r.serving is not None
-        xy = sorted((p["rate"] / 1e3, p["p99_ns"] / 1e3) for p in r.serving["points"])
+        curve = "curve" in r.serving
+        shown = [p for p in r.serving["points"] if not curve or "repeat" not in p]
+        xy = sorted((p["rate"] / 1e3, p["p99_ns"] / 1e3) for p in shown)
         xs, ys = zip(*xy, strict=True)
         ax.plot(xs, ys, marker="o", markersize=4, color=colour(r.language),
                 ls="-" if r.callers == 1 else "--", lw=1.4,
                 label=f"{r.id}, {r.callers} caller{'s' if r.callers > 1 else ''}")  # fmt: skip
+        waits = sorted((p["rate"] / 1e3, p["times"]["wait"]["p99_ns"] / 1e3)
+                       for p in shown if curve and p.get("times"))  # fmt: skip
+        if waits:
+            wx, wy = zip(*waits, strict=True)
+            ax.plot(wx, wy, color=colour(r.language), ls=":", lw=0.9)
     for bound in sorted({r.serving["bound_ns"] for r in drawn if r.serving}):
-        ax.axhline(bound / 1e3, color="grey", lw=1, ls=":")
+        ax.axhline(bound / 1e3, color="grey", lw=1.2)
     ax.set_yscale("log")
     ax.set_xlabel("offered rate, thousand requests a second")
     ax.set_ylabel("p99 µs from arrival (log scale)")
     ax.set_title(f"Serving at a rate — run {run_id}")
-    return _lines_saved(fig, ax, path, "row, callers (the bound dotted)")
+    return _lines_saved(fig, ax, path, "row, callers (the bound grey; a row's wait p99 dotted)")

@@ -83,8 +83,11 @@ def serve_row(
     expected: Expected,
     bound_ns: float,
     bound_from: str,
+    repeats: int | None = None,
 ) -> Record:
-    """One row at ``callers`` callers served at a rate; its record written into ``run_dir``."""
+    """One row at ``callers`` callers served at a rate; its record written into ``run_dir``.
+    ``repeats``: the searches after the curve (default rate_repeats.REPEATS; 1 is --quick's
+    single search, whose rate has no interval)."""
     options = replace(options, callers=callers, processes=1)
     sweep = {"kind": KIND, "value": callers}
     record = base_record(spec, options, sweep, expected.tolerance)
@@ -101,7 +104,8 @@ def serve_row(
             place = Placement.of(options)
             start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
             wait_ready(live, place, f"[{spec.id} x{callers}]")
-            serving, paced = _serve(live, callers, max_calls, options.seed, bound_ns)
+            searches = rate_repeats.REPEATS if repeats is None else repeats
+            serving, paced = _serve(live, callers, max_calls, options.seed, bound_ns, searches)
             serving["bound_from"] = bound_from
             _finish(live, options, expected, max_calls, serving)
         except (DriverError, DataError, OSError) as exc:
@@ -116,7 +120,7 @@ def serve_row(
 
 
 def _serve(
-    live: Live, callers: int, max_calls: int, seed: int, bound_ns: float
+    live: Live, callers: int, max_calls: int, seed: int, bound_ns: float, repeats: int
 ) -> tuple[dict[str, Any], ArrivalTimes]:
     """The closed loop, then the search: what ``serving`` will hold, and the last point's
     latencies."""
@@ -179,14 +183,14 @@ def _serve(
                      f"{'' if steady else ' (unstable)'}")  # fmt: skip
         return found
 
-    shape, searches, found = rate_repeats.repeated(point, capacity, rate_repeats.REPEATS)
+    shape, searches, found = rate_repeats.repeated(point, capacity, repeats)
     console.clear()
     low, high = found.interval
     return {
         "bound_ns": bound_ns, "arrivals": "poisson", "seed": seed, "step": rate_search.STEP,
         "spin_ns": SPIN_NS, "closed_calls_per_s": capacity,
         "rate": found.median or None, "capped": found.capped,
-        "rate_interval": [low, high], "repeat_rates": list(found.rates),
+        "rate_interval": [low, high], "repeats": repeats, "repeat_rates": list(found.rates),
         "interval_method": rate_repeats.METHOD,
         "windows_rule": rate_windows.rule(), "curve": list(rate_repeats.CURVE),
         "points": [p.to_json() for p in shape]
