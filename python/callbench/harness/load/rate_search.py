@@ -67,6 +67,9 @@ class Point:
     windows: tuple[dict[str, Any], ...] | None = None
     windows_used: int | None = None
     stable: bool | None = None
+    # The contention probe (contention_probe.py) on the drivers' cores before and after it.
+    probe_ns: int | None = None
+    probe_after_ns: int | None = None
 
     @property
     def served_rate(self) -> float:
@@ -76,7 +79,7 @@ class Point:
     def to_json(self) -> dict[str, Any]:
         shown = {**asdict(self), "caller_calls": list(self.caller_calls)}
         if self.windows is None:  # a point served whole keeps the record it always had
-            for name in ("windows", "windows_used", "stable"):
+            for name in ("windows", "windows_used", "stable", "probe_ns", "probe_after_ns"):
                 del shown[name]
         else:
             shown["windows"] = list(self.windows)

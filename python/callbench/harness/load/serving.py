@@ -32,10 +32,12 @@ from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
 from callbench.files import write_atomic
 from callbench.harness import console, traces
+from callbench.harness.contention_probe import Probe
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.load import rate_repeats, rate_search, rate_windows
 from callbench.harness.load.arrival_times import ArrivalTimes
+from callbench.harness.load.window_steal import WindowSteal
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
 from callbench.harness.verification import settle
@@ -105,7 +107,7 @@ def serve_row(
             start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
             wait_ready(live, place, f"[{spec.id} x{callers}]")
             searches = rate_repeats.REPEATS if repeats is None else repeats
-            serving, paced = _serve(live, callers, max_calls, options.seed, bound_ns, searches)
+            serving, paced = _serve(live, place, max_calls, options.seed, bound_ns, searches)
             serving["bound_from"] = bound_from
             _finish(live, options, expected, max_calls, serving)
         except (DriverError, DataError, OSError) as exc:
@@ -120,12 +122,13 @@ def serve_row(
 
 
 def _serve(
-    live: Live, callers: int, max_calls: int, seed: int, bound_ns: float, repeats: int
+    live: Live, place: Placement, max_calls: int, seed: int, bound_ns: float, repeats: int
 ) -> tuple[dict[str, Any], ArrivalTimes]:
     """The closed loop, then the search: what ``serving`` will hold, and the last point's
     latencies."""
     process = live.process
     assert process is not None
+    callers = live.record.callers
 
     def closed_round(k: int) -> dict[str, Any]:
         process.send(f"round {k}")
@@ -148,35 +151,47 @@ def _serve(
     console.say(f"  {live.spec.id} x{callers}: closed loop {capacity:,.0f} calls/s; searching "
                 f"the rate within p99 {bound_ns / 1e6:g} ms")  # fmt: skip
     schedule = live.workdir / "arrivals.i64"
+    # Only the last point's times are kept (a point may hold millions of arrivals).
     last: list[ArrivalTimes] = []
+    served = [0]
+    probe = Probe(place.cpus, seed)
 
     def point(rate: float, confirm: bool) -> rate_search.Point:
         size = rate_windows.WindowSize.at(rate)
         calls = size.arrivals * size.most
-        point_seed = seed + len(last) + 1
+        served[0] += 1
+        point_seed = seed + served[0]
         offsets = rate_search.arrivals(rate, calls, point_seed)
         offsets.tofile(schedule)
+        before = probe()
         # The start, ahead by the lead: the driver reads the schedule and sets up before it.
         lead_ns = LEAD_NS + LEAD_NS_AN_ARRIVAL * calls
         start_ns = time.monotonic_ns() + lead_ns
-        process.send(f"paced {schedule} {start_ns}")
-        answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
+        edges = [start_ns + int(offsets[i]) for i in range(0, calls, size.arrivals)]
+        with WindowSteal(place.cpus, [*edges, start_ns + int(offsets[-1])]) as steal:
+            process.send(f"paced {schedule} {start_ns}")
+            answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
+        after = probe()
         if answer.get("calls") != calls or answer.get("start_ns") != start_ns:
             raise DriverError(f"paced: answered {answer.get('calls')} calls from "
                               f"{answer.get('start_ns')}, for {calls} arrivals from "
                               f"{start_ns}")  # fmt: skip
         times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
-        last.append(times)
+        last[:] = [times]
         windows = rate_windows.windows_of(offsets, times.total, size.arrivals)
         used, steady = rate_windows.settled(windows)
         kept = times.first(used * size.arrivals)
         figures = {**kept.figures(), "lead_ns": lead_ns,
                    "lead_left_ns": start_ns - int(answer["ready_ns"])}  # fmt: skip
+        # Each window's steal beside its figures; the contention probe on either side of the
+        # point (as around a closed-loop round: it cannot run inside one schedule).
+        shown = tuple(w.to_json() | {"steal_ns": ns}
+                      for w, ns in zip(windows, steal.per_window(), strict=True))  # fmt: skip
         found = replace(rate_search.point_of(
             rate, point_seed, kept.total, int(answer["ns"]), bound_ns, confirm=confirm,
             caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()), times=figures,
-        ), calls=calls, windows=tuple(w.to_json() for w in windows), windows_used=used,
-           stable=steady)  # fmt: skip
+        ), calls=calls, windows=shown, windows_used=used, stable=steady, probe_ns=before,
+           probe_after_ns=after)  # fmt: skip
         verdict = "within" if found.within else "over"
         console.note(f"  {live.spec.id} x{callers}: {rate:,.0f}/s, p99 "
                      f"{found.p99_ns / 1e3:,.1f} us: {verdict}"
