@@ -173,9 +173,15 @@ def _serving(runs: Sequence[Run]) -> str:
         what = f"`{model.get('file', '?')}`" if model else "our MLP"
         bounds = sorted({r.serving["bound_ns"] for r in rows if r.serving})
         within = " and ".join(serving.bound_text(b) for b in bounds) or "?"
+        searches = sorted({r.serving.get("repeats", 0) for r in rows if r.serving})
+        how = ""
+        if len(searches) == 1 and searches[0] > 1:  # repeated searches (their records say how)
+            window_s = next(r.serving["windows_rule"]["window_s"] for r in rows if r.serving)
+            how = (f"; the rate the median of {searches[0]} searches [its 95% interval], points "
+                   f"cut into windows of {window_s:g} s")  # fmt: skip
         head = (f"Run `{run.name}` ({what}, {run.env.get('cpu', '?')}, "
                 f"{run.env.get('cores', '?')} cores, commit `{_commit(run)}`; Poisson arrivals, "
-                f"p99 within {within}, the last point's outputs verified):")  # fmt: skip
+                f"p99 within {within}{how}, the last point's outputs verified):")  # fmt: skip
         parts += [head, "", serving.screen(rows) if rows else "no row served at a rate.", ""]
     return "\n".join(parts)
 
