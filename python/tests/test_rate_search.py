@@ -109,7 +109,7 @@ def test_repeated_searches_on_noise_find_the_capacity_within_their_interval(seed
 
 def test_each_repeat_searches_from_the_curves_bracket() -> None:
     shape, searches, found = rate_repeats.repeated(known(700.0), 1000.0)
-    assert rate_repeats.bracket_of(shape, 1000.0) == (700.0, 800.0)
+    assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
     for each in searches:
         assert all(700.0 <= p.rate <= 800.0 for p in each.points)
         assert each.rate is not None and 700.0 * (1 - STEP) <= each.rate <= 700.0
@@ -118,8 +118,18 @@ def test_each_repeat_searches_from_the_curves_bracket() -> None:
 
 def test_a_curve_that_always_passes_leaves_the_search_its_own_top() -> None:
     shape, _, found = rate_repeats.repeated(known(1e12), 1000.0, repeats=2)
-    assert rate_repeats.bracket_of(shape, 1000.0) is None
+    assert rate_repeats.bracket_of(shape) == (950.0, None)
     assert found.capped and found.median == 1000.0 * rate_search.FIRST_TOP * 2**rate_search.RAISES
+
+
+def test_a_curve_that_passes_throughout_bounds_the_search_from_below() -> None:
+    # Capacity 1,100 over an estimate of 1,000: every share of the curve passes; the top
+    # (1,200) fails, and the halving runs between it and the curve's 950, not from 0.
+    _, searches, found = rate_repeats.repeated(known(1100.0), 1000.0, repeats=1)
+    (each,) = searches
+    assert each.points[0].rate == 1000.0 * rate_search.FIRST_TOP
+    assert all(p.rate >= 950.0 for p in each.points)
+    assert found.median is not None and 1100.0 * (1 - STEP) <= found.median <= 1100.0
 
 
 def test_a_repeat_that_sustains_nothing_counts_as_zero() -> None:

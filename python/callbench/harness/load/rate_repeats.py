@@ -5,7 +5,8 @@ One search is one sample: on a shared machine its pass/fail is not monotone in r
 handful of stalls decides a p99), so a rate without an interval cannot say that one row or
 N serves more than another. The curve (perf_analyzer's --request-rate-range) serves each
 share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
-and its highest passing share below its lowest failing one brackets the rate. The search
+and its highest passing share below its lowest failing one brackets the rate (all passing:
+the search tries its own top above them). The search
 then halves that bracket REPEATS times independently (other arrivals each time; no
 confirmation: the repeats' spread is what tells a lucky pass), and the rate sustained is
 the (lower) median of the repeats with the median's distribution-free interval
@@ -34,14 +35,14 @@ def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]
     return [point(share * capacity, False) for share in CURVE]
 
 
-def bracket_of(points: Sequence[Point], capacity: float) -> tuple[float, float] | None:
-    """(a rate that passed, the lowest rate that failed above it) from ``points``; None where
-    every point passed (the search then starts from its own top, above the curve)."""
+def bracket_of(points: Sequence[Point]) -> tuple[float, float | None]:
+    """(a rate that passed, the lowest rate that failed above it) from ``points``; where every
+    point passed, (the highest, None): the search then tries its own top above the curve and
+    halves down to it."""
     failed = [p.rate for p in points if not p.within]
-    if not failed:
-        return None
-    high = min(failed)
-    low = max((p.rate for p in points if p.within and p.rate < high), default=0.0)
+    high = min(failed) if failed else None
+    low = max((p.rate for p in points if p.within and (high is None or p.rate < high)),
+              default=0.0)  # fmt: skip
     return low, high
 
 
@@ -71,8 +72,8 @@ def repeated(
     repeats' spread tells a lucky pass): the curve's points, each search, and the rate found
     with its interval."""
     shape = curve(point, capacity)
-    bracket = bracket_of(shape, capacity)
+    bracket = bracket_of(shape)
     searches = [search(point, capacity, bracket, confirmations) for _ in range(repeats)]
     rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
-    capped = bracket is None and any(s.capped for s in searches)
+    capped = any(s.capped for s in searches)
     return shape, searches, RateFound(rates, capped)

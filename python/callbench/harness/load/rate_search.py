@@ -131,24 +131,25 @@ class Search:
 
 def search(
     point: Callable[[float, bool], Point], capacity: float,
-    bracket: tuple[float, float] | None = None, confirmations: int = CONFIRMATIONS,
+    bracket: tuple[float, float | None] | None = None, confirmations: int = CONFIRMATIONS,
 ) -> Search:  # fmt: skip
     """The highest rate whose point passes, within STEP, confirmed; ``point(rate, confirm)``
     serves one rate point. ``bracket`` (a rate taken to pass, one taken to fail, from points
     served before: rate_repeats.py's curve) starts the halving there instead of at the top;
-    ``confirmations`` 0 takes the rate found unconfirmed (repeated searches: the spread of
-    their rates is what tells a lucky pass)."""
+    with no rate taken to fail (None), the search tries its top and halves down to the rate
+    taken to pass. ``confirmations`` 0 takes the rate found unconfirmed (repeated searches:
+    the spread of their rates is what tells a lucky pass)."""
     points: list[Point] = []
 
     def serve(rate: float, confirm: bool = False) -> bool:
         points.append(point(rate, confirm))
         return points[-1].within
 
-    if bracket is not None:
-        low, high = bracket
-        found = bisect_between(serve, low, high, capacity)
+    low, failed = bracket or (0.0, None)
+    if failed is not None:
+        found = bisect_between(serve, low, failed, capacity)
         return confirmed(serve, points, found, capacity, False, confirmations)
-    low, high = 0.0, FIRST_TOP * capacity
+    high = max(FIRST_TOP * capacity, low)
     raises = 0
     while serve(high):
         low = high
