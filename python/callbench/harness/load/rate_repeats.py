@@ -26,8 +26,8 @@ from callbench.records import stats
 # Shares of the closed loop's capacity the curve serves, lowest first.
 CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 REPEATS = 5
-METHOD = ("the median of the repeats' rates, its 95% interval by order statistics (a quantile "
-          "test; with 5 repeats, their smallest to largest)")  # fmt: skip
+METHOD = ("the lower median of the repeats' rates, its 95% interval by order statistics (a "
+          "quantile test; with 5 repeats, their smallest to largest)")  # fmt: skip
 
 
 def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:

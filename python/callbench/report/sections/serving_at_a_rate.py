@@ -133,7 +133,7 @@ def time_cells(r: Record) -> dict[str, str] | None:
         "sets the p99": str(sets_the_p99(times)),
         "first arrival late µs": fmt.us(times["first_late_ns"]),
         "clock late p99 µs": late_text,
-        "lead left ms": f"{times['lead_left_ns'] / 1e6:.1f} of {times['lead_ns'] / 1e6:g}",
+        "lead left ms": f"{times['lead_left_ns'] / 1e6:.1f} of {times['lead_ns'] / 1e6:.4g}",
     }
 
 
@@ -216,8 +216,8 @@ def _with_repeats(
     repeats = sorted({r.serving["repeats"] for r in rows if r.serving})
     shares = ", ".join(f"{share:.0%}" for share in first["curve"])
     searches = " or ".join(str(n) for n in repeats)
-    rate = (f"their median, {first['interval_method']}; a claim that one row or N serves more "
-            "than another needs the intervals apart" if repeats != [1]
+    rate = (f"{first['interval_method']}; a claim that one row or N serves more than "
+            "another needs the intervals apart" if repeats != [1]
             else "what the one search found (--quick: no interval, so no claim)")  # fmt: skip
     text = (
         "Requests arrive on their own clock: at each offered rate, a Poisson schedule "
