@@ -27,12 +27,11 @@ KIND = "serving"
 # The bracket is done when its width is within this share of its top: the rate found is
 # at most this far below the highest that passes.
 STEP = 0.05
-# A rate point serves at least this many arrivals (its p99 then has 50 calls above it) and
-# about POINT_S of them, at most MAX_CALLS (2,000 above its p99: a call of a microsecond
-# need not run a million a point, nor keep their latencies); a confirmation twice each.
+# Records before windows (one confirmed search) served points of about a second of arrivals,
+# at least MIN_CALLS and at most MAX_CALLS (twice each to confirm): the report describes them
+# with these; the closed loop's latency pass is at least MIN_CALLS.
 MIN_CALLS = 5_000
 MAX_CALLS = 100_000
-POINT_S = 1.0
 # The first top of the bracket, a multiple of the closed loop's capacity, raised (doubled)
 # at most RAISES times while it still passes.
 FIRST_TOP = 1.2
@@ -96,14 +95,6 @@ def point_of(
     return Point(rate, len(latencies), seed, span_ns, total.p50_ns, total.p99_ns,
                  total.p999_ns, total.max_ns, total.p99_ns <= bound_ns, confirm, caller_calls,
                  times or {})  # fmt: skip
-
-
-def calls_at(rate: float, *, confirm: bool = False) -> int:
-    """The arrivals a point at ``rate`` serves: about POINT_S of them, at least MIN_CALLS and
-    at most MAX_CALLS, twice each for a confirmation (past the driver's --calls, contract 6:
-    arrival j is served in slot j mod --calls)."""
-    times = 2 if confirm else 1
-    return min(times * MAX_CALLS, max(times * MIN_CALLS, math.ceil(times * rate * POINT_S)))
 
 
 def arrivals(rate: float, calls: int, seed: int) -> np.ndarray:
