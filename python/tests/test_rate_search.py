@@ -102,13 +102,47 @@ def test_repeated_searches_on_noise_find_the_capacity_within_their_interval(seed
     assert low >= 0.8 * 1000.0 and high <= 1.2 * 1000.0
 
 
-def test_each_repeat_searches_from_the_curves_bracket() -> None:
+def test_each_repeat_serves_the_curves_failing_end_again_then_halves_its_own_bracket() -> None:
     shape, searches, found = rate_repeats.repeated(known(700.0), 1000.0)
     assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
+    tops = []
     for each in searches:
-        assert all(700.0 <= p.rate <= 800.0 for p in each.points)
+        # Its first point is the failing end again, raised by a drawn share of the step.
+        first = each.points[0]
+        assert 800.0 <= first.rate < 800.0 * (1 + STEP) and not first.within
+        tops.append(first.rate)
+        assert all(700.0 <= p.rate <= first.rate for p in each.points)
         assert each.rate is not None and 700.0 * (1 - STEP) <= each.rate <= 700.0
+    # Each repeat drew its own raise: they halve no common grid.
+    assert len(set(tops)) == len(tops)
     assert found.interval == (700.0, 700.0) and not found.capped
+
+
+def test_one_unlucky_curve_point_moves_no_repeat() -> None:
+    # Capacity 900, but the curve's point at 800 fails (a stall): each repeat serves that
+    # end again, passes, and halves up to the curve's next failure (950), finding 900.
+    curve_800 = [True]
+
+    def point(rate: float, confirm: bool) -> Point:
+        unlucky = rate == 800.0 and bool(curve_800) and curve_800.pop()
+        within = rate <= 900.0 and not unlucky
+        return Point(rate, 5000, 0, 1, 1.0, 1.0 if within else 9.0, None, 1, within, confirm)
+
+    shape, searches, found = rate_repeats.repeated(point, 1000.0, seed=3)
+    assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
+    for each in searches:
+        assert each.points[0].within and each.rate is not None
+        assert 900.0 * (1 - STEP) <= each.rate <= 900.0
+    low, high = found.interval
+    assert 900.0 * (1 - STEP) <= low <= found.median <= high <= 900.0
+
+
+def test_the_repeats_draws_follow_the_seed() -> None:
+    def tops(seed: int) -> list[float]:
+        _, searches, _ = rate_repeats.repeated(known(700.0), 1000.0, seed=seed)
+        return [s.points[0].rate for s in searches]
+
+    assert tops(1) == tops(1) != tops(2)
 
 
 def test_a_curve_that_always_passes_leaves_the_search_its_own_top() -> None:

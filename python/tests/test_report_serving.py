@@ -117,7 +117,7 @@ def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path
     # 6 of 7 points stable; the lowest failing rate the curve's.
     assert line[2] == "60,000 [50,000–70,000]" and line[4] == "400"
     assert line[6] == "6 of 7" and line[11].rstrip(" |") == "90,000"
-    assert "then 5 searches from the curve's bracket" in text
+    assert "then 5 searches that start from the curve's bracket" in text
     assert "points held 12.0–12.0 s" in text and "1 of 7 were unstable" in text
     assert "a curve at 10%, 90% of the closed loop's rate" in text
     assert "needs the intervals apart" in text and "confirm" not in text

@@ -88,7 +88,10 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     assert back.serving == found
     folder = run_dir / "sweep-serving" / str(callers)
     with np.load(folder / found["latencies"]) as paced:
-        assert paced["ns"].shape == paced["started"].shape == (last["calls"],)
+        kept = min(last["windows_used"] * rate_windows.WindowSize.at(last["rate"]).arrivals,
+                   serving.PACED_KEPT)  # fmt: skip
+        assert found["latencies_arrivals"] == kept
+        assert paced["ns"].shape == paced["started"].shape == (kept,)
         assert (paced["started"] <= paced["ns"]).all()
     # Contract 6's figures: wait and service apart, the set-up done within the lead.
     times = last["times"]

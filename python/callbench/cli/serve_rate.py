@@ -2,7 +2,8 @@
 
 Requests arrive on their own clock (Poisson arrivals, contract 6's paced rounds); each row at
 each number of callers is loaded once, timed in a closed loop, served at a curve of shares of
-that loop's rate, then searched from the curve's bracket for the highest rate whose p99,
+that loop's rate, then searched from the curve's bracket (each search serving its failing
+end again first, so that it brackets on its own) for the highest rate whose p99,
 counted from each request's arrival, stays within the bound (MLPerf LoadGen's Server
 scenario), REPEATS times: the rate is their median with an interval (``--quick``: one search,
 no interval, said so), and the last point's outputs are checked. The

@@ -1,17 +1,20 @@
 """The rate a row sustains, with an interval: a curve of fixed shares of its capacity, then
-the search repeated from the curve's bracket.
+the search repeated, each repeat from a bracket of its own.
 
 One search is one sample: on a shared machine its pass/fail is not monotone in rate (a
 handful of stalls decides a p99), so a rate without an interval cannot say that one row or
 N serves more than another. The curve (perf_analyzer's --request-rate-range) serves each
 share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
 and its highest passing share below its lowest failing one brackets the rate (all passing:
-the search tries its own top above them). The search
-then halves that bracket REPEATS times independently (other arrivals each time; no
-confirmation: the repeats' spread is what tells a lucky pass), and the rate sustained is
-the (lower) median of the repeats with the median's distribution-free interval
-(records/stats.median_interval: order statistics; with 5 repeats it is their smallest to
-largest). A repeat that sustained no rate counts as 0.
+the search tries its own top above them). Each of REPEATS searches then takes that bracket as
+a hint, not a verdict: it serves the failing end again on its own arrivals, raised by a
+drawn share of up to STEP (so the repeats halve no common grid), keeps it as its failing end
+only if it fails again, and else starts from it passed and the curve's next failing rate
+above (none: its own top); then it halves its bracket (no confirmation: the repeats' spread
+is what tells a lucky pass). One unlucky curve point so moves one repeat at most, not all of
+them. The rate sustained is the (lower) median of the repeats with the median's
+distribution-free interval (records/stats.median_interval: order statistics; with 5 repeats
+it is their smallest to largest). A repeat that sustained no rate counts as 0.
 """
 
 from __future__ import annotations
@@ -20,14 +23,18 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from callbench.harness.load.rate_search import Point, Search, search
+import numpy as np
+
+from callbench.harness.load.rate_search import STEP, Point, Search, search
 from callbench.records import stats
 
 # Shares of the closed loop's capacity the curve serves, lowest first.
 CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 REPEATS = 5
 METHOD = ("the lower median of the repeats' rates, its 95% interval by order statistics (a "
-          "quantile test; with 5 repeats, their smallest to largest)")  # fmt: skip
+          "quantile test; with 5 repeats, their smallest to largest); each repeat re-serves "
+          "the curve's failing end, raised by a drawn share of up to the step, on its own "
+          "arrivals before it halves its own bracket")  # fmt: skip
 
 
 def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:
@@ -44,6 +51,24 @@ def bracket_of(points: Sequence[Point]) -> tuple[float, float | None]:
     low = max((p.rate for p in points if p.within and (high is None or p.rate < high)),
               default=0.0)  # fmt: skip
     return low, high
+
+
+def own_bracket(
+    point: Callable[[float, bool], Point], shape: Sequence[Point], draw: float
+) -> tuple[list[Point], tuple[float, float | None]]:
+    """One repeat's bracket from the curve ``shape``: its failing end served again at a rate
+    raised by ``draw`` (in [0, 1)) of STEP; failing, it stays the failing end; passing, it is
+    the passing end, and the curve's next failing rate above it the failing one (none: the
+    search's own top). The points it served, and the bracket."""
+    low, high = bracket_of(shape)
+    if high is None:
+        return [], (low, None)
+    rate = high * (1 + STEP * draw)
+    tried = point(rate, False)
+    if not tried.within:
+        return [tried], (low, rate)
+    above = [p.rate for p in shape if not p.within and p.rate > rate]
+    return [tried], (rate, min(above) if above else None)
 
 
 @dataclass(frozen=True)
@@ -66,14 +91,19 @@ class RateFound:
 
 def repeated(
     point: Callable[[float, bool], Point], capacity: float, repeats: int = REPEATS,
-    confirmations: int = 0,
+    confirmations: int = 0, seed: int = 0,
 ) -> tuple[list[Point], list[Search], RateFound]:  # fmt: skip
-    """The curve, then ``repeats`` searches from its bracket (unconfirmed by default: the
-    repeats' spread tells a lucky pass): the curve's points, each search, and the rate found
+    """The curve, then ``repeats`` searches, each from its own bracket (own_bracket; ``seed``
+    draws their raises) and unconfirmed by default (the repeats' spread tells a lucky pass):
+    the curve's points, each search (the points of its bracket first), and the rate found
     with its interval."""
     shape = curve(point, capacity)
-    bracket = bracket_of(shape)
-    searches = [search(point, capacity, bracket, confirmations) for _ in range(repeats)]
+    draws = np.random.default_rng(seed).random(repeats)
+    searches = []
+    for draw in draws:
+        tried, bracket = own_bracket(point, shape, float(draw))
+        found = search(point, capacity, bracket, confirmations)
+        searches.append(Search([*tried, *found.points], found.rate, found.capped))
     rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
     capped = any(s.capped for s in searches)
     return shape, searches, RateFound(rates, capped)

@@ -56,6 +56,9 @@ ROUND_S = 0.1
 LATENCY_CAP = 100_000
 ROUND_LIMIT = 120.0
 PACED_SUFFIX = ".paced.npz"
+# The last point's times kept beside the record: its first PACED_KEPT arrivals of the windows
+# it counted (a point at a million a second holds millions, tens of MB: a run must commit).
+PACED_KEPT = 200_000
 # A point starts this long after the harness sends it, and LEAD_NS_AN_ARRIVAL longer for each
 # arrival it schedules: the driver reads its schedule and sets up before it, off the clock
 # (Python's kit builds its due times at about 30 ns an arrival); the record says how much of
@@ -151,7 +154,7 @@ def _serve(
     console.say(f"  {live.spec.id} x{callers}: closed loop {capacity:,.0f} calls/s; searching "
                 f"the rate within p99 {bound_ns / 1e6:g} ms")  # fmt: skip
     schedule = live.workdir / "arrivals.i64"
-    # Only the last point's times are kept (a point may hold millions of arrivals).
+    # Only the last point's counted times are kept (a point may hold millions of arrivals).
     last: list[ArrivalTimes] = []
     served = [0]
     probe = Probe(place.cpus, seed)
@@ -177,10 +180,10 @@ def _serve(
                               f"{answer.get('start_ns')}, for {calls} arrivals from "
                               f"{start_ns}")  # fmt: skip
         times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
-        last[:] = [times]
         windows = rate_windows.windows_of(offsets, times.total, size.arrivals)
         used, steady = rate_windows.settled(windows)
         kept = times.first(used * size.arrivals)
+        last[:] = [kept]
         figures = {**kept.figures(), "lead_ns": lead_ns,
                    "lead_left_ns": start_ns - int(answer["ready_ns"])}  # fmt: skip
         # Each window's steal beside its figures; the contention probe on either side of the
@@ -198,7 +201,7 @@ def _serve(
                      f"{'' if steady else ' (unstable)'}")  # fmt: skip
         return found
 
-    shape, searches, found = rate_repeats.repeated(point, capacity, repeats)
+    shape, searches, found = rate_repeats.repeated(point, capacity, repeats, seed=seed)
     console.clear()
     low, high = found.interval
     return {
@@ -238,12 +241,14 @@ def _finish(
 
 
 def _write_paced(run_dir: Path, record: Record, times: ArrivalTimes) -> None:
-    """The last point's times beside the record (every arrival's, in arrival order, ns from
-    its due time): ``ns`` its total, ``started`` its call's start, ``taken`` when its caller
-    took it."""
+    """The last point's times beside the record (its first PACED_KEPT arrivals of the windows
+    it counted, in arrival order, ns from each due time): ``ns`` its total, ``started`` its
+    call's start, ``taken`` when its caller took it; the record says how many."""
+    kept = times.first(PACED_KEPT)
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, ns=times.ended, started=times.started, taken=times.taken)
+    np.savez_compressed(buffer, ns=kept.ended, started=kept.started, taken=kept.taken)
     name = record.id + PACED_SUFFIX
     write_atomic(record_folder(run_dir, record) / name, buffer.getvalue())
     assert record.serving is not None
     record.serving["latencies"] = name
+    record.serving["latencies_arrivals"] = len(kept.ended)

@@ -237,9 +237,9 @@ def _with_repeats(
         f"{min(arrivals):,}–{max(arrivals):,} arrivals; {unstable:,} of {len(points):,} were "
         f"unstable. The figure is the highest rate whose p99 stays within **{bound}** "
         f"({first['bound_from']}): a curve at {shares} of the closed loop's rate, then "
-        f"{searches} searches from the curve's bracket (its highest passing rate below its "
-        f"lowest failing one), each halving it within {STEP:.0%} on other arrivals; the rate "
-        f"is {rate}. A point's p99.9 is kept only where {BEYOND} arrivals lie beyond it."
+        f"{searches} searches that start from the curve's bracket (its highest passing rate "
+        f"below its lowest failing one) and halve within {STEP:.0%} on other arrivals; the "
+        f"rate is {rate}. A point's p99.9 is kept only where {BEYOND} arrivals lie beyond it."
     )
     parts = [text, "", CLOSED_LOOP, "", table(rows, REPEATED_COLUMNS)]
     return "\n".join(parts + _ending(rows, chart, skipped, "the arrivals of a passing point at it"))
