@@ -173,11 +173,8 @@ def section(points: Points | None, chart: str | None = None) -> str:
         f"Requests arrive on their own clock: at each offered rate, a Poisson schedule "
         f"(seeded, the same for every row) of about a second of arrivals, at least "
         f"{MIN_CALLS:,} and at most {MAX_CALLS:,} (twice each to confirm), "
-        f"served by the row's callers (contract 6's paced rounds: a free caller takes "
-        f"the next arrival, waits for its time, calls); each latency counts from the "
-        f"**arrival** to the call's end, so a request that waited behind a slow call carries "
-        f"the wait (a closed loop would start it late and lose it: coordinated omission). The "
-        f"figure is the highest rate whose p99 stays within **{bound}** ({first['bound_from']}), "
+        f"served by the row's callers {PACED} The figure is the highest rate whose p99 "
+        f"stays within **{bound}** ({first['bound_from']}), "
         f"found within {STEP:.0%} by halving a bracket from the closed loop's rate, then "
         f"confirmed on other arrivals twice as many (MLPerf LoadGen's Server scenario; a "
         f"failed confirmation makes its rate a failing one and the search goes on below it). "
@@ -190,6 +187,14 @@ def section(points: Points | None, chart: str | None = None) -> str:
     ]
     return "\n".join(parts + _ending(rows, chart, skipped, "the confirmation's arrivals"))
 
+
+# How a paced point is served and timed: said once, for records of either method.
+PACED = (
+    "(contract 6's paced rounds: a free caller takes the next arrival, waits for its time, "
+    "calls); each latency counts from the **arrival** to the call's end, so a request that "
+    "waited behind a slow call carries the wait (a closed loop would start it late and lose "
+    "it: coordinated omission)."
+)
 
 CLOSED_LOOP = (
     "What it is: the driver's own capacity on this machine, every output of the last point "
@@ -221,11 +226,8 @@ def _with_repeats(
             else "what the one search found (--quick: no interval, so no claim)")  # fmt: skip
     text = (
         "Requests arrive on their own clock: at each offered rate, a Poisson schedule "
-        "(seeded) served by the row's callers without a break (contract 6's paced rounds: a "
-        "free caller takes the next arrival, waits for its time, calls); each latency counts "
-        "from the **arrival** to the call's end, so a request that waited behind a slow call "
-        "carries the wait (a closed loop would start it late and lose it: coordinated "
-        f"omission). A point is cut, in arrival order, into windows of at least "
+        f"(seeded) served by the row's callers without a break {PACED} A point is cut, in "
+        f"arrival order, into windows of at least "
         f"{rule['window_s']:g} s and {rule['window_arrivals']:,} arrivals (fewer where "
         f"{rule['agree']} would not fit {rule['point_max_s']:g} s; the tail a p90 where a "
         f"window is too small for a p99), a backlog carrying from one window into the next; "
