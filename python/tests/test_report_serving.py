@@ -121,6 +121,11 @@ def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path
     assert "points held 12.0–12.0 s" in text and "1 of 7 were unstable" in text
     assert "a curve at 10%, 90% of the closed loop's rate" in text
     assert "needs the intervals apart" in text and "confirm" not in text
+    assert "searches ran back to back" in text  # a record before rows took turns
+    assert row.serving is not None
+    row.serving["in_turn"] = 4
+    turns = serving_at_a_rate.section({1: [row]})
+    assert "The 4 rows and N took turns" in turns and "searches ran back" not in turns
     assert charts.serving([row], "run", tmp_path / "s.png") == tmp_path / "s.png"
 
 

@@ -3,13 +3,15 @@ the last point's outputs checked, the record and its latencies written."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from callbench.harness.load import rate_repeats, rate_search, rate_windows, serving
+from callbench.harness import processes
+from callbench.harness.load import rate_repeats, rate_search, rate_windows, rows_in_turn, serving
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
@@ -32,20 +34,25 @@ def short_points(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rate_repeats, "REPEATS", 2)
 
 
-def callers_spec(mode: str) -> DriverSpec:
+def callers_spec(mode: str, name: str = "python-callers") -> DriverSpec:
     return DriverSpec(
-        id="python-callers", language="Python", runtime="none", artifact=art.INPUTS,
+        id=name, language="Python", runtime="none", artifact=art.INPUTS,
         source=CALLERS_DRIVER, callers=PER_CALLER,
-        command=lambda: [sys.executable, str(CALLERS_DRIVER), mode, "python-callers"],
+        command=lambda: [sys.executable, str(CALLERS_DRIVER), mode, name],
     )  # fmt: skip
+
+
+def run_folder(tmp_path: Path) -> Path:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(exist_ok=True)
+    (run_dir / "env.json").write_text("{}")
+    return run_dir
 
 
 def serve(
     mode: str, callers: int, models: Path, tmp_path: Path, bound_ns: float = 1e6
 ) -> tuple[Record, Path]:
-    run_dir = tmp_path / "run"
-    run_dir.mkdir(exist_ok=True)
-    (run_dir / "env.json").write_text("{}")
+    run_dir = run_folder(tmp_path)
     options = RunOptions(models=models, warmup=5, pin=False)
     record = serving.serve_row(callers_spec(mode), callers, options, run_dir,
                                check_models(models), bound_ns, "a test's")  # fmt: skip
@@ -139,3 +146,39 @@ def test_a_kit_without_paced_rounds_is_skipped_saying_why(
     record = serving.serve_row(go, 2, RunOptions(models=small_models), run_dir,
                                check_models(small_models), 1e6, "a test's")  # fmt: skip
     assert record.status == "skipped" and "contract 6" in (record.error or "")
+
+
+def test_rows_take_turns_one_search_of_each_at_a_time_a_failed_one_left_out(
+    small_models: Path, tmp_path: Path
+) -> None:
+    run_dir = run_folder(tmp_path)
+    options = RunOptions(models=small_models, warmup=5, pin=False)
+    expected = check_models(small_models)
+    rows = [serving.RowAtRate(callers_spec(mode, name), n, options, run_dir, expected, 1e6,
+                              "a test's")
+            for mode, name, n in [("ok", "python-callers", 1),
+                                  ("fail-in-caller-1", "python-failing", 2),
+                                  ("ok", "python-callers", 2)]]  # fmt: skip
+    steps: list[str] = []
+
+    def pinned(row: serving.RowAtRate) -> contextlib.nullcontext[None]:
+        steps.append(row.label)
+        return contextlib.nullcontext()
+
+    ended: list[str] = []
+    records = rows_in_turn.serve_in_turn(rows, pinned, lambda row: ended.append(row.label))
+    one, failing, two = (row.label for row in rows)
+    # Each loaded with its curve, then the first search of each, then the second, then ended.
+    assert steps == [one, failing, two, one, two, one, two, one, failing, two]
+    assert ended == [failing, one, two]  # the failed row said when it failed
+    assert [r.status for r in records] == ["ok", "failed", "ok"]
+    assert "caller 1" in (records[1].error or "")
+    for record in (records[0], records[2]):
+        assert record.serving is not None and record.serving["in_turn"] == 3
+        assert record.callers_verified is not None
+        assert {p.get("repeat") for p in record.serving["points"]} == {None, 0, 1}
+    # Each row and N its own arrivals; every driver ended.
+    seeds = [r.serving["seed"] for r in (records[0], records[2]) if r.serving is not None]
+    assert seeds[0] != seeds[1]
+    assert not processes.LIVE
+    assert len(load_run(run_dir).sweeps["serving"][2]) == 2

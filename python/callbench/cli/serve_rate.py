@@ -3,7 +3,8 @@
 Requests arrive on their own clock (Poisson arrivals, contract 6's paced rounds); each row at
 each number of callers is loaded once, timed in a closed loop, served at a curve of shares of
 that loop's rate, then searched from the curve's bracket (each search serving its failing
-end again first, so that it brackets on its own) for the highest rate whose p99,
+end again first, so that it brackets on its own; the rows and N taking turns, one search of
+each at a time, so that every row's searches span the run) for the highest rate whose p99,
 counted from each request's arrival, stays within the bound (MLPerf LoadGen's Server
 scenario), REPEATS times: the rate is their median with an interval (``--quick``: one search,
 no interval, said so), and the last point's outputs are checked. The
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from callbench.cli import common
@@ -24,7 +26,7 @@ from callbench.cli.phases.report import write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
 from callbench.harness import console, machine, signals
-from callbench.harness.load import rate_repeats, rate_search, serving
+from callbench.harness.load import rate_repeats, rate_search, rows_in_turn, serving
 from callbench.harness.options import RunOptions, add_options
 from callbench.harness.run import (
     check_call,
@@ -102,13 +104,16 @@ def main(args: argparse.Namespace) -> int:
         console.say(f"serve-rate {run_dir.name}: {len(specs)} rows at {callers} callers, "
                     f"p99 within {bound / 1e6:g} ms ({said})")  # fmt: skip
         with phases.timed("serving"):
-            for n in callers:
-                cpus = machine.driver_cpus(options.threads * n, options.pin)
-                with harness_pinned(machine.harness_cpus(cpus)):
-                    for spec in specs:
-                        done.append(serving.serve_row(spec, n, options, run_dir, expected,
-                                                      bound, said, repeats))  # fmt: skip
-                        console.say(f"  {spec.id} x{n}: {summary(done[-1])}")
+            rows = [serving.RowAtRate(spec, n, options, run_dir, expected, bound, said, repeats)
+                    for n in callers for spec in specs]  # fmt: skip
+
+            def pinned(row: serving.RowAtRate) -> AbstractContextManager[None]:
+                cpus = machine.driver_cpus(options.threads * row.callers, options.pin)
+                return harness_pinned(machine.harness_cpus(cpus))
+
+            done = rows_in_turn.serve_in_turn(
+                rows, pinned, lambda row: console.say(f"  {row.label}: {summary(row.record)}")
+            )
         close_env(run_dir)
         with phases.timed("report"):
             write_report(run_dir)

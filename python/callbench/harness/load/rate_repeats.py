@@ -89,21 +89,38 @@ class RateFound:
         return stats.median_interval(self.rates)
 
 
+def draws(seed: int, repeats: int) -> list[float]:
+    """The shares of STEP each of ``repeats`` searches raises the curve's failing end by
+    (own_bracket), drawn from ``seed``."""
+    return [float(d) for d in np.random.default_rng(seed).random(repeats)]
+
+
+def one_search(
+    point: Callable[[float, bool], Point], shape: Sequence[Point], capacity: float,
+    draw: float, confirmations: int = 0,
+) -> Search:  # fmt: skip
+    """One repeated search from its own bracket (own_bracket from the curve ``shape``, raised
+    by ``draw``), unconfirmed by default (the repeats' spread tells a lucky pass): the points
+    of its bracket first, then its halving's."""
+    tried, bracket = own_bracket(point, shape, draw)
+    found = search(point, capacity, bracket, confirmations)
+    return Search([*tried, *found.points], found.rate, found.capped)
+
+
+def rate_found(searches: Sequence[Search]) -> RateFound:
+    """The rate the searches found: their median with its interval (0 where one found none)."""
+    rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
+    return RateFound(rates, any(s.capped for s in searches))
+
+
 def repeated(
     point: Callable[[float, bool], Point], capacity: float, repeats: int = REPEATS,
     confirmations: int = 0, seed: int = 0,
 ) -> tuple[list[Point], list[Search], RateFound]:  # fmt: skip
-    """The curve, then ``repeats`` searches, each from its own bracket (own_bracket; ``seed``
-    draws their raises) and unconfirmed by default (the repeats' spread tells a lucky pass):
-    the curve's points, each search (the points of its bracket first), and the rate found
-    with its interval."""
+    """The curve, then ``repeats`` searches back to back (one_search; ``seed`` draws their
+    raises): the curve's points, each search, and the rate found with its interval. A run of
+    several rows takes turns instead (serving.RowAtRate, rows_in_turn.py)."""
     shape = curve(point, capacity)
-    draws = np.random.default_rng(seed).random(repeats)
-    searches = []
-    for draw in draws:
-        tried, bracket = own_bracket(point, shape, float(draw))
-        found = search(point, capacity, bracket, confirmations)
-        searches.append(Search([*tried, *found.points], found.rate, found.capped))
-    rates = tuple(s.rate if s.rate is not None else 0.0 for s in searches)
-    capped = any(s.capped for s in searches)
-    return shape, searches, RateFound(rates, capped)
+    searches = [one_search(point, shape, capacity, draw, confirmations)
+                for draw in draws(seed, repeats)]  # fmt: skip
+    return shape, searches, rate_found(searches)

@@ -6,7 +6,9 @@ what the report sets beside the paced ones); then each rate point is one ``paced
 (contract 6) over a Poisson schedule this module writes, starting a lead after it is sent
 (LEAD_NS and LEAD_NS_AN_ARRIVAL a scheduled arrival: the driver reads the schedule and sets up
 before it), cut into windows (rate_windows.py) that say whether the point was stable; the
-curve and the repeated searches (rate_repeats.py) choose the rates. The slots the last
+curve and the repeated searches (rate_repeats.py) choose the rates, in steps (RowAtRate) that
+other rows' may come between (rows_in_turn.py), the driver loaded throughout, each row with
+seeds of its own (row_seed). The slots the last
 point's arrivals filled are checked against the reference before any of it counts. The
 record is the closed loop's (its rounds, its latencies) with ``serving`` holding every point,
 the bound, the windows' rule and the rate found with its interval.
@@ -21,6 +23,8 @@ from __future__ import annotations
 import io
 import tempfile
 import time
+import zlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -80,6 +84,135 @@ def why_not(spec: DriverSpec, callers: int) -> str | None:
     return spec.available()
 
 
+def row_seed(seed: int, row: str) -> int:
+    """A row and N's own seed from the run's: its arrivals and draws differ from every other
+    row's (one seed for all would give every row the same gaps, scaled), and the same run
+    seed gives each row the same again."""
+    sequence = np.random.SeedSequence([seed, zlib.crc32(row.encode())])
+    return int(sequence.generate_state(1)[0])
+
+
+class RowAtRate:
+    """One row at N callers served at a rate in steps: ``begin`` (loaded, its closed loop,
+    the curve), ``search`` (one repeated search a step) and ``end`` (the last point's outputs
+    checked, the record written), so that several rows' searches can take turns
+    (rows_in_turn.py). Its driver stays loaded between its steps, waiting on its input. A
+    row skipped or failed is ended at once (its record written, its driver killed); its
+    later steps do nothing."""
+
+    def __init__(
+        self, spec: DriverSpec, callers: int, options: RunOptions, run_dir: Path,
+        expected: Expected, bound_ns: float, bound_from: str, repeats: int | None = None,
+    ) -> None:  # fmt: skip
+        self.spec, self.callers = spec, callers
+        self.label = f"{spec.id} x{callers}"
+        # The searches after the curve (1 is --quick's single search, whose rate has no
+        # interval), and how many rows and N took turns with it (rows_in_turn.py sets it).
+        self.repeats = rate_repeats.REPEATS if repeats is None else repeats
+        self.in_turn = 1
+        self._options = replace(options, callers=callers, processes=1)
+        self._run_dir, self._expected = run_dir, expected
+        self._bound_ns, self._bound_from = bound_ns, bound_from
+        sweep = {"kind": KIND, "value": callers}
+        self.record = base_record(spec, self._options, sweep, expected.tolerance)
+        self.seed = row_seed(options.seed, self.label)
+        self._max_calls = self._options.max_calls(expected.samples)
+        self._draws = rate_repeats.draws(self.seed, self.repeats)
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None
+        self._live: Live | None = None
+        self._points: _Points | None = None
+        self._shape: list[rate_search.Point] = []
+        self._searches: list[rate_search.Search] = []
+        self.ended = False
+
+    def begin(self) -> None:
+        """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
+        reason = why_not(self.spec, self.callers) or traces.not_traced_at(
+            self.spec, self._options.models, self._options.batch)  # fmt: skip
+        if reason is not None:
+            self.record.status, self.record.error = "skipped", reason
+            write_record(self._run_dir, self.record)
+            self.ended = True
+            return
+        self._workdir = tempfile.TemporaryDirectory(prefix="callbench-serving-")
+        self._live = Live(self.spec, self.record, Path(self._workdir.name))
+        self._step(self._load)
+
+    def search(self, index: int) -> None:
+        """The ``index``-th repeated search (none past its repeats)."""
+        if not self.ended and index < self.repeats:
+            self._step(lambda: self._search(index))
+
+    def end(self) -> Record:
+        """The last point's outputs checked and the record written (once)."""
+        if not self.ended:
+            self._step(self._finish)
+        return self.record
+
+    def _step(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except (DriverError, DataError, OSError) as exc:
+            self.record.status, self.record.error = "failed", str(exc)
+            self._close()
+
+    def _load(self) -> None:
+        live, options = self._live, self._options
+        assert live is not None
+        traces.verify(self.record, self.spec, options.models, options.batch)
+        place = Placement.of(options)
+        start(live, options, self._max_calls, place, f"[{self.label}]")
+        wait_ready(live, place, f"[{self.label}]")
+        capacity = _closed_loop(live, self._max_calls)
+        console.say(f"  {self.label}: closed loop {capacity:,.0f} calls/s; searching the "
+                    f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
+        self._points = _Points(live, place, self.seed, self._bound_ns, capacity)
+        self._shape = rate_repeats.curve(self._points.serve, capacity)
+
+    def _search(self, index: int) -> None:
+        points = self._points
+        assert points is not None
+        self._searches.append(
+            rate_repeats.one_search(points.serve, self._shape, points.capacity, self._draws[index])
+        )
+        console.clear()
+
+    def _finish(self) -> None:
+        points = self._points
+        assert points is not None and self._live is not None
+        found = rate_repeats.rate_found(self._searches)
+        low, high = found.interval
+        serving = {
+            "bound_ns": self._bound_ns, "bound_from": self._bound_from, "arrivals": "poisson",
+            "seed": self.seed, "step": rate_search.STEP, "spin_ns": SPIN_NS,
+            "closed_calls_per_s": points.capacity, "rate": found.median or None,
+            "capped": found.capped, "rate_interval": [low, high], "repeats": self.repeats,
+            "repeat_rates": list(found.rates), "interval_method": rate_repeats.METHOD,
+            "in_turn": self.in_turn, "windows_rule": rate_windows.rule(),
+            "curve": list(rate_repeats.CURVE),
+            "points": [p.to_json() for p in self._shape]
+                      + [p.to_json() | {"repeat": i} for i, s in enumerate(self._searches)
+                         for p in s.points],
+        }  # fmt: skip
+        _finish(self._live, self._options, self._expected, self._max_calls, serving)
+        self._close(points.last)
+
+    def _close(self, paced: ArrivalTimes | None = None) -> None:
+        """End the row: its driver killed if still running, its record (and, served, the
+        last point's times) written, its working folder removed."""
+        live = self._live
+        if live is not None and live.process is not None:
+            live.process.kill()
+            live.process = None
+        if self.record.status == "ok" and paced is not None:
+            _write_paced(self._run_dir, self.record, paced)
+        ok = self.record.status == "ok" and live is not None
+        write_record(self._run_dir, self.record, live.latencies if ok and live else None)
+        if self._workdir is not None:
+            self._workdir.cleanup()
+        self.ended = True
+
+
 def serve_row(
     spec: DriverSpec,
     callers: int,
@@ -90,45 +223,21 @@ def serve_row(
     bound_from: str,
     repeats: int | None = None,
 ) -> Record:
-    """One row at ``callers`` callers served at a rate; its record written into ``run_dir``.
-    ``repeats``: the searches after the curve (default rate_repeats.REPEATS; 1 is --quick's
-    single search, whose rate has no interval)."""
-    options = replace(options, callers=callers, processes=1)
-    sweep = {"kind": KIND, "value": callers}
-    record = base_record(spec, options, sweep, expected.tolerance)
-    reason = why_not(spec, callers) or traces.not_traced_at(spec, options.models, options.batch)
-    if reason is not None:
-        record.status, record.error = "skipped", reason
-        write_record(run_dir, record)
-        return record
-    max_calls = options.max_calls(expected.samples)
-    with tempfile.TemporaryDirectory(prefix="callbench-serving-") as tmp:
-        live = Live(spec, record, Path(tmp))
-        try:
-            traces.verify(record, spec, options.models, options.batch)
-            place = Placement.of(options)
-            start(live, options, max_calls, place, f"[{spec.id} x{callers}]")
-            wait_ready(live, place, f"[{spec.id} x{callers}]")
-            searches = rate_repeats.REPEATS if repeats is None else repeats
-            serving, paced = _serve(live, place, max_calls, options.seed, bound_ns, searches)
-            serving["bound_from"] = bound_from
-            _finish(live, options, expected, max_calls, serving)
-        except (DriverError, DataError, OSError) as exc:
-            record.status, record.error = "failed", str(exc)
-            paced = None
-        finally:
-            kill_all()
-        if record.status == "ok" and paced is not None:
-            _write_paced(run_dir, record, paced)
-        write_record(run_dir, record, live.latencies if record.status == "ok" else None)
-    return record
+    """One row at ``callers`` callers served at a rate alone, its searches back to back; its
+    record written into ``run_dir``."""
+    row = RowAtRate(spec, callers, options, run_dir, expected, bound_ns, bound_from, repeats)
+    try:
+        row.begin()
+        for index in range(row.repeats):
+            row.search(index)
+        return row.end()
+    finally:
+        kill_all()
 
 
-def _serve(
-    live: Live, place: Placement, max_calls: int, seed: int, bound_ns: float, repeats: int
-) -> tuple[dict[str, Any], ArrivalTimes]:
-    """The closed loop, then the search: what ``serving`` will hold, and the last point's
-    latencies."""
+def _closed_loop(live: Live, max_calls: int) -> float:
+    """The closed loop at the row's callers: rounds of about ROUND_S (into the record), then
+    its latency pass; its calls a second (the curve's capacity)."""
     process = live.process
     assert process is not None
     callers = live.record.callers
@@ -151,30 +260,42 @@ def _serve(
     process.send(f"latencies {latency_calls}")
     process.event("latencies", ROUND_LIMIT)
     live.latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
-    console.say(f"  {live.spec.id} x{callers}: closed loop {capacity:,.0f} calls/s; searching "
-                f"the rate within p99 {bound_ns / 1e6:g} ms")  # fmt: skip
-    schedule = live.workdir / "arrivals.i64"
-    # Only the last point's counted times are kept (a point may hold millions of arrivals).
-    last: list[ArrivalTimes] = []
-    served = [0]
-    probe = Probe(place.cpus, seed)
+    return capacity
 
-    def point(rate: float, confirm: bool) -> rate_search.Point:
+
+class _Points:
+    """A loaded row's rate points: each ``paced FILE START`` over a schedule of its own seed,
+    cut into windows; it keeps the last point's counted times (their first PACED_KEPT)."""
+
+    def __init__(
+        self, live: Live, place: Placement, seed: int, bound_ns: float, capacity: float
+    ) -> None:
+        self.live, self.seed, self.bound_ns, self.capacity = live, seed, bound_ns, capacity
+        self.schedule = live.workdir / "arrivals.i64"
+        self.probe = Probe(place.cpus, seed)
+        self.place = place
+        self.served = 0
+        self.last: ArrivalTimes | None = None
+
+    def serve(self, rate: float, confirm: bool) -> rate_search.Point:
+        live = self.live
+        process = live.process
+        assert process is not None
         size = rate_windows.WindowSize.at(rate)
         calls = size.arrivals * size.most
-        served[0] += 1
-        point_seed = seed + served[0]
+        self.served += 1
+        point_seed = self.seed + self.served
         offsets = rate_search.arrivals(rate, calls, point_seed)
-        offsets.tofile(schedule)
-        before = probe()
+        offsets.tofile(self.schedule)
+        before = self.probe()
         # The start, ahead by the lead: the driver reads the schedule and sets up before it.
         lead_ns = LEAD_NS + LEAD_NS_AN_ARRIVAL * calls
         start_ns = time.monotonic_ns() + lead_ns
         edges = [start_ns + int(offsets[i]) for i in range(0, calls, size.arrivals)]
-        with WindowSteal(place.cpus, [*edges, start_ns + int(offsets[-1])]) as steal:
-            process.send(f"paced {schedule} {start_ns}")
+        with WindowSteal(self.place.cpus, [*edges, start_ns + int(offsets[-1])]) as steal:
+            process.send(f"paced {self.schedule} {start_ns}")
             answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
-        after = probe()
+        after = self.probe()
         if answer.get("calls") != calls or answer.get("start_ns") != start_ns:
             raise DriverError(f"paced: answered {answer.get('calls')} calls from "
                               f"{answer.get('start_ns')}, for {calls} arrivals from "
@@ -183,7 +304,9 @@ def _serve(
         windows = rate_windows.windows_of(offsets, times.total, size.arrivals)
         used, steady = rate_windows.settled(windows)
         kept = times.first(used * size.arrivals)
-        last[:] = [kept]
+        # Copied out, so that a row waiting for its turn holds PACED_KEPT arrivals, not all.
+        self.last = ArrivalTimes(*(np.array(a[:PACED_KEPT])
+                                   for a in (kept.taken, kept.started, kept.ended)))  # fmt: skip
         figures = {**kept.figures(), "lead_ns": lead_ns,
                    "lead_left_ns": start_ns - int(answer["ready_ns"])}  # fmt: skip
         # Each window's steal beside its figures; the contention probe on either side of the
@@ -191,30 +314,15 @@ def _serve(
         shown = tuple(w.to_json() | {"steal_ns": ns}
                       for w, ns in zip(windows, steal.per_window(), strict=True))  # fmt: skip
         found = replace(rate_search.point_of(
-            rate, point_seed, kept.total, int(answer["ns"]), bound_ns, confirm=confirm,
+            rate, point_seed, kept.total, int(answer["ns"]), self.bound_ns, confirm=confirm,
             caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()), times=figures,
         ), calls=calls, windows=shown, windows_used=used, stable=steady, probe_ns=before,
            probe_after_ns=after)  # fmt: skip
         verdict = "within" if found.within else "over"
-        console.note(f"  {live.spec.id} x{callers}: {rate:,.0f}/s, p99 "
+        console.note(f"  {live.spec.id} x{live.record.callers}: {rate:,.0f}/s, p99 "
                      f"{found.p99_ns / 1e3:,.1f} us: {verdict}"
                      f"{'' if steady else ' (unstable)'}")  # fmt: skip
         return found
-
-    shape, searches, found = rate_repeats.repeated(point, capacity, repeats, seed=seed)
-    console.clear()
-    low, high = found.interval
-    return {
-        "bound_ns": bound_ns, "arrivals": "poisson", "seed": seed, "step": rate_search.STEP,
-        "spin_ns": SPIN_NS, "closed_calls_per_s": capacity,
-        "rate": found.median or None, "capped": found.capped,
-        "rate_interval": [low, high], "repeats": repeats, "repeat_rates": list(found.rates),
-        "interval_method": rate_repeats.METHOD,
-        "windows_rule": rate_windows.rule(), "curve": list(rate_repeats.CURVE),
-        "points": [p.to_json() for p in shape]
-                  + [p.to_json() | {"repeat": i} for i, s in enumerate(searches)
-                     for p in s.points],
-    }, last[-1]  # fmt: skip
 
 
 def _finish(

@@ -221,6 +221,11 @@ def _with_repeats(
     repeats = sorted({r.serving["repeats"] for r in rows if r.serving})
     shares = ", ".join(f"{share:.0%}" for share in first["curve"])
     searches = " or ".join(str(n) for n in repeats)
+    turns = max(r.serving.get("in_turn", 1) for r in rows if r.serving)
+    order = (f"The {turns} rows and N took turns: each loaded and its curve served, then the "
+             "first search of each, then the second, and so on, so that each row's searches "
+             "span the run (its driver loaded, idle, in between)." if turns > 1
+             else "Each row and N's searches ran back to back.")  # fmt: skip
     rate = (f"{first['interval_method']}; a claim that one row or N serves more than "
             "another needs the intervals apart" if repeats != [1]
             else "what the one search found (--quick: no interval, so no claim)")  # fmt: skip
@@ -241,7 +246,8 @@ def _with_repeats(
         f"({first['bound_from']}): a curve at {shares} of the closed loop's rate, then "
         f"{searches} searches that start from the curve's bracket (its highest passing rate "
         f"below its lowest failing one) and halve within {STEP:.0%} on other arrivals; the "
-        f"rate is {rate}. A point's p99.9 is kept only where {BEYOND} arrivals lie beyond it."
+        f"rate is {rate}. {order} A point's p99.9 is kept only where {BEYOND} arrivals lie "
+        "beyond it."
     )
     parts = [text, "", CLOSED_LOOP, "", table(rows, REPEATED_COLUMNS)]
     return "\n".join(parts + _ending(rows, chart, skipped, "the arrivals of a passing point at it"))
