@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from callbench.harness import console, machine
+from callbench.harness import console, machine, numpy_pages
 from callbench.harness import warmup as warmups
 from callbench.harness.copies import Copies
 from callbench.harness.options import ATOL, RunOptions
@@ -62,7 +62,7 @@ def base_record(
 
 
 def driver_env(spec: DriverSpec, threads: int) -> dict[str, str]:
-    env = dict(os.environ)
+    env = numpy_pages.as_given(os.environ)
     for name in THREAD_VARIABLES:
         env[name] = str(threads)
     env.update(spec.env())
