@@ -111,11 +111,35 @@ def test_each_repeat_serves_the_curves_failing_end_again_then_halves_its_own_bra
         first = each.points[0]
         assert 800.0 <= first.rate < 800.0 * (1 + STEP) and not first.within
         tops.append(first.rate)
-        assert all(700.0 <= p.rate <= first.rate for p in each.points)
+        assert all(700.0 * (1 - STEP) <= p.rate <= first.rate for p in each.points)
         assert each.rate is not None and 700.0 * (1 - STEP) <= each.rate <= 700.0
-    # Each repeat drew its own raise: they halve no common grid.
-    assert len(set(tops)) == len(tops)
-    assert found.interval == (700.0, 700.0) and not found.capped
+        # Its halving passed nothing of its own: its rate is the curve's 700 served again,
+        # lowered by a drawn share of the step, and passed.
+        assert each.points[-1].rate == each.rate and each.points[-1].within
+    # Each repeat drew its own raise and its own lowering: they halve no common grid, and
+    # their rates (so the interval) are theirs, not the curve's one pass.
+    assert len(set(tops)) == len(tops) == len(set(found.rates))
+    low, high = found.interval
+    assert 700.0 * (1 - STEP) <= low < high <= 700.0 and not found.capped
+
+
+def test_a_repeat_whose_curve_pass_fails_again_steps_down_the_curve() -> None:
+    # Capacity 600: the curve passed 700 by luck (a lucky point). A repeat halving from
+    # (700, 800) passes nothing; 700 lowered by less than the step fails again; the curve's
+    # next pass below (500), lowered alike, passes: the repeat's rate, not the lucky 700.
+    lucky_700 = [True]
+
+    def point(rate: float, confirm: bool) -> Point:
+        lucky = rate == 700.0 and bool(lucky_700) and lucky_700.pop()
+        within = rate <= 600.0 or lucky
+        return Point(rate, 5000, 0, 1, 1.0, 1.0 if within else 9.0, None, 1, within, confirm)
+
+    shape, searches, found = rate_repeats.repeated(point, 1000.0, seed=5)
+    assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
+    for each in searches:
+        assert each.rate is not None and 500.0 * (1 - STEP) <= each.rate <= 500.0
+        assert [p.within for p in each.points[-2:]] == [False, True]
+    assert found.median <= 500.0
 
 
 def test_one_unlucky_curve_point_moves_no_repeat() -> None:

@@ -1,5 +1,5 @@
 """The rate a row sustains, with an interval: a curve of fixed shares of its capacity, then
-the search repeated, each repeat from a bracket of its own.
+the search repeated, each repeat from a bracket of its own and to a pass of its own.
 
 One search is one sample: on a shared machine its pass/fail is not monotone in rate (a
 handful of stalls decides a p99), so a rate without an interval cannot say that one row or
@@ -7,14 +7,18 @@ N serves more than another. The curve (perf_analyzer's --request-rate-range) ser
 share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
 and its highest passing share below its lowest failing one brackets the rate (all passing:
 the search tries its own top above them). Each of REPEATS searches then takes that bracket as
-a hint, not a verdict: it serves the failing end again on its own arrivals, raised by a
-drawn share of up to STEP (so the repeats halve no common grid), keeps it as its failing end
-only if it fails again, and else starts from it passed and the curve's next failing rate
-above (none: its own top); then it halves its bracket (no confirmation: the repeats' spread
-is what tells a lucky pass). One unlucky curve point so moves one repeat at most, not all of
-them. The rate sustained is the (lower) median of the repeats with the median's
-distribution-free interval (records/stats.median_interval: order statistics; with 5 repeats
-it is their smallest to largest). A repeat that sustained no rate counts as 0.
+a hint, not a verdict, at both ends. Its failing end: served again on its own arrivals,
+raised by a drawn share of up to STEP (so the repeats halve no common grid), kept as the
+failing end only if it fails again, else the passing end, and the curve's next failing rate
+above the failing one (none: its own top). Then it halves its bracket (no confirmation: the
+repeats' spread is what tells a lucky pass). Its passing end: a repeat whose halving passed
+no point of its own serves the curve's passing rate again, lowered by another drawn share of
+up to STEP, and takes it if it passes, else the curve's next passing rate below, lowered
+alike (none left: it sustained none). So every repeat's rate is one it served and passed,
+and one lucky or unlucky curve point moves one repeat at most, not all of them. The rate
+sustained is the (lower) median of the repeats with the median's distribution-free interval
+(records/stats.median_interval: order statistics; with 5 repeats it is their smallest to
+largest). A repeat that sustained no rate counts as 0.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ REPEATS = 5
 METHOD = ("the lower median of the repeats' rates, its 95% interval by order statistics (a "
           "quantile test; with 5 repeats, their smallest to largest); each repeat re-serves "
           "the curve's failing end, raised by a drawn share of up to the step, on its own "
-          "arrivals before it halves its own bracket")  # fmt: skip
+          "arrivals before it halves its own bracket, and its rate is one it served and "
+          "passed (the curve's passing end re-served, lowered by a drawn share of up to the "
+          "step, where its halving passed none)")  # fmt: skip
 
 
 def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:
@@ -89,22 +95,52 @@ class RateFound:
         return stats.median_interval(self.rates)
 
 
-def draws(seed: int, repeats: int) -> list[float]:
-    """The shares of STEP each of ``repeats`` searches raises the curve's failing end by
-    (own_bracket), drawn from ``seed``."""
-    return [float(d) for d in np.random.default_rng(seed).random(repeats)]
+def own_pass(
+    point: Callable[[float, bool], Point], shape: Sequence[Point], rate: float, draw: float
+) -> tuple[list[Point], float | None]:
+    """A repeat's rate where its halving passed no point of its own (``rate`` is the curve's):
+    that rate served again, lowered by ``draw`` (in [0, 1)) of STEP; failing, the curve's next
+    passing rate below, lowered alike, and so on. The points it served, and the rate it passed
+    (None: none)."""
+    served = []
+    for passed in sorted((p.rate for p in shape if p.within and p.rate <= rate), reverse=True):
+        lowered = passed * (1 - STEP * draw)
+        served.append(point(lowered, False))
+        if served[-1].within:
+            return served, lowered
+    return served, None
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One repeat's drawn shares of STEP, each in [0, 1): by how much its failing end is
+    raised (own_bracket) and its passing end lowered (own_pass)."""
+
+    raised: float
+    lowered: float
+
+
+def draws(seed: int, repeats: int) -> list[Draw]:
+    """The draws of ``repeats`` searches, from ``seed``."""
+    drawn = np.random.default_rng(seed).random((repeats, 2))
+    return [Draw(float(up), float(down)) for up, down in drawn]
 
 
 def one_search(
     point: Callable[[float, bool], Point], shape: Sequence[Point], capacity: float,
-    draw: float, confirmations: int = 0,
+    draw: Draw, confirmations: int = 0,
 ) -> Search:  # fmt: skip
-    """One repeated search from its own bracket (own_bracket from the curve ``shape``, raised
-    by ``draw``), unconfirmed by default (the repeats' spread tells a lucky pass): the points
-    of its bracket first, then its halving's."""
-    tried, bracket = own_bracket(point, shape, draw)
+    """One repeated search from its own bracket (own_bracket from the curve ``shape``) to a
+    pass of its own (own_pass), unconfirmed by default (the repeats' spread tells a lucky
+    pass): the points of its bracket first, then its halving's, then its own pass's."""
+    tried, bracket = own_bracket(point, shape, draw.raised)
     found = search(point, capacity, bracket, confirmations)
-    return Search([*tried, *found.points], found.rate, found.capped)
+    points = [*tried, *found.points]
+    rate = found.rate
+    if rate is not None and not any(p.within and p.rate == rate for p in points):
+        lowered, rate = own_pass(point, shape, rate, draw.lowered)
+        points += lowered
+    return Search(points, rate, found.capped and rate == found.rate)
 
 
 def rate_found(searches: Sequence[Search]) -> RateFound:
