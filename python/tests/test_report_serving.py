@@ -123,9 +123,10 @@ def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path
     assert "needs the intervals apart" in text and "confirm" not in text
     assert "searches ran back to back" in text  # a record before rows took turns
     assert row.serving is not None
-    row.serving["in_turn"] = 4
+    row.serving["in_turn"], row.serving["served_again"] = 4, 2
     turns = serving_at_a_rate.section({1: [row]})
     assert "The 4 rows and N took turns" in turns and "searches ran back" not in turns
+    assert "2 points were served again" in turns and "served again" not in text
     assert charts.serving([row], "run", tmp_path / "s.png") == tmp_path / "s.png"
 
 

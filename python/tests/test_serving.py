@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -182,3 +183,31 @@ def test_rows_take_turns_one_search_of_each_at_a_time_a_failed_one_left_out(
     assert seeds[0] != seeds[1]
     assert not processes.LIVE
     assert len(load_run(run_dir).sweeps["serving"][2]) == 2
+
+
+def test_a_point_whose_set_up_ran_past_its_start_is_served_again_with_a_longer_lead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The driver's set-up ran 300 ms, then 100 ms past the start; the third try had lead left.
+    overruns = [300_000_000, 100_000_000, -5_000_000]
+    leads: list[int] = []
+
+    def once(self: serving._Points, rate: float, confirm: bool) -> rate_search.Point:
+        leads.append(self.extra_lead_ns)
+        left = -overruns.pop(0)
+        return rate_search.point_of(rate, 0, np.ones(10, dtype=np.int64), 10, 1e6,
+                                    times={"lead_left_ns": left})  # fmt: skip
+
+    monkeypatch.setattr(serving._Points, "_serve_once", once)
+    points = serving._Points.__new__(serving._Points)
+    points.served_again, points.extra_lead_ns = 0, 0
+    record = types.SimpleNamespace(callers=1)
+    points.live = types.SimpleNamespace(spec=callers_spec("ok"), record=record)  # type: ignore[assignment]
+    found = points.serve(1000.0, False)
+    assert found.times["lead_left_ns"] == 5_000_000
+    assert points.served_again == 2 and leads == [0, 600_000_000, 600_000_000]
+    # SETUP_TRIES in all: a set-up that always overruns counts as it is, saying so.
+    overruns[:] = [400_000_000] * serving.SETUP_TRIES
+    found = points.serve(1000.0, False)
+    assert found.times["lead_left_ns"] == -400_000_000 and not overruns
+    assert points.served_again == 2 + serving.SETUP_TRIES - 1

@@ -226,6 +226,10 @@ def _with_repeats(
              "first search of each, then the second, and so on, so that each row's searches "
              "span the run (its driver loaded, idle, in between)." if turns > 1
              else "Each row and N's searches ran back to back.")  # fmt: skip
+    again = sum(r.serving.get("served_again", 0) for r in rows if r.serving)
+    if again:
+        order += (f" {again:,} points were served again on other arrivals: the driver's "
+                  "set-up had run past their start (the row's lead then lengthened).")  # fmt: skip
     rate = (f"{first['interval_method']}; a claim that one row or N serves more than "
             "another needs the intervals apart" if repeats != [1]
             else "what the one search found (--quick: no interval, so no claim)")  # fmt: skip
