@@ -12,7 +12,14 @@ import numpy as np
 import pytest
 
 from callbench.harness import processes
-from callbench.harness.load import rate_repeats, rate_search, rate_windows, rows_in_turn, serving
+from callbench.harness.load import (
+    rate_points,
+    rate_repeats,
+    rate_search,
+    rate_windows,
+    rows_in_turn,
+    serving,
+)
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
@@ -97,7 +104,7 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     folder = run_dir / "sweep-serving" / str(callers)
     with np.load(folder / found["latencies"]) as paced:
         kept = min(last["windows_used"] * rate_windows.WindowSize.at(last["rate"]).arrivals,
-                   serving.PACED_KEPT)  # fmt: skip
+                   rate_points.PACED_KEPT)  # fmt: skip
         assert found["latencies_arrivals"] == kept
         assert paced["ns"].shape == paced["started"].shape == (kept,)
         assert (paced["started"] <= paced["ns"]).all()
@@ -192,14 +199,14 @@ def test_a_point_whose_set_up_ran_past_its_start_is_served_again_with_a_longer_l
     overruns = [300_000_000, 100_000_000, -5_000_000]
     leads: list[int] = []
 
-    def once(self: serving._Points, rate: float, confirm: bool) -> rate_search.Point:
+    def once(self: rate_points.RatePoints, rate: float, confirm: bool) -> rate_search.Point:
         leads.append(self.extra_lead_ns)
         left = -overruns.pop(0)
         return rate_search.point_of(rate, 0, np.ones(10, dtype=np.int64), 10, 1e6,
                                     times={"lead_left_ns": left})  # fmt: skip
 
-    monkeypatch.setattr(serving._Points, "_serve_once", once)
-    points = serving._Points.__new__(serving._Points)
+    monkeypatch.setattr(rate_points.RatePoints, "_serve_once", once)
+    points = rate_points.RatePoints.__new__(rate_points.RatePoints)
     points.served_again, points.extra_lead_ns = 0, 0
     record = types.SimpleNamespace(callers=1)
     points.live = types.SimpleNamespace(spec=callers_spec("ok"), record=record)  # type: ignore[assignment]
@@ -207,7 +214,7 @@ def test_a_point_whose_set_up_ran_past_its_start_is_served_again_with_a_longer_l
     assert found.times["lead_left_ns"] == 5_000_000
     assert points.served_again == 2 and leads == [0, 600_000_000, 600_000_000]
     # SETUP_TRIES in all: a set-up that always overruns counts as it is, saying so.
-    overruns[:] = [400_000_000] * serving.SETUP_TRIES
+    overruns[:] = [400_000_000] * rate_points.SETUP_TRIES
     found = points.serve(1000.0, False)
     assert found.times["lead_left_ns"] == -400_000_000 and not overruns
-    assert points.served_again == 2 + serving.SETUP_TRIES - 1
+    assert points.served_again == 2 + rate_points.SETUP_TRIES - 1
