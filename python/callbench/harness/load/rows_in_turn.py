@@ -30,12 +30,19 @@ def serve_in_turn(
     that row's cores); ``said(row)`` once a row is ended. Every driver ended, also on a stop."""
     for row in rows:
         row.in_turn = len(rows)
+    told: set[int] = set()  # the rows said so far (by index): each said once, when it ended
+
+    def tell_ended() -> None:
+        for index, row in enumerate(rows):
+            if row.ended and index not in told:
+                told.add(index)
+                said(row)
+
     try:
         for row in rows:
             with pinned(row):
                 row.begin()
-            if row.ended:
-                said(row)
+            tell_ended()
         for index in range(max((row.repeats for row in rows), default=0)):
             turn = [row for row in rows if not row.ended]
             if turn:
@@ -43,13 +50,12 @@ def serve_in_turn(
             for row in turn:
                 with pinned(row):
                     row.search(index)
+                tell_ended()  # a row that failed in its search
         records = []
         for row in rows:
-            ended = row.ended
             with pinned(row):
                 records.append(row.end())
-            if not ended:
-                said(row)
+            tell_ended()
         return records
     finally:
         kill_all()

@@ -4,11 +4,10 @@ The driver is loaded once. Its closed loop at N comes first (rounds of K calls a
 one latency pass: its throughput is the capacity the curve's shares are of, its p50 and p99
 what the report sets beside the paced ones); then each rate point is one ``paced FILE START``
 (contract 6) over a Poisson schedule (rate_points.py), starting a lead after it is sent
-(LEAD_NS and LEAD_NS_AN_ARRIVAL a scheduled arrival: the driver reads the schedule and sets up
-before it), cut into windows (rate_windows.py) that say whether the point was stable; the
-curve and the repeated searches (rate_repeats.py) choose the rates, in steps (RowAtRate) that
-other rows' may come between (rows_in_turn.py), the driver loaded throughout, each row with
-seeds of its own (row_seed). The slots the last
+(the driver reads the schedule and sets up before it), cut into windows (rate_windows.py)
+that say whether the point was stable; the curve and the repeated searches (rate_repeats.py)
+choose the rates, in steps (RowAtRate) that other rows' may come between (rows_in_turn.py),
+the driver loaded throughout, each row with seeds of its own (row_seed). The slots the last
 point's arrivals filled are checked against the reference before any of it counts. The
 record is the closed loop's (its rounds, its latencies) with ``serving`` holding every point,
 the bound, the windows' rule and the rate found with its interval.
