@@ -102,21 +102,18 @@ def test_repeated_searches_on_noise_find_the_capacity_within_their_interval(seed
     assert low >= 0.8 * 1000.0 and high <= 1.2 * 1000.0
 
 
-def test_each_repeat_serves_the_failing_end_before_it_again_then_halves_its_own_bracket() -> None:
+def test_each_repeat_serves_the_curves_failing_end_again_then_halves_its_own_bracket() -> None:
     shape, searches, found = rate_repeats.repeated(known(700.0), 1000.0)
     assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
     tops = []
-    for k, each in enumerate(searches):
-        # Its first point is the lowest failing rate served before it (the curve's 800 for
-        # the first), raised by a drawn share of the step.
-        lowest = min(p.rate for p in rate_repeats.served_before(shape, searches[:k])
-                     if not p.within)  # fmt: skip
+    for each in searches:
+        # Its first point is the failing end again, raised by a drawn share of the step.
         first = each.points[0]
-        assert lowest <= first.rate < lowest * (1 + STEP) and not first.within
+        assert 800.0 <= first.rate < 800.0 * (1 + STEP) and not first.within
         tops.append(first.rate)
         assert all(700.0 * (1 - STEP) <= p.rate <= first.rate for p in each.points)
         assert each.rate is not None and 700.0 * (1 - STEP) <= each.rate <= 700.0
-        # Its halving passed nothing of its own: its rate is the 700 served before it,
+        # Its halving passed nothing of its own: its rate is the curve's 700 served again,
         # lowered by a drawn share of the step, and passed.
         assert each.points[-1].rate == each.rate and each.points[-1].within
     # Each repeat drew its own raise and its own lowering: they halve no common grid, and
@@ -127,10 +124,9 @@ def test_each_repeat_serves_the_failing_end_before_it_again_then_halves_its_own_
 
 
 def test_a_repeat_whose_curve_pass_fails_again_steps_down_the_curve() -> None:
-    # Capacity 600: the curve passed 700 by luck (a lucky point). The first repeat, halving
-    # from (700, 800), passes nothing; 700 lowered by less than the step fails again; the
-    # curve's next pass below (500), lowered alike, passes: its rate, not the lucky 700. The
-    # later ones start from the 700s that failed and find their own rates up to 600.
+    # Capacity 600: the curve passed 700 by luck (a lucky point). A repeat halving from
+    # (700, 800) passes nothing; 700 lowered by less than the step fails again; the curve's
+    # next pass below (500), lowered alike, passes: the repeat's rate, not the lucky 700.
     lucky_700 = [True]
 
     def point(rate: float, confirm: bool) -> Point:
@@ -140,25 +136,10 @@ def test_a_repeat_whose_curve_pass_fails_again_steps_down_the_curve() -> None:
 
     shape, searches, found = rate_repeats.repeated(point, 1000.0, seed=5)
     assert rate_repeats.bracket_of(shape) == (700.0, 800.0)
-    first, *later = searches
-    assert first.rate is not None and 500.0 * (1 - STEP) <= first.rate <= 500.0
-    assert [p.within for p in first.points[-2:]] == [False, True]
-    for each in later:
-        assert each.rate is not None and 500.0 * (1 - STEP) <= each.rate <= 600.0
-        assert any(p.within and p.rate == each.rate for p in each.points)
-    assert found.median <= 600.0
-
-
-def test_later_repeats_start_from_the_bracket_the_earlier_ones_narrowed() -> None:
-    # Capacity 400: the curve's bracket is (300, 500), a fifth of the capacity wide. The first
-    # repeat halves it down to the step; the later ones start from what it narrowed, so each
-    # serves fewer points than it (the budget: a point is 4 windows of 2 s).
-    shape, searches, found = rate_repeats.repeated(known(400.0), 1000.0, seed=2)
-    assert rate_repeats.bracket_of(shape) == (300.0, 500.0)
-    first, *later = searches
-    assert all(len(each.points) < len(first.points) for each in later)
-    # Each rate its own pass: up to a step below the capacity, lowered by up to another.
-    assert all(400.0 * (1 - STEP) ** 2 <= rate <= 400.0 for rate in found.rates)
+    for each in searches:
+        assert each.rate is not None and 500.0 * (1 - STEP) <= each.rate <= 500.0
+        assert [p.within for p in each.points[-2:]] == [False, True]
+    assert found.median <= 500.0
 
 
 def test_one_unlucky_curve_point_moves_no_repeat() -> None:

@@ -124,11 +124,9 @@ def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path
     assert "searches ran back to back" in text  # a record before rows took turns
     assert row.serving is not None
     row.serving["in_turn"], row.serving["served_again"] = 4, 2
-    row.serving["bracket_from"] = "served_before"
     turns = serving_at_a_rate.section({1: [row]})
     assert "The 4 rows and N took turns" in turns and "searches ran back" not in turns
     assert "2 points were served again" in turns and "served again" not in text
-    assert "start from the bracket of every point served before each" in turns
     assert charts.serving([row], "run", tmp_path / "s.png") == tmp_path / "s.png"
 
 

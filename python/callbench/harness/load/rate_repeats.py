@@ -4,26 +4,21 @@ the search repeated, each repeat from a bracket of its own and to a pass of its 
 One search is one sample: on a shared machine its pass/fail is not monotone in rate (a
 handful of stalls decides a p99), so a rate without an interval cannot say that one row or
 N serves more than another. The curve (perf_analyzer's --request-rate-range) serves each
-share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart.
-Each of REPEATS searches then takes the bracket of every point served before it (the curve's,
-and the earlier repeats': the first halves the curve's bracket, the later ones start from
-the final bracket narrowed so far, the issue's "its final bracket repeated") as a hint, not
-a verdict, at both ends: its highest passing rate below its lowest failing one (all passing:
-the search tries its own top above them). Its failing end: served again on its own arrivals,
+share of the closed loop's capacity in CURVE once: it is the report's p99-against-rate chart,
+and its highest passing share below its lowest failing one brackets the rate (all passing:
+the search tries its own top above them). Each of REPEATS searches then takes that bracket as
+a hint, not a verdict, at both ends. Its failing end: served again on its own arrivals,
 raised by a drawn share of up to STEP (so the repeats halve no common grid), kept as the
-failing end only if it fails again, else the passing end, and the next failing rate served
-above it (none: its own top). Then it halves its bracket (no confirmation: the repeats'
-spread is what tells a lucky pass). Its passing end: a repeat whose halving passed no point
-of its own serves that passing rate again, lowered by another drawn share of up to STEP, and
-takes it if it passes, else the next passing rate served below, lowered alike (none left:
-it sustained none). So every repeat's rate is one it served and passed, and one lucky or
-unlucky point is served again by the next repeat that leans on it, not taken by all. Seeded
-from every point before it, a later repeat halves a narrower bracket than the curve's, so it
-serves fewer points than the first (test_rate_search): the budget's lever, as a point is
-rate_windows.MAX_WINDOWS windows of 2 s. The rate sustained is the (lower) median of the
-repeats with the median's distribution-free interval (records/stats.median_interval: order
-statistics; with 5 repeats it is their smallest to largest). A repeat that sustained no rate
-counts as 0.
+failing end only if it fails again, else the passing end, and the curve's next failing rate
+above the failing one (none: its own top). Then it halves its bracket (no confirmation: the
+repeats' spread is what tells a lucky pass). Its passing end: a repeat whose halving passed
+no point of its own serves the curve's passing rate again, lowered by another drawn share of
+up to STEP, and takes it if it passes, else the curve's next passing rate below, lowered
+alike (none left: it sustained none). So every repeat's rate is one it served and passed,
+and one lucky or unlucky curve point moves one repeat at most, not all of them. The rate
+sustained is the (lower) median of the repeats with the median's distribution-free interval
+(records/stats.median_interval: order statistics; with 5 repeats it is their smallest to
+largest). A repeat that sustained no rate counts as 0.
 """
 
 from __future__ import annotations
@@ -37,17 +32,14 @@ import numpy as np
 from callbench.harness.load.rate_search import STEP, Point, Search, search
 from callbench.records import stats
 
-# Where each repeat takes its bracket (the record's bracket_from): every point served before it.
-BRACKET_FROM = "served_before"
 # Shares of the closed loop's capacity the curve serves, lowest first.
 CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 REPEATS = 5
 METHOD = ("the lower median of the repeats' rates, its 95% interval by order statistics (a "
-          "quantile test; with 5 repeats, their smallest to largest); each repeat takes the "
-          "bracket of every point served before it (the curve's, then the earlier repeats'), "
-          "re-serves its failing end, raised by a drawn share of up to the step, on its own "
+          "quantile test; with 5 repeats, their smallest to largest); each repeat re-serves "
+          "the curve's failing end, raised by a drawn share of up to the step, on its own "
           "arrivals before it halves its own bracket, and its rate is one it served and "
-          "passed (the bracket's passing end re-served, lowered by a drawn share of up to the "
+          "passed (the curve's passing end re-served, lowered by a drawn share of up to the "
           "step, where its halving passed none)")  # fmt: skip
 
 
@@ -68,20 +60,20 @@ def bracket_of(points: Sequence[Point]) -> tuple[float, float | None]:
 
 
 def own_bracket(
-    point: Callable[[float, bool], Point], before: Sequence[Point], draw: float
+    point: Callable[[float, bool], Point], shape: Sequence[Point], draw: float
 ) -> tuple[list[Point], tuple[float, float | None]]:
-    """One repeat's bracket from the points served ``before`` it: its failing end served
-    again at a rate raised by ``draw`` (in [0, 1)) of STEP; failing, it stays the failing end;
-    passing, it is the passing end, and the next failing rate served above it the failing one
-    (none: the search's own top). The points it served, and the bracket."""
-    low, high = bracket_of(before)
+    """One repeat's bracket from the curve ``shape``: its failing end served again at a rate
+    raised by ``draw`` (in [0, 1)) of STEP; failing, it stays the failing end; passing, it is
+    the passing end, and the curve's next failing rate above it the failing one (none: the
+    search's own top). The points it served, and the bracket."""
+    low, high = bracket_of(shape)
     if high is None:
         return [], (low, None)
     rate = high * (1 + STEP * draw)
     tried = point(rate, False)
     if not tried.within:
         return [tried], (low, rate)
-    above = [p.rate for p in before if not p.within and p.rate > rate]
+    above = [p.rate for p in shape if not p.within and p.rate > rate]
     return [tried], (rate, min(above) if above else None)
 
 
@@ -104,14 +96,14 @@ class RateFound:
 
 
 def own_pass(
-    point: Callable[[float, bool], Point], before: Sequence[Point], rate: float, draw: float
+    point: Callable[[float, bool], Point], shape: Sequence[Point], rate: float, draw: float
 ) -> tuple[list[Point], float | None]:
-    """A repeat's rate where its halving passed no point of its own (``rate`` is one served
-    ``before`` it): that rate served again, lowered by ``draw`` (in [0, 1)) of STEP; failing,
-    the next passing rate served below, lowered alike, and so on. The points it served, and
-    the rate it passed (None: none)."""
+    """A repeat's rate where its halving passed no point of its own (``rate`` is the curve's):
+    that rate served again, lowered by ``draw`` (in [0, 1)) of STEP; failing, the curve's next
+    passing rate below, lowered alike, and so on. The points it served, and the rate it passed
+    (None: none)."""
     served = []
-    for passed in sorted((p.rate for p in before if p.within and p.rate <= rate), reverse=True):
+    for passed in sorted((p.rate for p in shape if p.within and p.rate <= rate), reverse=True):
         lowered = passed * (1 - STEP * draw)
         served.append(point(lowered, False))
         if served[-1].within:
@@ -135,27 +127,20 @@ def draws(seed: int, repeats: int) -> list[Draw]:
 
 
 def one_search(
-    point: Callable[[float, bool], Point], before: Sequence[Point], capacity: float,
+    point: Callable[[float, bool], Point], shape: Sequence[Point], capacity: float,
     draw: Draw, confirmations: int = 0,
 ) -> Search:  # fmt: skip
-    """One repeated search from its own bracket (own_bracket from the points served
-    ``before`` it: served_before) to a pass of its own (own_pass), unconfirmed by default
-    (the repeats' spread tells a lucky pass): the points of its bracket first, then its
-    halving's, then its own pass's."""
-    tried, bracket = own_bracket(point, before, draw.raised)
+    """One repeated search from its own bracket (own_bracket from the curve ``shape``) to a
+    pass of its own (own_pass), unconfirmed by default (the repeats' spread tells a lucky
+    pass): the points of its bracket first, then its halving's, then its own pass's."""
+    tried, bracket = own_bracket(point, shape, draw.raised)
     found = search(point, capacity, bracket, confirmations)
     points = [*tried, *found.points]
     rate = found.rate
     if rate is not None and not any(p.within and p.rate == rate for p in points):
-        lowered, rate = own_pass(point, before, rate, draw.lowered)
+        lowered, rate = own_pass(point, shape, rate, draw.lowered)
         points += lowered
     return Search(points, rate, found.capped and rate == found.rate)
-
-
-def served_before(shape: Sequence[Point], searches: Sequence[Search]) -> list[Point]:
-    """The points a repeat after ``searches`` starts from: the curve ``shape``'s, then each
-    earlier search's."""
-    return [*shape, *(p for each in searches for p in each.points)]
 
 
 def rate_found(searches: Sequence[Search]) -> RateFound:
@@ -172,8 +157,6 @@ def repeated(
     raises): the curve's points, each search, and the rate found with its interval. A run of
     several rows takes turns instead (serving.RowAtRate, rows_in_turn.py)."""
     shape = curve(point, capacity)
-    searches: list[Search] = []
-    for draw in draws(seed, repeats):
-        before = served_before(shape, searches)
-        searches.append(one_search(point, before, capacity, draw, confirmations))
+    searches = [one_search(point, shape, capacity, draw, confirmations)
+                for draw in draws(seed, repeats)]  # fmt: skip
     return shape, searches, rate_found(searches)

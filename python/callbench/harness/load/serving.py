@@ -159,9 +159,8 @@ class RowAtRate:
     def _search(self, index: int) -> None:
         points = self._points
         assert points is not None
-        before = rate_repeats.served_before(self._shape, self._searches)
         self._searches.append(
-            rate_repeats.one_search(points.serve, before, points.capacity, self._draws[index])
+            rate_repeats.one_search(points.serve, self._shape, points.capacity, self._draws[index])
         )
         console.clear()
 
@@ -178,7 +177,7 @@ class RowAtRate:
             "repeat_rates": list(found.rates), "interval_method": rate_repeats.METHOD,
             "in_turn": self.in_turn, "served_again": points.served_again,
             "windows_rule": rate_windows.rule(),
-            "bracket_from": rate_repeats.BRACKET_FROM, "curve": list(rate_repeats.CURVE),
+            "curve": list(rate_repeats.CURVE),
             "points": [p.to_json() for p in self._shape]
                       + [p.to_json() | {"repeat": i} for i, s in enumerate(self._searches)
                          for p in s.points],

@@ -226,9 +226,6 @@ def _with_repeats(
              "first search of each, then the second, and so on, so that each row's searches "
              "span the run (its driver loaded, idle, in between)." if turns > 1
              else "Each row and N's searches ran back to back.")  # fmt: skip
-    start = ("the bracket of every point served before each (the curve's, then the earlier "
-             "searches')" if first.get("bracket_from") == "served_before"
-             else "the curve's bracket")  # fmt: skip
     again = sum(r.serving.get("served_again", 0) for r in rows if r.serving)
     if again:
         order += (f" {again:,} points were served again on other arrivals: the driver's "
@@ -251,8 +248,8 @@ def _with_repeats(
         f"{min(arrivals):,}–{max(arrivals):,} arrivals; {unstable:,} of {len(points):,} were "
         f"unstable. The figure is the highest rate whose p99 stays within **{bound}** "
         f"({first['bound_from']}): a curve at {shares} of the closed loop's rate, then "
-        f"{searches} searches that start from {start} (its highest passing rate below its "
-        f"lowest failing one) and halve within {STEP:.0%} on other arrivals; the "
+        f"{searches} searches that start from the curve's bracket (its highest passing rate "
+        f"below its lowest failing one) and halve within {STEP:.0%} on other arrivals; the "
         f"rate is {rate}. {order} A point's p99.9 is kept only where {BEYOND} arrivals lie "
         "beyond it."
     )
