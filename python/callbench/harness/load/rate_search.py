@@ -28,7 +28,7 @@ KIND = "serving"
 # at most this far below the highest that passes. 10%, not finer: on this VM the interval of
 # a row's repeated searches spans 9% of their median or more in 13 of 17 rows and N
 # (20261204T0850Z-serving-*, searched at 5%), so a finer step buys no narrower interval, and
-# each halving costs a point of 4 windows of 2 s (5% took about one more a search). Records
+# each halving costs a point of 3 or 4 windows of 2 s (5% took about one more a search). Records
 # say the step they were searched with.
 STEP = 0.10
 # Records before windows (one confirmed search) served points of about a second of arrivals,
