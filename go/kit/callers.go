@@ -55,11 +55,13 @@ const (
 	taskWarmUp taskKind = iota
 	taskRound
 	taskLatencies
+	taskPaced
 )
 
 type task struct {
 	kind    taskKind
 	calls   int
+	pacing  *Pacing         // the paced round being served (taskPaced)
 	release <-chan struct{} // closed once every caller has its task
 }
 
@@ -88,6 +90,9 @@ type Callers struct {
 	seconds  float64
 	callers  []*caller
 	reports  chan report
+	// After a paced round: the caller that served each slot's last arrival (nil after
+	// any other round).
+	slotCallers []int
 }
 
 // StartCallers makes o.Callers callers of model, each with its call state and a
@@ -113,7 +118,7 @@ func StartCallers(model TakesCallers, every []Samples, o Options) (*Callers, War
 		c.callers = append(c.callers, one)
 		go c.serve(n, one)
 	}
-	c.fillInputs(o.Calls)
+	c.fillInputs(o.Calls, false)
 	reports, err := c.runAll(taskWarmUp, o.Calls)
 	if err != nil {
 		return nil, Warmup{}, err
@@ -148,17 +153,24 @@ func (c *Callers) serve(n int, one *caller) {
 			r.round, r.err = one.rounds.Round(t.calls)
 		case taskLatencies:
 			r.latencies, r.err = one.rounds.Latencies(t.calls)
+		case taskPaced:
+			r.err = t.pacing.Serve(n, func(slot int) error { return one.rounds.call(slot, false) })
 		}
 		c.reports <- r
 	}
 }
 
-// fillInputs: caller c's call i <- the samples of call (c*calls + i) mod S, each input.
-func (c *Callers) fillInputs(calls int) {
+// fillInputs: caller c's call i <- the samples of call (c*calls + i) mod S, each input;
+// for a paced round's arrivals, every caller's call i <- those of call i mod S.
+func (c *Callers) fillInputs(calls int, arrivals bool) {
 	for n, one := range c.callers {
+		first := n * calls
+		if arrivals {
+			first = 0
+		}
 		for k, step := range c.inSteps {
 			for i := 0; i < calls; i++ {
-				from := (n*calls + i) % c.held
+				from := (first + i) % c.held
 				copy(one.inputs[k].Bytes[i*step:(i+1)*step], c.every[k].Bytes[from*step:(from+1)*step])
 			}
 		}
@@ -168,9 +180,16 @@ func (c *Callers) fillInputs(calls int) {
 // runAll hands every caller the task, releases them together and waits for every
 // report, in caller order; the first failing caller's error at once.
 func (c *Callers) runAll(kind taskKind, calls int) ([]report, error) {
+	return c.run(task{kind: kind, calls: calls})
+}
+
+// run hands every caller t, releases them together and waits for every report.
+func (c *Callers) run(t task) ([]report, error) {
 	release := make(chan struct{})
+	t.release = release
+	c.slotCallers = nil
 	for _, one := range c.callers {
-		one.tasks <- task{kind: kind, calls: calls, release: release}
+		one.tasks <- t
 	}
 	close(release)
 	reports := make([]report, len(c.callers))
@@ -189,7 +208,7 @@ func (c *Callers) Round(k int) (Round, error) {
 	if err := checkCalls("round", k, c.maxCalls); err != nil {
 		return Round{}, err
 	}
-	c.fillInputs(k)
+	c.fillInputs(k, false)
 	reports, err := c.runAll(taskRound, k)
 	if err != nil {
 		return Round{}, err
@@ -211,7 +230,7 @@ func (c *Callers) Latencies(k int) ([]int64, error) {
 	if err := checkCalls("latencies", k, c.maxCalls); err != nil {
 		return nil, err
 	}
-	c.fillInputs(k)
+	c.fillInputs(k, false)
 	reports, err := c.runAll(taskLatencies, k)
 	if err != nil {
 		return nil, err
@@ -223,8 +242,29 @@ func (c *Callers) Latencies(k int) ([]int64, error) {
 	return all, nil
 }
 
-// LastOutputs are each output's last round, caller after caller; none before any round.
+// Paced serves the arrivals of offsets (contract 6) with every caller, each taking the
+// next, arrival j in slot j mod M of the caller that takes it.
+func (c *Callers) Paced(offsets []int64, startNS *int64) (Paced, error) {
+	pacing := NewPacing(offsets, len(c.callers), c.maxCalls)
+	c.fillInputs(pacing.Filled(), true)
+	for _, one := range c.callers {
+		one.rounds.poison(pacing.Filled())
+	}
+	pacing.Begin(startNS)
+	if _, err := c.run(task{kind: taskPaced, pacing: pacing}); err != nil {
+		return Paced{}, err
+	}
+	c.slotCallers = pacing.SlotCallers()
+	return pacing.Result(), nil
+}
+
+// LastOutputs are each output's last round, caller after caller (after a paced
+// round, each slot's from the caller that served its last arrival, in slot order);
+// none before any round.
 func (c *Callers) LastOutputs() [][]byte {
+	if c.slotCallers != nil {
+		return c.pacedOutputs()
+	}
 	var all [][]byte
 	for _, one := range c.callers {
 		mine := one.rounds.LastOutputs()
@@ -236,6 +276,17 @@ func (c *Callers) LastOutputs() [][]byte {
 		}
 		for o, bytes := range mine {
 			all[o] = append(all[o], bytes...)
+		}
+	}
+	return all
+}
+
+// pacedOutputs are each output's filled slots, each from its slot's caller.
+func (c *Callers) pacedOutputs() [][]byte {
+	all := make([][]byte, len(c.callers[0].rounds.outSteps))
+	for o, step := range c.callers[0].rounds.outSteps {
+		for slot, owner := range c.slotCallers {
+			all[o] = append(all[o], c.callers[owner].rounds.outputs[o][slot*step:(slot+1)*step]...)
 		}
 	}
 	return all

@@ -84,7 +84,7 @@ func TestRunUsageErrors(t *testing.T) {
 		})
 	}
 	status, _, stderr := runDriver(t, "bogus\n", sumLoader, "--models", dir, "--calls", "2", "--serve")
-	if status != 2 || lastLine(stderr) != "go-test: usage: unknown command 'bogus': expected 'round K', 'latencies K' or 'end'" {
+	if status != 2 || lastLine(stderr) != "go-test: usage: unknown command 'bogus': expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'" {
 		t.Fatalf("status %d, stderr %q", status, stderr)
 	}
 }

@@ -159,10 +159,7 @@ func (r *Rounds) Round(k int) (Round, error) {
 	if err := checkCalls("round", k, r.maxCalls); err != nil {
 		return Round{}, err
 	}
-	for o, step := range r.outSteps {
-		Poison(r.outputs[o][:k*step], r.dtypes[o])
-	}
-	r.lastCalls = k
+	r.poison(k)
 	cpuStart := ThreadCPUNanos()
 	startNS := MonotonicNanos()
 	start := time.Now()
@@ -209,6 +206,27 @@ func (r *Rounds) Latencies(k int) ([]int64, error) {
 		ns[i] = time.Since(start).Nanoseconds()
 	}
 	return ns, nil
+}
+
+// Paced serves the arrivals of offsets from startNS (contract 6, paced.go) at one
+// caller: arrival j in slot j mod M of the run's buffers.
+func (r *Rounds) Paced(offsets []int64, startNS *int64) (Paced, error) {
+	pacing := NewPacing(offsets, 1, r.maxCalls)
+	r.poison(pacing.Filled())
+	pacing.Begin(startNS)
+	if err := pacing.Serve(0, func(slot int) error { return r.call(slot, false) }); err != nil {
+		return Paced{}, err
+	}
+	return pacing.Result(), nil
+}
+
+// poison fills each output's first k calls with what no call gives; they are the
+// outputs the next round leaves.
+func (r *Rounds) poison(k int) {
+	for o, step := range r.outSteps {
+		Poison(r.outputs[o][:k*step], r.dtypes[o])
+	}
+	r.lastCalls = k
 }
 
 // LastOutputs are each output's last-round samples (k*B of them), in the

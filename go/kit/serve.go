@@ -1,4 +1,5 @@
-// serve: the command dialogue of --serve (round K, latencies K, end) and the
+// serve: the command dialogue of --serve (round K, latencies K, paced FILE
+// [START], end) and the
 // standalone script that runs the same commands without it.
 
 package kit
@@ -17,13 +18,17 @@ type CommandKind int
 const (
 	CommandRound CommandKind = iota
 	CommandLatencies
+	CommandPaced
 	CommandEnd
 )
 
-// Command is one parsed line; Calls is K for round and latencies.
+// Command is one parsed line; Calls is K for round and latencies, Schedule FILE
+// and StartNS START (nil when absent, on CLOCK_MONOTONIC) for paced.
 type Command struct {
-	Kind  CommandKind
-	Calls int
+	Kind     CommandKind
+	Calls    int
+	Schedule string
+	StartNS  *int64
 }
 
 // StandaloneLatencyCalls caps the standalone script's latency pass.
@@ -34,10 +39,11 @@ const StandaloneLatencyCalls = 100_000
 type Runner interface {
 	Round(k int) (Round, error)
 	Latencies(k int) ([]int64, error)
+	Paced(offsets []int64, startNS *int64) (Paced, error)
 }
 
-// ParseCommand reads "round K", "latencies K" or "end" (1 <= K <= maxCalls);
-// anything else is a UsageError.
+// ParseCommand reads "round K", "latencies K" (1 <= K <= maxCalls), "paced FILE
+// [START]" or "end"; anything else is a UsageError.
 func ParseCommand(line string, maxCalls int) (Command, error) {
 	words := strings.Fields(line)
 	switch {
@@ -56,12 +62,22 @@ func ParseCommand(line string, maxCalls int) (Command, error) {
 			kind = CommandLatencies
 		}
 		return Command{Kind: kind, Calls: k}, nil
+	case (len(words) == 2 || len(words) == 3) && words[0] == "paced":
+		command := Command{Kind: CommandPaced, Schedule: words[1]}
+		if len(words) == 3 {
+			start, err := strconv.ParseInt(words[2], 10, 64)
+			if err != nil {
+				return Command{}, Usagef("paced FILE START needs START in ns, got '%s'", words[2])
+			}
+			command.StartNS = &start
+		}
+		return command, nil
 	}
 	shown := []rune(line)
 	if len(shown) > 60 {
 		shown = shown[:60]
 	}
-	return Command{}, Usagef("unknown command '%s': expected 'round K', 'latencies K' or 'end'",
+	return Command{}, Usagef("unknown command '%s': expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'",
 		strings.Map(printable, string(shown)))
 }
 
@@ -163,8 +179,35 @@ func execute(c Command, o Options, runner Runner, rounds *[]Round, answers io.Wr
 			}{"latencies", c.Calls})
 		}
 		return true, nil
+	case CommandPaced:
+		return true, executePaced(c, o, runner, answers)
 	}
 	return false, nil
+}
+
+// executePaced serves a paced round (contract 6) and writes its 3 x K times to --latencies.
+func executePaced(c Command, o Options, runner Runner, answers io.Writer) error {
+	if o.Latencies == "" {
+		return Usagef("paced FILE needs --latencies PATH")
+	}
+	offsets, err := ReadSchedule(c.Schedule)
+	if err != nil {
+		return err
+	}
+	paced, err := runner.Paced(offsets, c.StartNS)
+	if err != nil {
+		return err
+	}
+	if err := WriteInt64s(o.Latencies, paced.Times); err != nil {
+		return err
+	}
+	if answers != nil {
+		answer(answers, struct {
+			Event string `json:"event"`
+			Paced
+		}{"paced", paced})
+	}
+	return nil
 }
 
 // answer writes one answer of the dialogue: a JSON object on one line.

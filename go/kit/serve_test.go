@@ -155,3 +155,9 @@ func TestRunScriptIsSilentAndRunsTheScript(t *testing.T) {
 		t.Fatalf("rounds %+v, ran %v, err %v", rounds, runner.ran, err)
 	}
 }
+
+func (f *fakeRunner) Paced(offsets []int64, startNS *int64) (Paced, error) {
+	f.ran = append(f.ran, "paced")
+	return Paced{Calls: len(offsets), Callers: 1, CallerCalls: []int64{int64(len(offsets))},
+		Times: make([]int64, 3*len(offsets))}, nil
+}

@@ -3,20 +3,35 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from callbench import contract
 from callbench.paths import REPO_ROOT
 
+# Where each kit that speaks paced rounds declares its copy of SPIN_NS and PACED_LEAD_NS.
+KIT_COPIES: dict[str, tuple[Path, str, str]] = {
+    "cpp": (REPO_ROOT / "cpp" / "common" / "include" / "callbench" / "paced.hpp",
+            r"kSpinNs\s*=\s*([\d'_]+);", r"kPacedLeadNs\s*=\s*([\d'_]+);"),
+    "go": (REPO_ROOT / "go" / "kit" / "paced.go",
+           r"const SpinNS\s*=\s*([\d_]+)", r"const PacedLeadNS\s*=\s*([\d_]+)"),
+}  # fmt: skip
 
-def test_the_cpp_kit_spins_as_the_contract_says() -> None:
-    header = (REPO_ROOT / "cpp" / "common" / "include" / "callbench" / "paced.hpp").read_text()
-    found = re.search(r"kSpinNs\s*=\s*([\d']+);", header)
-    assert found, "paced.hpp declares no kSpinNs"
-    assert int(found[1].replace("'", "")) == contract.SPIN_NS
+
+def declared(path: Path, pattern: str) -> int:
+    found = re.search(pattern, path.read_text())
+    assert found, f"{path} declares no {pattern}"
+    return int(found[1].replace("'", "").replace("_", ""))
 
 
-def test_the_cpp_kit_leads_a_paced_round_as_the_contract_says() -> None:
-    header = (REPO_ROOT / "cpp" / "common" / "include" / "callbench" / "paced.hpp").read_text()
-    found = re.search(r"kPacedLeadNs\s*=\s*([\d']+);", header)
-    assert found, "paced.hpp declares no kPacedLeadNs"
-    assert int(found[1].replace("'", "")) == contract.PACED_LEAD_NS
+@pytest.mark.parametrize("kit", KIT_COPIES)
+def test_each_kit_spins_as_the_contract_says(kit: str) -> None:
+    path, spin, _ = KIT_COPIES[kit]
+    assert declared(path, spin) == contract.SPIN_NS
+
+
+@pytest.mark.parametrize("kit", KIT_COPIES)
+def test_each_kit_leads_a_paced_round_as_the_contract_says(kit: str) -> None:
+    path, _, lead = KIT_COPIES[kit]
+    assert declared(path, lead) == contract.PACED_LEAD_NS

@@ -6,34 +6,49 @@
 // Each caller reads its own copy of mlp_weights.f32 and runs the MLP's forward
 // pass as plain loops, so its outputs are the model's and only MODE can fail it:
 // "ok"; "fail-in-caller-C" (caller C fails in its first round); "hang-in-caller-C"
-// (caller C sleeps ten minutes in its first round).
+// (caller C sleeps ten minutes in its first round); "stall-at-call-J" (after its
+// warm-up, the first call over the samples of call J, whichever caller makes it,
+// sleeps 50 ms first: contract 6's paced test, the calls queued behind it carry
+// the wait).
 package main
 
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"callbench/kit"
 )
 
-// mode is what MODE asks: how the chosen caller misbehaves, and which one it is.
+// mode is what MODE asks: how the chosen caller misbehaves, and which one it is; or
+// the call whose samples stall.
 type mode struct {
-	how    string
-	caller int // -1: none
+	how     string
+	caller  int // -1: none
+	stallAt int // -1: none
 }
 
 func parseMode(text string) mode {
 	dash := strings.LastIndex(text, "-")
-	if dash > 0 && strings.HasSuffix(text[:dash], "-in-caller") {
-		if c, err := strconv.Atoi(text[dash+1:]); err == nil {
-			return mode{how: text[:dash], caller: c}
+	if dash > 0 {
+		if n, err := strconv.Atoi(text[dash+1:]); err == nil {
+			switch {
+			case strings.HasSuffix(text[:dash], "-in-caller"):
+				return mode{how: text[:dash], caller: n, stallAt: -1}
+			case text[:dash] == "stall-at-call":
+				return mode{how: "ok", caller: -1, stallAt: n}
+			}
 		}
 	}
-	return mode{how: "ok", caller: -1}
+	return mode{how: "ok", caller: -1, stallAt: -1}
 }
+
+// stalled: the one stall of stall-at-call-J, in the whole process.
+var stalled atomic.Bool
 
 // forward is one caller's MLP over its own weights.
 type forward struct {
@@ -42,6 +57,7 @@ type forward struct {
 	misbehaves string // "" for a caller that behaves
 	warmup     int
 	calls      int
+	stallOver  []float32 // stall-at-call-J: call J's samples
 }
 
 func readForward(o kit.Options) (*forward, error) {
@@ -60,6 +76,9 @@ func readForward(o kit.Options) (*forward, error) {
 
 func (f *forward) Call(in, out []float32) error {
 	f.calls++
+	if f.stallOver != nil && f.calls > f.warmup && slices.Equal(in, f.stallOver) && !stalled.Swap(true) {
+		time.Sleep(50 * time.Millisecond)
+	}
 	if f.misbehaves != "" && f.calls > f.warmup { // the warm-up goes as it should
 		if f.misbehaves == "fail-in-caller" {
 			return kit.Dataf("caller", "failed on purpose")
@@ -89,6 +108,19 @@ func (f *forward) Call(in, out []float32) error {
 	return nil
 }
 
+// stallAt keeps call J's samples (J >= 0), so that a call over them can stall.
+func (f *forward) stallAt(o kit.Options, j int) error {
+	if j < 0 {
+		return nil
+	}
+	all, err := kit.ReadFiniteFloats(filepath.Join(o.Models, "inputs.f32"), 2, "sample")
+	if err != nil {
+		return err
+	}
+	f.stallOver = all[2*o.Batch*j : 2*o.Batch*(j+1)]
+	return nil
+}
+
 func (f *forward) RuntimeVersion() string { return "0" }
 
 func (f *forward) Notes() kit.Notes { return nil }
@@ -104,6 +136,9 @@ type callersTest struct {
 func (c *callersTest) Caller() (kit.TensorModel, error) {
 	one, err := readForward(c.o)
 	if err != nil {
+		return nil, err
+	}
+	if err := one.stallAt(c.o, c.mode.stallAt); err != nil {
 		return nil, err
 	}
 	if c.made == c.mode.caller {
@@ -126,6 +161,9 @@ func main() {
 	load := func(o kit.Options) (kit.TakesCallers, error) {
 		one, err := readForward(o)
 		if err != nil {
+			return nil, err
+		}
+		if err := one.stallAt(o, m.stallAt); err != nil {
 			return nil, err
 		}
 		return &callersTest{FloatModel: kit.FloatModel{Model: one}, o: o, mode: m}, nil

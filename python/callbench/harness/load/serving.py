@@ -48,8 +48,12 @@ from callbench.records.store import record_folder, write_record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY
 
-# The kits that speak contract 6's paced rounds.
-PACED_LANGUAGES = ("python", "cpp")
+# The kits that speak contract 6's paced rounds (a kit joins by its line here), by name.
+PACED_LANGUAGES = {
+    "python": "Python",
+    "cpp": "C++",
+    "go": "Go",
+}
 KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
 CLOSED_ROUNDS = 5
@@ -63,7 +67,8 @@ def why_not(spec: DriverSpec, callers: int) -> str | None:
     if spec.id.startswith("independent-"):
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
-        return "its kit does not speak contract 6's paced rounds yet (Python and C++ do)"
+        speak = ", ".join(PACED_LANGUAGES.values())
+        return f"its kit does not speak contract 6's paced rounds yet ({speak} do)"
     if callers == 1 and CALLERS_ONLY in spec.roles:
         return "a callers-only twin: at one caller it is its shared row"
     if callers > 1 and spec.callers is None:
