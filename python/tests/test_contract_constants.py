@@ -16,6 +16,8 @@ KIT_COPIES: dict[str, tuple[Path, str, str]] = {
             r"kSpinNs\s*=\s*([\d'_]+);", r"kPacedLeadNs\s*=\s*([\d'_]+);"),
     "go": (REPO_ROOT / "go" / "kit" / "paced.go",
            r"const SpinNS\s*=\s*([\d_]+)", r"const PacedLeadNS\s*=\s*([\d_]+)"),
+    "rust": (REPO_ROOT / "rust" / "kit" / "src" / "paced.rs",
+             r"SPIN_NS: i64\s*=\s*([\d_]+);", r"PACED_LEAD_NS: i64\s*=\s*([\d_]+);"),
 }  # fmt: skip
 
 

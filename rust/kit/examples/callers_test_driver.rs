@@ -7,35 +7,44 @@
 //! Each caller reads its own copy of mlp_weights.f32 and runs the MLP's forward
 //! pass as plain loops, so its outputs are the model's and only MODE can fail it:
 //! "ok"; "fail-in-caller-C" (caller C fails in its first round); "hang-in-caller-C"
-//! (caller C sleeps ten minutes in its first round).
+//! (caller C sleeps ten minutes in its first round); "stall-at-call-J" (after its
+//! warm-up, the first call over the samples of call J, whichever caller makes it,
+//! sleeps 50 ms first: contract 6's paced test, the calls queued behind it carry
+//! the wait).
 
 use std::ffi::OsString;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use callbench_kit::inputs::INPUT_WIDTH;
+use callbench_kit::inputs::{INPUT_WIDTH, read_finite_floats};
 use callbench_kit::{
     Error, FloatCallers, FloatModel, Holding, Holds, MlpWeights, Model, Options, Result,
 };
 
-/// What MODE asks: how the chosen caller misbehaves, and which one it is.
+/// What MODE asks: how the chosen caller misbehaves, and which one it is; or the call
+/// whose samples stall.
 #[derive(Clone, Default)]
 struct Mode {
     how: String,
     caller: Option<usize>,
+    stall_at: Option<usize>,
 }
 
 impl Mode {
     fn parse(text: &str) -> Mode {
         match text.rsplit_once('-') {
             Some((how, c)) if how.ends_with("-in-caller") => {
-                Mode { how: how.to_string(), caller: c.parse().ok() }
+                Mode { how: how.to_string(), caller: c.parse().ok(), stall_at: None }
             }
+            Some(("stall-at-call", j)) => Mode { stall_at: j.parse().ok(), ..Mode::default() },
             _ => Mode::default(),
         }
     }
 }
+
+/// The one stall of stall-at-call-J, in the whole process.
+static STALLED: AtomicBool = AtomicBool::new(false);
 
 /// One caller's forward pass over its own weights.
 struct Forward {
@@ -43,11 +52,20 @@ struct Forward {
     misbehaves: Option<String>,
     warmup: u64,
     calls: u64,
+    /// stall-at-call-J: call J's samples.
+    stall_over: Vec<f32>,
 }
 
 impl Model for Forward {
     fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
         self.calls += 1;
+        if !self.stall_over.is_empty()
+            && self.calls > self.warmup
+            && input == self.stall_over.as_slice()
+            && !STALLED.swap(true, Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         if let Some(how) = &self.misbehaves
             && self.calls > self.warmup
         {
@@ -102,7 +120,7 @@ impl FloatCallers for CallersTest {
     fn caller(&self) -> Result<Forward> {
         let c = self.made.fetch_add(1, Ordering::Relaxed);
         let misbehaves = (self.mode.caller == Some(c)).then(|| self.mode.how.clone());
-        Ok(Forward { misbehaves, ..forward(&self.options)? })
+        Ok(Forward { misbehaves, ..forward(&self.options, &self.mode)? })
     }
 
     fn holding(&self) -> Holding {
@@ -110,9 +128,18 @@ impl FloatCallers for CallersTest {
     }
 }
 
-fn forward(options: &Options) -> Result<Forward> {
+fn forward(options: &Options, mode: &Mode) -> Result<Forward> {
     let w = MlpWeights::read(&MlpWeights::path(options))?;
-    Ok(Forward { w, misbehaves: None, warmup: options.warmup, calls: 0 })
+    let stall_over = match mode.stall_at {
+        Some(j) => {
+            let all =
+                read_finite_floats(&options.models.join("inputs.f32"), INPUT_WIDTH, "sample")?;
+            let step = INPUT_WIDTH * options.batch as usize;
+            all[j * step..(j + 1) * step].to_vec()
+        }
+        None => Vec::new(),
+    };
+    Ok(Forward { w, misbehaves: None, warmup: options.warmup, calls: 0, stall_over })
 }
 
 fn main() -> ExitCode {
@@ -121,7 +148,7 @@ fn main() -> ExitCode {
     let id = args.next().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
     let rest: Vec<OsString> = args.collect();
     callbench_kit::driver_main_callers_over(&id, rest, |options| {
-        let one = forward(options)?;
+        let one = forward(options, &mode)?;
         let made = AtomicUsize::new(0);
         Ok(FloatModel(CallersTest { one, options: options.clone(), mode, made }))
     })

@@ -25,6 +25,7 @@ use crate::calls::Buffers;
 use crate::errors::{Error, Result};
 use crate::model::{Notes, TakesCallers, TensorModel};
 use crate::options::Options;
+use crate::paced::{Paced, Pacing};
 use crate::rounds::{
     Round, Runner, Warmup, check_calls, monotonic_ns, thread_cpu_ns, time_each_call, warm_up_calls,
 };
@@ -39,11 +40,13 @@ struct Work {
     outputs: Vec<Bytes>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 enum Task {
     WarmUp,
     Round(usize),
     Latencies(usize),
+    /// Contract 6: the round every caller serves, each taking the next arrival.
+    Paced(Arc<Pacing>),
 }
 
 /// What a caller did with a task.
@@ -89,6 +92,9 @@ pub struct Callers<'a, M: TakesCallers> {
     /// Each caller's buffers while it waits.
     work: Vec<Option<Work>>,
     last_calls: usize,
+    /// After a paced round: the caller that served each slot's last arrival (empty
+    /// after any other round).
+    slot_callers: Vec<usize>,
     /// `last_outputs`' copies: each output's, caller after caller.
     joined: Vec<Vec<u8>>,
 }
@@ -158,9 +164,10 @@ impl<'a, M: TakesCallers> Callers<'a, M> {
             done,
             work,
             last_calls: 0,
+            slot_callers: Vec::new(),
             joined: Vec::new(),
         };
-        callers.fill_inputs(max_calls);
+        callers.fill_inputs(max_calls, false);
         let begin = Instant::now();
         let reports = callers.run_all(Task::WarmUp);
         let calls = reports.iter().map(|r| r.warmup_calls).min().unwrap_or(0);
@@ -168,15 +175,17 @@ impl<'a, M: TakesCallers> Callers<'a, M> {
         Ok((callers, Warmup { calls, ns }))
     }
 
-    /// Caller c's call i <- the samples of call (c*calls + i) mod S, for each input.
-    fn fill_inputs(&mut self, calls: usize) {
+    /// Caller c's call i <- the samples of call (c*calls + i) mod S, for each input; for a
+    /// paced round's arrivals, every caller's call i <- those of call i mod S.
+    fn fill_inputs(&mut self, calls: usize, arrivals: bool) {
         for (c, work) in self.work.iter_mut().enumerate() {
+            let first = if arrivals { 0 } else { c * calls };
             let work = work.as_mut().expect("every caller's buffers are back");
             for ((mine, every), &step) in
                 work.inputs.iter_mut().zip(self.every).zip(&self.plan.input_steps)
             {
                 for i in 0..calls {
-                    let from = (c * calls + i) % self.held;
+                    let from = (first + i) % self.held;
                     mine.bytes[i * step..(i + 1) * step]
                         .copy_from_slice(&every.bytes[from * step..(from + 1) * step]);
                 }
@@ -187,9 +196,10 @@ impl<'a, M: TakesCallers> Callers<'a, M> {
     /// Hands every caller `task` with its buffers and waits for all of them (a failure
     /// ends the process here); their reports in caller order.
     fn run_all(&mut self, task: Task) -> Vec<Report> {
+        self.slot_callers.clear();
         for (order, work) in self.orders.iter().zip(&mut self.work) {
             let work = work.take().expect("every caller's buffers are back");
-            if order.send((task, work)).is_err() {
+            if order.send((task.clone(), work)).is_err() {
                 unreachable!("a caller's thread ends only when its orders do");
             }
         }
@@ -213,15 +223,8 @@ impl<'a, M: TakesCallers> Callers<'a, M> {
 impl<M: TakesCallers> Runner for Callers<'_, M> {
     fn round(&mut self, calls: u64) -> Result<Round> {
         let k = check_calls(calls, self.plan.max_calls)?;
-        self.fill_inputs(k);
-        for work in self.work.iter_mut().flatten() {
-            for ((out, &step), dtype) in
-                work.outputs.iter_mut().zip(&self.plan.output_steps).zip(&self.dtypes)
-            {
-                dtype.poison(&mut out[..k * step]);
-            }
-        }
-        self.last_calls = k;
+        self.fill_inputs(k, false);
+        self.poison(k);
         let reports = self.run_all(Task::Round(k));
         let span = |r: &Report| (r.start.expect("a round starts"), r.end.expect("and ends"));
         let (mut first, mut last) = span(&reports[0]);
@@ -244,25 +247,43 @@ impl<M: TakesCallers> Runner for Callers<'_, M> {
     /// Every caller's calls timed one by one, all callers at once: caller after caller.
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
         let k = check_calls(calls, self.plan.max_calls)?;
-        self.fill_inputs(k);
+        self.fill_inputs(k, false);
         let reports = self.run_all(Task::Latencies(k));
         Ok(reports.into_iter().flat_map(|r| r.latencies).collect())
     }
 
-    /// Each output's last round, caller after caller.
+    /// Every caller serving the arrivals of `offsets`, each taking the next, arrival j in
+    /// slot j mod M of the caller that takes it.
+    fn paced(&mut self, offsets: Vec<i64>, start_ns: Option<i64>) -> Result<Paced> {
+        let mut pacing = Pacing::new(offsets, self.orders.len(), self.plan.max_calls);
+        let k = pacing.filled();
+        self.fill_inputs(k, true);
+        self.poison(k);
+        pacing.begin(start_ns);
+        let pacing = Arc::new(pacing);
+        self.run_all(Task::Paced(Arc::clone(&pacing)));
+        self.slot_callers = pacing.slot_callers();
+        Ok(pacing.result())
+    }
+
+    /// Each output's last round, caller after caller; after a paced round, each slot's
+    /// from the caller that served its last arrival, in slot order.
     fn last_outputs(&mut self) -> Vec<&[u8]> {
         if self.last_calls == 0 {
             return Vec::new();
         }
         let k = self.last_calls;
+        let work: Vec<&Work> = self.work.iter().flatten().collect();
         self.joined = (0..self.plan.output_steps.len())
             .map(|o| {
-                let bytes = k * self.plan.output_steps[o];
-                self.work
-                    .iter()
-                    .flatten()
-                    .flat_map(|w| w.outputs[o][..bytes].iter().copied())
-                    .collect()
+                let step = self.plan.output_steps[o];
+                if self.slot_callers.is_empty() {
+                    work.iter().flat_map(|w| w.outputs[o][..k * step].iter().copied()).collect()
+                } else {
+                    (self.slot_callers.iter().enumerate())
+                        .flat_map(|(slot, &c)| work[c].outputs[o][slot * step..][..step].to_vec())
+                        .collect()
+                }
             })
             .collect();
         self.joined.iter().map(Vec::as_slice).collect()
@@ -279,6 +300,20 @@ impl<M: TakesCallers> Runner for Callers<'_, M> {
             .with("callers", self.orders.len() as u64)
             .with("callers_hold", holding.holds.word())
             .with("callers_how", holding.how)
+    }
+}
+
+impl<M: TakesCallers> Callers<'_, M> {
+    /// Fills each caller's outputs' first `k` calls with what no call gives.
+    fn poison(&mut self, k: usize) {
+        for work in self.work.iter_mut().flatten() {
+            for ((out, &step), dtype) in
+                work.outputs.iter_mut().zip(&self.plan.output_steps).zip(&self.dtypes)
+            {
+                dtype.poison(&mut out[..k * step]);
+            }
+        }
+        self.last_calls = k;
     }
 }
 
@@ -314,7 +349,7 @@ fn serve<C: TensorModel>(
 ) {
     for (task, mut work) in orders {
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-            run(task, &mut state, &mut work, barrier, plan)
+            run(c, task, &mut state, &mut work, barrier, plan)
         }))
         .unwrap_or_else(|payload| {
             let said = payload
@@ -348,6 +383,7 @@ fn calls_of<C: TensorModel>(
 }
 
 fn run<C: TensorModel>(
+    c: usize,
     task: Task,
     state: &mut C,
     work: &mut Work,
@@ -375,6 +411,9 @@ fn run<C: TensorModel>(
             barrier.wait();
             let (inputs, steps) = (&work.inputs, &plan.input_steps);
             report.latencies = time_each_call(state, inputs, steps, &plan.output_steps, k)?;
+        }
+        Task::Paced(pacing) => {
+            pacing.serve(c, |slot| calls_of(state, work, plan, slot, 1))?;
         }
     }
     Ok(report)
@@ -445,6 +484,25 @@ mod tests {
             let notes = serde_json::to_value(callers.notes()).unwrap();
             assert_eq!(notes["callers"], 3);
             assert_eq!(notes["callers_hold"], "per caller");
+        });
+    }
+
+    #[test]
+    fn paced_callers_put_each_slots_last_arrival_in_the_outputs() {
+        // 5 samples, --calls 4, 3 callers serving 7 arrivals at once: arrival j in slot
+        // j mod 4 with the samples of call j mod 5; the outputs are the 4 slots in order.
+        let inputs = float_samples(&[0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 4.0, 0.0]);
+        let options = options(&["--calls=4", "--callers=3", "--warmup=2"]);
+        let model = FloatModel(Sum);
+        std::thread::scope(|scope| {
+            let (mut callers, _) =
+                Callers::start(scope, "rust-test", &model, &inputs, &options).unwrap();
+            let paced = callers.paced(vec![0; 7], None).unwrap();
+            assert_eq!((paced.calls, paced.slots, paced.callers), (7, 4, 3));
+            assert_eq!(paced.caller_calls.iter().sum::<i64>(), 7);
+            assert_eq!(floats_of(callers.last_outputs()[0]), [0.0, 1.0, 2.0, 3.0]);
+            callers.round(2).unwrap(); // a round after it: caller after caller again
+            assert_eq!(callers.last_outputs()[0].len(), 3 * 2 * 4);
         });
     }
 }

@@ -36,6 +36,7 @@ pub mod inputs;
 pub mod model;
 pub mod options;
 pub mod outputs;
+pub mod paced;
 #[cfg(feature = "rayon")]
 pub mod rayon_pool;
 pub mod result;

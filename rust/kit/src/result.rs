@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::model::Notes;
+use crate::paced::Paced;
 use crate::rounds::Round;
 
 /// One answer of the dialogue, `{"event": ..., ...}`.
@@ -30,6 +31,8 @@ pub enum Event {
     Latencies {
         calls: u64,
     },
+    /// Contract 6's paced round.
+    Paced(Paced),
 }
 
 impl From<&Round> for Event {

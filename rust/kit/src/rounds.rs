@@ -17,6 +17,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use crate::calls::Buffers;
 use crate::errors::{Error, Result};
 use crate::model::{Notes, TensorModel};
+use crate::paced::{Paced, Pacing};
 use crate::tensors::{Bytes, Dtype, Samples};
 
 /// What the warm-up did: the ready line says it.
@@ -57,6 +58,9 @@ pub trait Runner {
     fn round(&mut self, calls: u64) -> Result<Round>;
     /// Times calls `0 .. calls-1` one at a time; each call's nanoseconds.
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>>;
+    /// Contract 6: serves the arrivals of `offsets` from `start_ns` (paced.rs), arrival j
+    /// in slot j mod M (M: the calls the buffers hold).
+    fn paced(&mut self, offsets: Vec<i64>, start_ns: Option<i64>) -> Result<Paced>;
     /// The last round's outputs: each output's K * B samples as little-endian
     /// bytes, in the model's order (none before the first round); at N callers
     /// every caller's, caller after caller.
@@ -225,27 +229,44 @@ impl<'a, M: TensorModel> Rounds<'a, M> {
     }
 }
 
-impl<M: TensorModel> Runner for Rounds<'_, M> {
-    fn round(&mut self, calls: u64) -> Result<Round> {
-        let k = check_calls(calls, self.max_calls)?;
+impl<M: TensorModel> Rounds<'_, M> {
+    /// Fills each output's first `k` calls with what no call gives: the outputs the
+    /// next round leaves.
+    fn poison(&mut self, k: usize) {
         for ((out, &step), dtype) in
             self.outputs.iter_mut().zip(&self.output_steps).zip(&self.dtypes)
         {
             dtype.poison(&mut out[..k * step]);
         }
+        self.last_round_calls = k;
+    }
+}
+
+impl<M: TensorModel> Runner for Rounds<'_, M> {
+    fn round(&mut self, calls: u64) -> Result<Round> {
+        let k = check_calls(calls, self.max_calls)?;
+        self.poison(k);
         let cpu_start = thread_cpu_ns();
         let start_ns = monotonic_ns();
         let start = Instant::now();
         self.run_calls(0, k)?;
         let ns = nanos_since(start);
         let cpu_ns = thread_cpu_ns().saturating_sub(cpu_start);
-        self.last_round_calls = k;
         Ok(Round { calls, ns, cpu_ns, start_ns, caller_ns: Vec::new() })
     }
 
     fn latencies(&mut self, calls: u64) -> Result<Vec<i64>> {
         let k = check_calls(calls, self.max_calls)?;
         time_each_call(self.model, self.inputs, &self.input_steps, &self.output_steps, k)
+    }
+
+    /// One caller serves every arrival, arrival j in slot j mod M of the run's buffers.
+    fn paced(&mut self, offsets: Vec<i64>, start_ns: Option<i64>) -> Result<Paced> {
+        let mut pacing = Pacing::new(offsets, 1, self.max_calls);
+        self.poison(pacing.filled());
+        pacing.begin(start_ns);
+        pacing.serve(0, |slot| self.run_calls(slot, 1))?;
+        Ok(pacing.result())
     }
 
     fn last_outputs(&mut self) -> Vec<&[u8]> {

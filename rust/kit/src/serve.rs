@@ -1,19 +1,24 @@
 //! The command dialogue of `--serve` (one command a line on stdin, one JSON
-//! answer a line on stdout) and the standalone script that runs the same
-//! commands: `round N` R times, `latencies min(N, 100000)`, `end`.
+//! answer a line on stdout: `round K`, `latencies K`, `paced FILE [START]`,
+//! `end`) and the standalone script that runs the same commands: `round N` R
+//! times, `latencies min(N, 100000)`, `end`.
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use crate::errors::{Error, Result};
 use crate::options::Options;
 use crate::outputs::{write_int64s, write_outputs};
+use crate::paced::read_schedule;
 use crate::result::{Event, ResultLine, json_line, peak_rss_bytes};
 use crate::rounds::{Round, Runner, Warmup};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Round(u64),
     Latencies(u64),
+    /// Contract 6: the schedule's file and START (ns on the monotonic clock).
+    Paced(PathBuf, Option<i64>),
     End,
 }
 
@@ -33,8 +38,16 @@ impl Command {
             ["round", ..] => count("round").map(|k| Some(Command::Round(k))),
             ["latencies", ..] => count("latencies").map(|k| Some(Command::Latencies(k))),
             ["end"] => Ok(Some(Command::End)),
+            ["paced", file] => Ok(Some(Command::Paced(file.into(), None))),
+            ["paced", file, start] => match start.parse::<i64>() {
+                Ok(start) => Ok(Some(Command::Paced(file.into(), Some(start)))),
+                Err(_) => Err(Error::usage(format!(
+                    "bad command '{}': paced FILE START needs START in ns",
+                    line.trim()
+                ))),
+            },
             _ => Err(Error::usage(format!(
-                "unknown command '{}' (expected round K, latencies K or end)",
+                "unknown command '{}' (expected round K, latencies K, paced FILE [START] or end)",
                 line.trim()
             ))),
         }
@@ -87,6 +100,15 @@ impl<'a, R: Runner, W: Write> Session<'a, R, W> {
                 let durations = self.rounds.latencies(k)?;
                 write_int64s(path, &durations)?;
                 self.event(Event::Latencies { calls: k })?;
+            }
+            Command::Paced(schedule, start_ns) => {
+                let Some(path) = &self.options.latencies else {
+                    return Err(Error::usage("paced FILE needs --latencies PATH"));
+                };
+                let offsets = read_schedule(&schedule)?;
+                let paced = self.rounds.paced(offsets, start_ns)?;
+                write_int64s(path, &paced.times)?;
+                self.event(Event::Paced(paced))?;
             }
             Command::End => {
                 self.end()?;
@@ -206,6 +228,47 @@ mod tests {
         assert_eq!(Command::parse(" latencies 7 \r").unwrap(), Some(Command::Latencies(7)));
         assert_eq!(Command::parse("end").unwrap(), Some(Command::End));
         assert_eq!(Command::parse("  ").unwrap(), None);
+        assert_eq!(
+            Command::parse("paced a.i64").unwrap(),
+            Some(Command::Paced("a.i64".into(), None))
+        );
+        assert_eq!(
+            Command::parse("paced a.i64 123").unwrap(),
+            Some(Command::Paced("a.i64".into(), Some(123)))
+        );
+    }
+
+    #[test]
+    fn serve_answers_a_paced_round_and_writes_its_times() {
+        let dir = scratch_dir();
+        let (outputs, latencies, schedule) =
+            (dir.join("paced.f32"), dir.join("paced.i64"), dir.join("arrivals.i64"));
+        std::fs::write(&schedule, [0_i64, 0, 0, 0, 0, 0].map(i64::to_le_bytes).concat()).unwrap();
+        let opts = options(&[
+            "--serve",
+            "--calls=4",
+            "--outputs",
+            outputs.to_str().unwrap(),
+            "--latencies",
+            latencies.to_str().unwrap(),
+        ]);
+        let (lines, outcome) = dialogue(&opts, &format!("paced {}\nend\n", schedule.display()));
+        outcome.unwrap();
+        let answer: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        assert_eq!(answer["event"], "paced");
+        assert_eq!((answer["calls"].as_u64(), answer["slots"].as_u64()), (Some(6), Some(4)));
+        assert_eq!(answer["caller_calls"], serde_json::json!([6]));
+        assert!(answer["ready_ns"].as_i64() < answer["start_ns"].as_i64(), "{answer}");
+        assert_eq!(std::fs::read(&latencies).unwrap().len(), 3 * 6 * 8);
+        // Six arrivals in 4 slots: each slot's last arrival, with that slot's samples.
+        let bytes = std::fs::read(&outputs).unwrap();
+        let want: Vec<u8> = [2.0_f32, 4.0, 6.0, 8.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+        assert_eq!(bytes, want);
+        let opts = options(&["--serve", "--calls=4"]);
+        let (_, outcome) = dialogue(&opts, &format!("paced {}\n", schedule.display()));
+        assert!(outcome.unwrap_err().message.contains("paced FILE needs --latencies"));
+        let (_, outcome) = dialogue(&opts, "paced a.i64 soon\n");
+        assert!(outcome.unwrap_err().message.contains("needs START in ns"));
     }
 
     #[test]

@@ -53,6 +53,7 @@ PACED_LANGUAGES = {
     "python": "Python",
     "cpp": "C++",
     "go": "Go",
+    "rust": "Rust",
 }
 KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
