@@ -372,7 +372,7 @@ def test_every_other_kit_says_when_a_round_ran_too(driver_id: str, small_models:
 
 
 # Contract 6's paced rounds, in the kits that speak it.
-PACED_KITS = ["python", "cpp", "go", "rust"]
+PACED_KITS = ["python", "cpp", "go", "rust", "java"]
 STALL_AT, STALL_NS, GAP_NS, ARRIVALS = 20, 50_000_000, 1_000_000, 200
 # The arrivals whose start is compared, first and last.
 FIRST = 5

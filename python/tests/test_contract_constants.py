@@ -18,6 +18,8 @@ KIT_COPIES: dict[str, tuple[Path, str, str]] = {
            r"const SpinNS\s*=\s*([\d_]+)", r"const PacedLeadNS\s*=\s*([\d_]+)"),
     "rust": (REPO_ROOT / "rust" / "kit" / "src" / "paced.rs",
              r"SPIN_NS: i64\s*=\s*([\d_]+);", r"PACED_LEAD_NS: i64\s*=\s*([\d_]+);"),
+    "java": (REPO_ROOT / "java" / "src" / "main" / "java" / "dev" / "callbench" / "Pacing.java",
+             r"long SPIN_NS\s*=\s*([\d_]+);", r"long PACED_LEAD_NS\s*=\s*([\d_]+);"),
 }  # fmt: skip
 
 

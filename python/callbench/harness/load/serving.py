@@ -54,6 +54,7 @@ PACED_LANGUAGES = {
     "cpp": "C++",
     "go": "Go",
     "rust": "Rust",
+    "java": "Java",
 }
 KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.

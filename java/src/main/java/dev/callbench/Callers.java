@@ -50,6 +50,7 @@ public final class Callers implements Runner, AutoCloseable {
     private final List<ExecutorService> threads = new ArrayList<>();
     private final BlockingQueue<Outcome> outcomes = new LinkedBlockingQueue<>();
     private final List<Round> done = new ArrayList<>();
+    private int[] slotCallers; // after a paced round: each slot's last arrival's caller; else null
 
     /** {@code options.callers} callers of {@code model}, each with its call state and thread. */
     public Callers(TakesCallers model, Path modelPath, List<Tensors.Samples> every, Options options)
@@ -99,11 +100,17 @@ public final class Callers implements Runner, AutoCloseable {
 
     /** Caller c's call i: the samples of call (c*calls + i) mod S, for each input. */
     private void fillInputs(int calls) {
+        fillInputs(calls, false);
+    }
+
+    /** As {@link #fillInputs(int)}; for a paced round's arrivals, every caller's call i: those of call i mod S. */
+    private void fillInputs(int calls, boolean arrivals) {
         for (int c = 0; c < inputs.size(); c++) {
+            int firstCall = arrivals ? 0 : c * calls;
             for (int k = 0; k < inSteps.length; k++) {
                 int step = inSteps[k];
                 for (int i = 0; i < calls; i++) {
-                    int from = (c * calls + i) % held;
+                    int from = (firstCall + i) % held;
                     inputs.get(c)[k].put(i * step, every.get(k).bytes(), from * step, step);
                 }
             }
@@ -112,6 +119,7 @@ public final class Callers implements Runner, AutoCloseable {
 
     /** Hands every caller {@code task}, releases them together, and waits for every outcome. */
     private List<Outcome> runAll(Task task) throws CallbenchException {
+        slotCallers = null;
         CountDownLatch release = new CountDownLatch(1);
         for (int c = 0; c < threads.size(); c++) {
             int caller = c;
@@ -183,15 +191,48 @@ public final class Callers implements Runner, AutoCloseable {
         return all;
     }
 
+    /** Every caller serving the arrivals of {@code offsets}, each taking the next, arrival j in its slot j mod M. */
+    @Override
+    public Pacing paced(long[] offsets, Long start) throws CallbenchException {
+        Pacing pacing = new Pacing(offsets, threads.size(), maxCalls);
+        fillInputs(pacing.filled(), true);
+        rounds.forEach(r -> r.poisonSlots(pacing.filled()));
+        // Made before the start: a lambda bootstraps at its first use.
+        Task serve = (c, r) -> {
+            r.serveArrivals(pacing, c);
+            return new Outcome(c, null, null, null, null);
+        };
+        pacing.begin(start);
+        runAll(serve);
+        slotCallers = pacing.slotCallers();
+        return pacing;
+    }
+
     @Override
     public List<Round> done() {
         return Collections.unmodifiableList(done);
     }
 
-    /** Each output's last round, caller after caller, one output after another. */
+    /**
+     * Each output's last round, caller after caller, one output after another; after a
+     * paced round, each slot's from the caller that served its last arrival, in slot order.
+     */
     @Override
     public void writeOutputs(Path path) throws DataException {
         List<ByteBuffer[]> each = rounds.stream().map(Rounds::lastOutputs).toList();
+        if (slotCallers != null) {
+            ByteBuffer[] slotted = new ByteBuffer[each.get(0).length];
+            for (int k = 0; k < slotted.length; k++) {
+                int step = each.get(0)[k].remaining() / slotCallers.length;
+                slotted[k] = ByteBuffer.allocate(step * slotCallers.length).order(ByteOrder.LITTLE_ENDIAN);
+                for (int slot = 0; slot < slotCallers.length; slot++) {
+                    slotted[k].put(each.get(slotCallers[slot])[k].slice(slot * step, step));
+                }
+                slotted[k].flip();
+            }
+            Outputs.writeOutputs(path, slotted);
+            return;
+        }
         ByteBuffer[] joined = new ByteBuffer[each.get(0).length];
         for (int k = 0; k < joined.length; k++) {
             int bytes = 0;

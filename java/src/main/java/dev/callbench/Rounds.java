@@ -32,6 +32,9 @@ public final class Rounds implements Runner {
     private ByteBuffer[] scratch; // the latency pass's, so the outputs keep the last round
     private int lastCalls;
     private final List<Round> done = new ArrayList<>();
+    // A paced round's call, made once here: a lambda made at its first use would bootstrap
+    // after the round's start, on the first arrival's clock.
+    private final Pacing.SlotCall intoSlot = slot -> call(slot, false);
 
     /**
      * Rounds of at most {@code maxCalls} calls of {@code batch} samples; each
@@ -76,6 +79,33 @@ public final class Rounds implements Runner {
     private void poison() {
         for (int k = 0; k < outputs.length; k++) {
             outputTensors.get(k).dtype().poison(outputs[k], 0, outputs[k].capacity());
+        }
+    }
+
+    /** Before a paced round: every output poisoned, its first {@code slots} calls the ones it leaves. */
+    void poisonSlots(int slots) {
+        poison();
+        lastCalls = slots;
+    }
+
+    /** One caller serves every arrival, arrival j in slot j mod M of the run's buffers. */
+    @Override
+    public Pacing paced(long[] offsets, Long start) throws DataException {
+        Pacing pacing = new Pacing(offsets, 1, maxCalls);
+        poisonSlots(pacing.filled());
+        pacing.begin(start);
+        serveArrivals(pacing, 0);
+        return pacing;
+    }
+
+    /** Caller {@code caller}'s part of a paced round: arrivals until none is left, in its slots. */
+    void serveArrivals(Pacing pacing, int caller) throws DataException {
+        try {
+            pacing.serve(caller, intoSlot);
+        } catch (DataException e) {
+            throw e;
+        } catch (Exception | LinkageError e) {
+            throw failedWhileRunning(e);
         }
     }
 

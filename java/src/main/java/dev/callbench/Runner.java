@@ -14,6 +14,13 @@ public interface Runner {
     /** The duration in ns of each of calls {@code 0 .. calls-1}, timed one at a time. */
     long[] latencies(int calls) throws CallbenchException;
 
+    /**
+     * Contract 6: serves the arrivals of {@code offsets} from {@code start} (ns on the
+     * monotonic clock; null: {@link Pacing#PACED_LEAD_NS} after the set-up), arrival j in
+     * slot j mod M (M: the calls the buffers hold); the round, done.
+     */
+    Pacing paced(long[] offsets, Long start) throws CallbenchException;
+
     /** Every round so far, in the order run. */
     List<Round> done();
 

@@ -13,17 +13,24 @@ import java.util.Map;
  * The command dialogue of docs/contract.md ("Serving rounds"), and the
  * standalone script that runs the same code without {@code --serve}. In the
  * dialogue, the ready line comes first and each command line is answered by
- * one JSON line, flushed: {@code round K}, {@code latencies K}, and {@code end}
- * (or end of input). The script answers nothing: a standalone run prints its
+ * one JSON line, flushed: {@code round K}, {@code latencies K}, {@code paced FILE
+ * [START]} (contract 6, {@link Pacing}) and {@code end} (or end of input). The script answers nothing: a standalone run prints its
  * result line alone. Both end at {@code end}; the rounds are the runner's.
  */
 public final class Serve {
-    /** One command: {@code round K}, {@code latencies K} or {@code end} (calls 0). */
-    public record Command(Verb verb, int calls) {}
+    /**
+     * One command: {@code round K}, {@code latencies K}, {@code paced FILE [START]} (its
+     * schedule and start, null when absent) or {@code end} (calls 0).
+     */
+    public record Command(Verb verb, int calls, Path schedule, Long start) {
+        public Command(Verb verb, int calls) {
+            this(verb, calls, null, null);
+        }
+    }
 
-    public enum Verb { ROUND, LATENCIES, END }
+    public enum Verb { ROUND, LATENCIES, PACED, END }
 
-    private static final String EXPECTED = "expected 'round K', 'latencies K' or 'end'";
+    private static final String EXPECTED = "expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'";
 
     private final Options options;
     private final Runner rounds;
@@ -62,6 +69,9 @@ public final class Serve {
             }
             return new Command(Verb.END, 0);
         }
+        if (name.equals("paced")) {
+            return parsePaced(words, line);
+        }
         Verb verb = switch (name) {
             case "round" -> Verb.ROUND;
             case "latencies" -> Verb.LATENCIES;
@@ -84,6 +94,23 @@ public final class Serve {
                     + maxCalls + " (--calls)");
         }
         return new Command(verb, calls);
+    }
+
+    /** {@code paced FILE [START]}: START, when given, an integer of ns. */
+    private static Command parsePaced(String[] words, String line) throws UsageException {
+        if (words.length != 2 && words.length != 3) {
+            throw new UsageException("command 'paced FILE [START]' needs a file and at most a start, got '"
+                    + line.strip() + "'");
+        }
+        Long start = null;
+        if (words.length == 3) {
+            try {
+                start = Long.parseLong(words[2]);
+            } catch (NumberFormatException e) {
+                throw new UsageException("paced FILE START needs START in ns, got '" + words[2] + "'");
+            }
+        }
+        return new Command(Verb.PACED, 0, Path.of(words[1]), start);
     }
 
     /** Prints the ready line, then answers {@code commands} until {@code end} or end of input. */
@@ -136,6 +163,17 @@ public final class Serve {
                 Outputs.writeInt64s(options.latencies, rounds.latencies(command.calls()));
                 if (answering) {
                     answer(event("latencies", "calls", (long) command.calls()));
+                }
+                return true;
+            }
+            case PACED -> {
+                if (options.latencies == null) {
+                    throw new UsageException("paced FILE needs --latencies PATH");
+                }
+                Pacing pacing = rounds.paced(Pacing.readSchedule(command.schedule()), command.start());
+                Outputs.writeInt64s(options.latencies, pacing.times());
+                if (answering) {
+                    answer(pacing.answer());
                 }
                 return true;
             }

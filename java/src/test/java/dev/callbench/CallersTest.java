@@ -138,6 +138,36 @@ class CallersTest {
     }
 
     @Test
+    void pacedCallersPutEachSlotsLastArrivalInTheOutputs() throws Exception {
+        // 5 samples, --calls 4, 3 callers serving 7 arrivals at once: arrival j in slot j mod 4
+        // with the samples of call j mod 5; the outputs are the 4 slots in order.
+        TestFiles.writeFloats(models.resolve("inputs.f32"), 0, 0, 1, 0, 2, 0, 3, 0, 4, 0);
+        Path schedule = models.resolve("arrivals.i64");
+        Files.write(schedule, new byte[7 * 8]);
+        Path outputs = models.resolve("out.f32");
+        Path latencies = models.resolve("lat.i64");
+        List<String> lines = run(new SumCallers(-1), "paced " + schedule + "\nend\n", "--serve",
+                "--calls", "4", "--callers", "3", "--warmup", "2", "--outputs", outputs.toString(),
+                "--latencies", latencies.toString());
+        JsonObject paced = JsonParser.parseString(lines.get(1)).getAsJsonObject();
+        assertEquals("paced", paced.get("event").getAsString());
+        assertEquals(7, paced.get("calls").getAsInt());
+        assertEquals(4, paced.get("slots").getAsInt());
+        assertEquals(3, paced.get("callers").getAsInt());
+        long served = 0;
+        for (var n : paced.getAsJsonArray("caller_calls")) {
+            served += n.getAsLong();
+        }
+        assertEquals(7, served);
+        assertTrue(paced.get("ready_ns").getAsLong() < paced.get("start_ns").getAsLong());
+        assertEquals(3 * 7 * 8, Files.size(latencies));
+        ByteBuffer written = ByteBuffer.wrap(Files.readAllBytes(outputs)).order(ByteOrder.LITTLE_ENDIAN);
+        float[] got = new float[written.remaining() / 4];
+        written.asFloatBuffer().get(got);
+        assertArrayEquals(new float[] {0, 1, 2, 3}, got);
+    }
+
+    @Test
     void aFailingCallerIsOneLineNamingIt() throws Exception {
         TestFiles.writeFloats(models.resolve("inputs.f32"), 1, 2, 3, 4);
         CallerFailedException e = assertThrows(CallerFailedException.class, () -> run(new SumCallers(1),

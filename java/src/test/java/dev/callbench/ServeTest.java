@@ -34,10 +34,10 @@ class ServeTest {
 
     @Test
     void badCommandsAreUsageErrors() {
-        assertBad("java-x: usage: empty command; expected 'round K', 'latencies K' or 'end'", "");
-        assertBad("java-x: usage: unknown command 'stop'; expected 'round K', 'latencies K' or 'end'",
+        assertBad("java-x: usage: empty command; expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'", "");
+        assertBad("java-x: usage: unknown command 'stop'; expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'",
                 "stop");
-        assertBad("java-x: usage: unknown command 'ROUND 3'; expected 'round K', 'latencies K' or 'end'",
+        assertBad("java-x: usage: unknown command 'ROUND 3'; expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'",
                 "ROUND 3");
         assertBad("java-x: usage: command 'round K' needs one count K, got 'round'", "round");
         assertBad("java-x: usage: command 'round K' needs one count K, got 'round 1 2'", "round 1 2");

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * callbench-callers-test: a driver of the Java kit that takes callers (contract 4) and
@@ -28,7 +29,9 @@ import java.util.List;
  * <p>Each caller reads its own copy of mlp_weights.f32 and runs the MLP's forward pass as
  * plain loops, so its outputs are the model's and only MODE can fail it: "ok";
  * "fail-in-caller-C" (caller C fails in its first round); "hang-in-caller-C" (caller C
- * sleeps ten minutes in its first round). It lives with the kit's classes, not its tests,
+ * sleeps ten minutes in its first round); "stall-at-call-J" (after its warm-up, the first
+ * call over the samples of call J, whichever caller makes it, sleeps 50 ms first: contract
+ * 6's paced test, the calls queued behind it carry the wait). It lives with the kit's classes, not its tests,
  * because the JPype host runs what those hold.
  */
 public final class CallersTestDriver implements CallersDriver {
@@ -36,9 +39,13 @@ public final class CallersTestDriver implements CallersDriver {
             List.of(new Tensor("x", Dtype.FLOAT32, new long[] {2})),
             List.of(new Tensor("y", Dtype.FLOAT32, new long[] {1})));
 
+    /** The one stall of stall-at-call-J, in the whole process. */
+    private static final AtomicBoolean STALLED = new AtomicBoolean();
+
     private final String id;
     private final String how;
     private final int misbehaving;
+    private final int stallAt; // stall-at-call-J: J; -1 for none
 
     private CallersTestDriver(String id, String mode) {
         this.id = id;
@@ -46,6 +53,8 @@ public final class CallersTestDriver implements CallersDriver {
         boolean chosen = dash > 0 && mode.substring(0, dash).endsWith("-in-caller");
         this.how = chosen ? mode.substring(0, dash) : "ok";
         this.misbehaving = chosen ? Integer.parseInt(mode.substring(dash + 1)) : -1;
+        boolean stalls = dash > 0 && mode.substring(0, dash).equals("stall-at-call");
+        this.stallAt = stalls ? Integer.parseInt(mode.substring(dash + 1)) : -1;
     }
 
     public static void main(String[] args) throws CallbenchException {
@@ -64,7 +73,19 @@ public final class CallersTestDriver implements CallersDriver {
 
     @Override
     public TakesCallers load(Path model, Options options) throws Exception {
-        return new Loaded(model, options);
+        return new Loaded(model, options, stallSamples(options));
+    }
+
+    /** Call J's samples (stall-at-call-J), or null. */
+    private float[] stallSamples(Options options) throws IOException {
+        if (stallAt < 0) {
+            return null;
+        }
+        FloatBuffer all = ByteBuffer.wrap(Files.readAllBytes(options.models.resolve("inputs.f32")))
+                .order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+        float[] mine = new float[2 * options.batch];
+        all.get(2 * options.batch * stallAt, mine);
+        return mine;
     }
 
     /** One caller's forward pass over its own weights. */
@@ -74,9 +95,11 @@ public final class CallersTestDriver implements CallersDriver {
         private final int batch;
         private final String misbehaves; // null for a caller that behaves
         private final int warmup;
+        private final float[] stallOver; // stall-at-call-J: call J's samples; else null
         private int calls;
 
-        Forward(Path weights, Options options, String misbehaves) throws IOException, DataException {
+        Forward(Path weights, Options options, String misbehaves, float[] stallOver)
+                throws IOException, DataException {
             FloatBuffer floats = ByteBuffer.wrap(Files.readAllBytes(weights)).order(ByteOrder.LITTLE_ENDIAN)
                     .asFloatBuffer();
             this.w = new float[floats.remaining()];
@@ -92,6 +115,17 @@ public final class CallersTestDriver implements CallersDriver {
             this.batch = options.batch;
             this.misbehaves = misbehaves;
             this.warmup = options.warmup;
+            this.stallOver = stallOver;
+        }
+
+        /** Whether the call at {@code first} is over call J's samples (stall-at-call-J). */
+        private boolean overStallSamples(ByteBuffer x, int first) {
+            for (int i = 0; i < stallOver.length; i++) {
+                if (x.getFloat(4 * (2 * first + i)) != stallOver[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
@@ -101,13 +135,17 @@ public final class CallersTestDriver implements CallersDriver {
 
         @Override
         public void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception {
-            if (misbehaves != null && ++calls > warmup) { // the warm-up goes as it should
+            ByteBuffer x = inputs[0].duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            ++calls;
+            if (stallOver != null && calls > warmup && overStallSamples(x, first) && !STALLED.getAndSet(true)) {
+                Thread.sleep(50);
+            }
+            if (misbehaves != null && calls > warmup) { // the warm-up goes as it should
                 if (misbehaves.equals("fail-in-caller")) {
                     throw new IllegalStateException("failed on purpose");
                 }
                 Thread.sleep(600_000);
             }
-            ByteBuffer x = inputs[0].duplicate().order(ByteOrder.LITTLE_ENDIAN);
             ByteBuffer y = outputs[0].duplicate().order(ByteOrder.LITTLE_ENDIAN);
             float[] h1 = new float[h];
             int b = 3 * h;
@@ -143,17 +181,19 @@ public final class CallersTestDriver implements CallersDriver {
     private final class Loaded extends Forward implements TakesCallers {
         private final Path weights;
         private final Options options;
+        private final float[] stallOver;
         private int made;
 
-        Loaded(Path weights, Options options) throws IOException, DataException {
-            super(weights, options, null);
+        Loaded(Path weights, Options options, float[] stallOver) throws IOException, DataException {
+            super(weights, options, null, stallOver);
             this.weights = weights;
             this.options = options;
+            this.stallOver = stallOver;
         }
 
         @Override
         public TensorModel caller() throws Exception {
-            return new Forward(weights, options, made++ == misbehaving ? how : null);
+            return new Forward(weights, options, made++ == misbehaving ? how : null, stallOver);
         }
 
         @Override
