@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fillInputs } from './callers.js';
 import { requireSamples } from './inputs.js';
 import { checkModel } from './model.js';
+import { Pacing, waitInThread } from './paced.js';
 import { Rounds } from './rounds.js';
 import { DTYPES, INPUTS_STEM, readInputs, sampleSize, tensorFile } from './tensors.js';
 import { join } from 'node:path';
@@ -54,13 +55,21 @@ export function serveAsCaller(load) {
       await atTheGate(k, generation);
       return { ns: await rounds.latencies(k) };
     },
+    async paced({ pacing: buffers, generation }) {
+      const pacing = new Pacing(buffers);
+      rounds.poisonSlots(pacing.filled);
+      await atTheGate(pacing.filled, generation, true);
+      await rounds.serveArrivals(pacing, c, waitInThread);
+      return { served: pacing.callerCalls[c] };
+    },
     async outputs() {
       return { outputs: rounds.lastOutputs() };
     },
   };
   // Inputs filled, the entry told, then wait for the gate to open (this round's generation).
-  async function atTheGate(k, generation) {
-    fillInputs(mine, every, c, k, options.batch, signature);
+  // A paced round's arrivals: every caller's call i <- call i mod S.
+  async function atTheGate(k, generation, arrivals = false) {
+    fillInputs(mine, every, arrivals ? 0 : c, k, options.batch, signature);
     parentPort.postMessage({ ready: true });
     Atomics.wait(gate, 0, generation - 1);
   }

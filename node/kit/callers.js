@@ -16,7 +16,10 @@
 //   the entry opens once all are ready, so they start together.
 //
 // Either way caller c's call i takes the samples of call (c*K + i) mod S (S:
-// the calls the inputs hold), filled before the start, outside the timing.
+// the calls the inputs hold), filled before the start, outside the timing. A
+// paced round (contract 6, kit/paced.js) gives every caller call i <- call
+// i mod S: a caller takes the next arrival, in flight from one counter on the
+// loop, in workers from one counter in shared memory (Atomics.add).
 // Node.js gives no thread's CPU clock: cpu_ns is the process's over the round
 // (process.cpuUsage: every thread of the process, the workers' among them), and
 // the notes say so. A caller that fails ends the run at once: the entry reports
@@ -25,6 +28,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { firstLine } from './errors.js';
+import { Pacing, waitOnLoop } from './paced.js';
 import { Rounds, checkCalls } from './rounds.js';
 import { DTYPES, sampleSize } from './tensors.js';
 
@@ -72,6 +76,17 @@ function joinedRound(k, each, cpu) {
     callers: each.length,
     caller_ns: each.map((r) => r.ns),
   };
+}
+
+/** Each output's filled slots of a paced round, each from the caller that served its last arrival. */
+function slottedOutputs(each, owners) {
+  if (each.length === 0 || each[0].length === 0) return [];
+  return each[0].map((first, o) => {
+    const step = first.length / owners.length;
+    const all = new first.constructor(first.length);
+    owners.forEach((c, slot) => all.set(each[c][o].subarray(slot * step, (slot + 1) * step), slot * step));
+    return all;
+  });
 }
 
 /** Each output's last round, caller after caller. */
@@ -131,10 +146,14 @@ export class InFlightCallers {
     this.options = options;
     this.inputs = [];
     this.rounds = [];
+    this.slotOwners = null; // after a paced round: each slot's last arrival's caller
   }
 
-  fill(calls) {
-    this.inputs.forEach((mine, c) => fillInputs(mine, this.every, c, calls, this.options.batch, this.model.signature()));
+  /** Each caller's inputs for `calls` calls; for a paced round's arrivals, every caller's call i <- call i mod S. */
+  fill(calls, arrivals = false) {
+    this.slotOwners = null;
+    this.inputs.forEach((mine, c) => fillInputs(mine, this.every, arrivals ? 0 : c, calls, this.options.batch,
+      this.model.signature()));
   }
 
   /** Every caller's warm-up at once: the fewest calls any made. */
@@ -159,8 +178,20 @@ export class InFlightCallers {
     return joinedLatencies(await allCallers(this.rounds.map((r) => r.latencies(k))));
   }
 
+  /** Contract 6: every caller in flight serving the arrivals of `offsets`, each taking the next. */
+  async paced(offsets, startNs) {
+    const pacing = Pacing.create(offsets, this.rounds.length, this.options.calls);
+    this.fill(pacing.filled, true);
+    this.rounds.forEach((r) => r.poisonSlots(pacing.filled));
+    pacing.begin(startNs);
+    await allCallers(this.rounds.map((r, c) => r.serveArrivals(pacing, c, waitOnLoop)));
+    this.slotOwners = pacing.slotCallers();
+    return pacing;
+  }
+
   lastOutputs() {
-    return joinedOutputs(this.rounds.map((r) => r.lastOutputs()));
+    const each = this.rounds.map((r) => r.lastOutputs());
+    return this.slotOwners ? slottedOutputs(each, this.slotOwners) : joinedOutputs(each);
   }
 
   notes() {
@@ -207,6 +238,7 @@ export class WorkerCallers {
     this.gate = new Int32Array(new SharedArrayBuffer(4));
     this.generation = 0;
     this.failure = null;
+    this.slotOwners = null; // after a paced round: each slot's last arrival's caller
   }
 
   answer(c, message) {
@@ -242,18 +274,24 @@ export class WorkerCallers {
     return { calls: Math.min(...each.map((w) => w.calls)), ns: Number(process.hrtime.bigint() - start) };
   }
 
-  /** Every worker ready at the gate (its inputs filled), then the gate opened: they start together. */
-  async gated(kind, k) {
+  /**
+   * Every worker ready at the gate (its inputs filled), then the gate opened: they start
+   * together. `task` is what each worker is sent besides its kind and the gate's generation;
+   * `atTheGate` runs once every worker is there, before the gate opens.
+   */
+  async gated(kind, task, atTheGate = () => {}) {
     if (this.failure) throw this.failure;
+    this.slotOwners = null;
     const generation = ++this.generation;
     const replies = this.workers.map((worker, c) => {
       const ready = new Promise((resolve, reject) => this.answers[c].push([resolve, reject]));
       const done = new Promise((resolve, reject) => this.answers[c].push([resolve, reject]));
       done.catch(() => {}); // a failure before the gate is awaited through `ready`
-      worker.postMessage({ kind, k, generation });
+      worker.postMessage({ ...task, kind, generation });
       return { ready, done };
     });
     await allCallers(replies.map((r) => r.ready));
+    atTheGate();
     const cpuStart = process.cpuUsage();
     Atomics.store(this.gate, 0, generation);
     Atomics.notify(this.gate, 0);
@@ -263,18 +301,30 @@ export class WorkerCallers {
 
   async round(k) {
     checkCalls('round', k, this.options.calls);
-    const { each, cpu } = await this.gated('round', k);
+    const { each, cpu } = await this.gated('round', { k });
     return joinedRound(k, each.map((a) => a.round), cpu);
   }
 
   async latencies(k) {
     checkCalls('latencies', k, this.options.calls);
-    const { each } = await this.gated('latencies', k);
+    const { each } = await this.gated('latencies', { k });
     return joinedLatencies(each.map((a) => a.ns));
   }
 
+  /**
+   * Contract 6: every worker serving the arrivals of `offsets`, each taking the next from
+   * one counter in shared memory; the round's start set once all are at the gate.
+   */
+  async paced(offsets, startNs) {
+    const pacing = Pacing.create(offsets, this.workers.length, this.options.calls, true);
+    await this.gated('paced', { pacing: pacing.buffers }, () => pacing.begin(startNs));
+    this.slotOwners = pacing.slotCallers();
+    return pacing;
+  }
+
   async lastOutputs() {
-    return joinedOutputs((await this.ask(() => ({ kind: 'outputs' }))).map((a) => a.outputs));
+    const each = (await this.ask(() => ({ kind: 'outputs' }))).map((a) => a.outputs);
+    return this.slotOwners ? slottedOutputs(each, this.slotOwners) : joinedOutputs(each);
   }
 
   runtimeVersion() {

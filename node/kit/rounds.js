@@ -8,6 +8,7 @@
 // system over all its threads, in µs), and the drivers say so in their notes.
 
 import { UsageError } from './errors.js';
+import { Pacing, waitOnLoop } from './paced.js';
 import { DTYPES, poison, sampleSize } from './tensors.js';
 
 /**
@@ -96,8 +97,7 @@ export class Rounds {
    */
   async round(k) {
     checkCalls('round', k, this.maxCalls);
-    this.outputs.forEach((values, o) => poison(values.subarray(0, k * this.outSteps[o]), this.dtypes[o]));
-    this.lastCalls = k;
+    this.poisonSlots(k);
     const { model } = this;
     const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
@@ -119,6 +119,30 @@ export class Rounds {
       ns[i] = process.hrtime.bigint() - start;
     }
     return ns;
+  }
+
+  /** Each output's first k calls filled with what no call gives: the outputs the next round leaves. */
+  poisonSlots(k) {
+    this.outputs.forEach((values, o) => poison(values.subarray(0, k * this.outSteps[o]), this.dtypes[o]));
+    this.lastCalls = k;
+  }
+
+  /**
+   * Contract 6 at one caller, on the event loop: serves the arrivals of `offsets` from
+   * `startNs` (a BigInt, or null: PACED_LEAD_NS after the set-up), arrival j in slot j mod M.
+   * @returns {Promise<Pacing>} the round, done
+   */
+  async paced(offsets, startNs) {
+    const pacing = Pacing.create(offsets, 1, this.maxCalls);
+    this.poisonSlots(pacing.filled);
+    pacing.begin(startNs);
+    await this.serveArrivals(pacing, 0, waitOnLoop);
+    return pacing;
+  }
+
+  /** Caller `caller`'s part of a paced round: arrivals until none is left, each in its slot. */
+  serveArrivals(pacing, caller, wait) {
+    return pacing.serve(caller, (slot) => this.model.call(this.input(slot), this.output(slot)), wait);
   }
 
   /** Each output's last-round samples (k*B), in the model's order; none before any round. */

@@ -1,20 +1,28 @@
-// serve: the command dialogue of --serve (round K, latencies K, end) and the
-// standalone script that runs the same commands without it.
+// serve: the command dialogue of --serve (round K, latencies K, paced FILE
+// [START], end) and the standalone script that runs the same commands without it.
 
 import { UsageError } from './errors.js';
 import { writeInt64s } from './outputs.js';
+import { readSchedule } from './paced.js';
 import { jsonLine } from './result.js';
 
 /** How many calls the standalone script's latency pass times at most. */
 export const STANDALONE_LATENCY_CALLS = 100_000;
 
 /**
- * One line of the dialogue: "round K", "latencies K" or "end"
- * (1 <= K <= maxCalls) as {kind, calls}; anything else is a UsageError.
+ * One line of the dialogue: "round K", "latencies K" (1 <= K <= maxCalls) as {kind, calls},
+ * "paced FILE [START]" as {kind, schedule, startNs} (START a BigInt, or null), or "end";
+ * anything else is a UsageError.
  */
 export function parseCommand(line, maxCalls) {
   const words = line.split(/[ \t\r]+/).filter((word) => word !== '');
   if (words.length === 1 && words[0] === 'end') return { kind: 'end', calls: 0 };
+  if ((words.length === 2 || words.length === 3) && words[0] === 'paced') {
+    if (words.length === 3 && !/^[+-]?\d+$/.test(words[2])) {
+      throw new UsageError(`paced FILE START needs START in ns, got '${words[2]}'`);
+    }
+    return { kind: 'paced', calls: 0, schedule: words[1], startNs: words.length === 3 ? BigInt(words[2]) : null };
+  }
   if (words.length === 2 && (words[0] === 'round' || words[0] === 'latencies')) {
     const [kind, text] = words;
     if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`${kind} K needs an integer K, got '${text}'`);
@@ -25,7 +33,7 @@ export function parseCommand(line, maxCalls) {
     return { kind, calls: k };
   }
   const shown = [...line].slice(0, 60).join('').replace(/[\x00-\x1f\x7f]/g, ' ');
-  throw new UsageError(`unknown command '${shown}': expected 'round K', 'latencies K' or 'end'`);
+  throw new UsageError(`unknown command '${shown}': expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'`);
 }
 
 /** Without --serve: round N, --repeats times; latencies min(N, 100000) if --latencies is given; end. */
@@ -77,6 +85,13 @@ async function execute(command, options, runner, rounds, write) {
     if (!options.latencies) throw new UsageError('latencies K needs --latencies PATH');
     writeInt64s(options.latencies, await runner.latencies(command.calls));
     write?.(`${jsonLine({ event: 'latencies', calls: command.calls })}\n`);
+    return true;
+  }
+  if (command.kind === 'paced') {
+    if (!options.latencies) throw new UsageError('paced FILE needs --latencies PATH');
+    const pacing = await runner.paced(readSchedule(command.schedule), command.startNs);
+    writeInt64s(options.latencies, pacing.timings());
+    write?.(`${jsonLine(pacing.answer())}\n`);
     return true;
   }
   return false;

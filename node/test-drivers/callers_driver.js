@@ -1,13 +1,16 @@
-// A driver of the Node.js kit that takes callers (contract 4) as worker_threads and
+// A driver of the Node.js kit that takes callers (contract 4) as worker_threads (or,
+// with CALLBENCH_CALLERS_TEST_WAY=in-flight, in flight on the event loop) and
 // misbehaves in one chosen caller on request, for the conformance test:
 //
 //   node callers_driver.js MODE DRIVER_ID <contract options>
 //
-// Each caller (a worker) reads its own copy of mlp_weights.f32 and runs the MLP's
-// forward pass as plain loops, so its outputs are the model's and only MODE can fail
-// it: "ok"; "fail-in-caller-C" (caller C fails in its first round);
-// "hang-in-caller-C" (caller C blocks its thread ten minutes in its first round).
-// (Not under test/: `node --test` would run it.)
+// Each caller reads its own copy of mlp_weights.f32 and runs the MLP's forward pass
+// as plain loops, so its outputs are the model's and only MODE can fail it: "ok";
+// "fail-in-caller-C" (caller C fails in its first round); "hang-in-caller-C" (caller
+// C blocks its thread ten minutes in its first round); "stall-at-call-J" (after its
+// warm-up, a caller's first call over the samples of call J blocks its thread 50 ms
+// first: contract 6's paced test, the calls queued behind it carry the wait; a paced
+// round of K = --calls arrivals makes one such call). (Not under test/: `node --test` would run it.)
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +23,13 @@ import { floatModel } from '../kit/float_model.js';
 import { runDriver } from '../kit/main.js';
 
 const MODE_VARIABLE = 'CALLBENCH_CALLERS_TEST_MODE'; // the mode, to the workers
+const WAY_VARIABLE = 'CALLBENCH_CALLERS_TEST_WAY'; // 'workers' (the default) or 'in-flight'
 
 function parseMode(text) {
   const match = /^(.*-in-caller)-(\d+)$/.exec(text ?? '');
-  return match ? { how: match[1], caller: Number(match[2]) } : { how: 'ok', caller: -1 };
+  if (match) return { how: match[1], caller: Number(match[2]), stallAt: -1 };
+  const stall = /^stall-at-call-(\d+)$/.exec(text ?? '');
+  return { how: 'ok', caller: -1, stallAt: stall ? Number(stall[1]) : -1 };
 }
 
 /** One caller's forward pass over its own weights. */
@@ -39,10 +45,20 @@ class Forward {
     this.misbehaves = misbehaves;
     this.warmup = options.warmup;
     this.calls = 0;
+    const { stallAt } = parseMode(process.env[MODE_VARIABLE]);
+    if (stallAt >= 0) { // call J's samples: a call over them is the one to stall
+      const samples = readFileSync(join(options.models, 'inputs.f32'));
+      const all = new Float32Array(samples.buffer, samples.byteOffset, samples.byteLength / 4);
+      this.stallOver = all.slice(2 * options.batch * stallAt, 2 * options.batch * (stallAt + 1));
+    }
   }
 
   call(input, output) {
     this.calls += 1;
+    if (this.stallOver && this.calls > this.warmup && this.stallOver.every((v, i) => v === input[i])) {
+      this.stallOver = null; // once
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
     if (this.misbehaves && this.calls > this.warmup) { // the warm-up goes as it should
       if (this.misbehaves === 'fail-in-caller') throw new Error('failed on purpose');
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600_000);
@@ -78,7 +94,10 @@ async function load(options) {
   const mode = parseMode(process.env[MODE_VARIABLE]);
   // At one caller the entry's own model is called: it never misbehaves.
   const caller = isCallerWorker() ? workerData.callbenchCaller : -1;
-  return floatModel(new Forward(options, caller >= 0 && caller === mode.caller ? mode.how : null));
+  const model = floatModel(new Forward(options, caller >= 0 && caller === mode.caller ? mode.how : null));
+  let made = 0; // in flight: each caller's own forward, caller `mode.caller` misbehaving
+  model.caller = () => floatModel(new Forward(options, made++ === mode.caller ? mode.how : null));
+  return model;
 }
 
 if (isCallerWorker()) {
@@ -90,6 +109,6 @@ if (isCallerWorker()) {
     stdin: process.stdin,
     write: (text) => process.stdout.write(text),
     writeErr: (text) => process.stderr.write(text),
-  }, { callers: 'workers', script: fileURLToPath(import.meta.url) });
+  }, { callers: process.env[WAY_VARIABLE] ?? 'workers', script: fileURLToPath(import.meta.url) });
   process.exit(status);
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -63,4 +63,22 @@ test('a driver of one caller refuses more before loading', async () => {
   assert.equal(status, 2);
   assert.equal(lastErr, `node-test: usage: ${ONE_CALLER}`);
   assert.equal(loaded, false);
+});
+
+test('paced callers in flight put each slot\'s last arrival in the outputs', async (t) => {
+  // 5 samples, --calls 4, 3 callers serving 7 arrivals at once: arrival j in slot j mod 4 with
+  // the samples of call j mod 5; the outputs are the 4 slots in order.
+  const dir = tempDir(t);
+  writeInputs(dir, [0, 0, 1, 0, 2, 0, 3, 0, 4, 0]);
+  const schedule = join(dir, 'arrivals.i64');
+  writeFileSync(schedule, new Uint8Array(new BigInt64Array(7).buffer));
+  const outputs = join(dir, 'o.f32');
+  const { status, stdout } = await run(['--models', dir, '--calls', '4', '--callers', '3', '--warmup', '2',
+    '--outputs', outputs, '--latencies', join(dir, 'l.i64'), '--serve'], { stdin: [`paced ${schedule}`, 'end'] });
+  assert.equal(status, 0);
+  const [, paced] = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+  assert.deepEqual([paced.event, paced.calls, paced.slots, paced.callers], ['paced', 7, 4, 3]);
+  assert.equal(paced.caller_calls.reduce((a, b) => a + b), 7);
+  const bytes = readFileSync(outputs);
+  assert.deepEqual([0, 1, 2, 3].map((i) => bytes.readFloatLE(4 * i)), [0, 1, 2, 3]);
 });

@@ -66,7 +66,7 @@ test('usage errors exit 2 with one line', async (t) => {
     assert.match(lastErr, /^node-test: usage: /, name);
   }
   const { lastErr } = await run(['--models', dir, '--calls', '2', '--serve'], { stdin: ['bogus'] });
-  assert.equal(lastErr, "node-test: usage: unknown command 'bogus': expected 'round K', 'latencies K' or 'end'");
+  assert.equal(lastErr, "node-test: usage: unknown command 'bogus': expected 'round K', 'latencies K', 'paced FILE [START]' or 'end'");
 });
 
 test('data errors exit 1 naming the file', async (t) => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -106,4 +106,28 @@ test('runScript runs the script silently', async (t) => {
   const rounds = await runScript(options, runner);
   assert.equal(rounds.length, 3);
   assert.deepEqual(runner.ran, ['round', 'round', 'round', 'latencies']);
+});
+
+test('paced FILE [START] is parsed, and serves its arrivals into their slots', async (t) => {
+  assert.deepEqual(parseCommand('paced a.i64', 10), { kind: 'paced', calls: 0, schedule: 'a.i64', startNs: null });
+  assert.deepEqual(parseCommand('paced a.i64 123', 10), { kind: 'paced', calls: 0, schedule: 'a.i64', startNs: 123n });
+  assert.throws(() => parseCommand('paced a.i64 soon', 10), /paced FILE START needs START in ns, got 'soon'/);
+  // Four samples, --calls 4, six arrivals: slots 0 and 1 served twice, last by arrivals 4 and 5.
+  const dir = tempDir(t);
+  const schedule = join(dir, 'arrivals.i64');
+  writeFileSync(schedule, new Uint8Array(new BigInt64Array(6).buffer));
+  const latencies = join(dir, 'l.i64');
+  const inputs = [{ values: Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]), count: 4 }];
+  const rounds = new Rounds(floatModel(new SumModel()), inputs, 4, 1);
+  let answers = '';
+  await serve({ ...DEFAULTS, calls: 4, latencies }, rounds, 0, { calls: 0, ns: 0 }, [`paced ${schedule}`],
+    (s) => { answers += s; });
+  const answer = JSON.parse(answers.trimEnd().split('\n')[1]);
+  assert.equal(answer.event, 'paced');
+  assert.deepEqual([answer.calls, answer.slots, answer.callers, answer.caller_calls], [6, 4, 1, [6]]);
+  assert.ok(answer.ready_ns < answer.start_ns);
+  assert.equal(readFileSync(latencies).length, 3 * 6 * 8);
+  assert.deepEqual(Array.from(rounds.lastOutputs()[0]), [3, 7, 11, 15]);
+  await assert.rejects(serve({ ...DEFAULTS, calls: 4 }, rounds, 0, { calls: 0, ns: 0 }, [`paced ${schedule}`], () => {}),
+    /paced FILE needs --latencies PATH/);
 });

@@ -235,8 +235,17 @@ CALLERS_TEST_DRIVERS: dict[str, Callable[[], tuple[list[str], Path]]] = {
 }  # fmt: skip
 
 
+# Node.js's callers in flight on its event loop (its test driver's other way), for the paced
+# rounds' tests beside its workers.
+PACED_TEST_DRIVERS = {
+    **CALLERS_TEST_DRIVERS,
+    "node-in-flight": lambda: (["env", "CALLBENCH_CALLERS_TEST_WAY=in-flight",
+                                *CALLERS_TEST_DRIVERS["node"]()[0]], NODE_CALLERS_TEST),
+}  # fmt: skip
+
+
 def callers_test_driver(kit: str, mode: str) -> list[str]:
-    program, built = CALLERS_TEST_DRIVERS[kit]()
+    program, built = PACED_TEST_DRIVERS[kit]()
     if not built.is_file():
         pytest.skip(f"{built} is not built (callbench build {kit} --test)")
     return [*program, mode, f"{kit}-callers"]
@@ -372,7 +381,7 @@ def test_every_other_kit_says_when_a_round_ran_too(driver_id: str, small_models:
 
 
 # Contract 6's paced rounds, in the kits that speak it.
-PACED_KITS = ["python", "cpp", "go", "rust", "java"]
+PACED_KITS = ["python", "cpp", "go", "rust", "java", "node", "node-in-flight"]
 STALL_AT, STALL_NS, GAP_NS, ARRIVALS = 20, 50_000_000, 1_000_000, 200
 # The arrivals whose start is compared, first and last.
 FIRST = 5

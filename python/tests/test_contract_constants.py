@@ -20,6 +20,8 @@ KIT_COPIES: dict[str, tuple[Path, str, str]] = {
              r"SPIN_NS: i64\s*=\s*([\d_]+);", r"PACED_LEAD_NS: i64\s*=\s*([\d_]+);"),
     "java": (REPO_ROOT / "java" / "src" / "main" / "java" / "dev" / "callbench" / "Pacing.java",
              r"long SPIN_NS\s*=\s*([\d_]+);", r"long PACED_LEAD_NS\s*=\s*([\d_]+);"),
+    "node": (REPO_ROOT / "node" / "kit" / "paced.js",
+             r"const SPIN_NS\s*=\s*([\d_]+);", r"const PACED_LEAD_NS\s*=\s*([\d_]+);"),
 }  # fmt: skip
 
 

@@ -55,6 +55,7 @@ PACED_LANGUAGES = {
     "go": "Go",
     "rust": "Rust",
     "java": "Java",
+    "node": "Node.js",
 }
 KIND = rate_search.KIND
 # The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
