@@ -71,7 +71,8 @@ func TestAStalledCallShowsInTheWaitsOfTheArrivalsBehindIt(t *testing.T) {
 		offsets[j] = int64(j) * gap
 	}
 	pacing := NewPacing(offsets, 1, 8)
-	pacing.Begin(nil)
+	start := MonotonicNanos() + 20_000_000 // ahead of any set-up of the test's own
+	pacing.Begin(&start)
 	calls := 0
 	err := pacing.Serve(0, func(slot int) error {
 		if calls++; calls == 4 {
@@ -103,7 +104,18 @@ func TestAStalledCallShowsInTheWaitsOfTheArrivalsBehindIt(t *testing.T) {
 	if p.Calls != k || p.Slots != 8 || p.CallerCalls[0] != int64(k) || p.NS != p.EndNS-p.StartNS {
 		t.Fatalf("got %+v", p)
 	}
-	if p.ReadyNS >= p.StartNS || p.StartNS-p.ReadyNS != PacedLeadNS {
+	if p.StartNS != start || p.ReadyNS >= p.StartNS {
+		t.Errorf("ready %d, start %d: not the start given, or not after the set-up", p.ReadyNS, p.StartNS)
+	}
+}
+
+func TestWithoutAStartTheRoundStartsALeadAfterTheSetUp(t *testing.T) {
+	pacing := NewPacing([]int64{0}, 1, 1)
+	pacing.Begin(nil)
+	if err := pacing.Serve(0, func(int) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if p := pacing.Result(); p.StartNS-p.ReadyNS != PacedLeadNS {
 		t.Errorf("ready %d, start %d: the start is not PacedLeadNS after the set-up", p.ReadyNS, p.StartNS)
 	}
 }

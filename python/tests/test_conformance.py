@@ -384,7 +384,7 @@ def test_every_other_kit_says_when_a_round_ran_too(driver_id: str, small_models:
 PACED_KITS = ["python", "cpp", "go", "rust", "java", "node", "node-in-flight"]
 STALL_AT, STALL_NS, GAP_NS, ARRIVALS = 20, 50_000_000, 1_000_000, 200
 # The arrivals whose start is compared, first and last.
-FIRST = 5
+FIRST = 9
 # The start the tests give: far enough ahead for any set-up here.
 LEAD_NS = 200_000_000
 
@@ -471,8 +471,11 @@ def test_a_paced_round_sets_up_before_its_start(
     assert done.answer["ready_ns"] < done.answer["start_ns"]
     assert done.taken[0] < 0
     # At this low rate (an arrival a millisecond) the first arrivals fare as the last: the
-    # caller was already waiting for each of them, as for the last ones.
-    assert (done.taken[:FIRST] < 0).all() and (done.taken[-FIRST:] < 0).all(), done.taken
+    # caller was already waiting for most of them, as for most of the last ones (a set-up
+    # charged to the round would make the first ones late, all together; one slow call on a
+    # busy machine, a JIT's or a neighbour's, makes one late and is no sign of it).
+    assert np.median(done.taken[:FIRST]) < 0, done.taken[:FIRST]
+    assert np.median(done.taken[-FIRST:]) < 0, done.taken[-FIRST:]
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)

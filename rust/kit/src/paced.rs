@@ -230,7 +230,7 @@ mod tests {
         let (gap, stall) = (1_000_000_i64, 30_000_000_i64);
         let offsets: Vec<i64> = (0..20).map(|j| j * gap).collect();
         let mut pacing = Pacing::new(offsets, 1, 8);
-        pacing.begin(None);
+        pacing.begin(Some(now_ns() + 20_000_000)); // ahead of any set-up of the test's own
         let mut calls = 0;
         pacing
             .serve(0, |_| {
@@ -255,6 +255,15 @@ mod tests {
         }
         assert_eq!((p.calls, p.slots, p.caller_calls.clone()), (k, 8, vec![k as i64]));
         assert_eq!(p.ns, p.end_ns - p.start_ns);
+        assert!(p.ready_ns < p.start_ns);
+    }
+
+    #[test]
+    fn without_a_start_the_round_starts_a_lead_after_the_set_up() {
+        let mut pacing = Pacing::new(vec![0], 1, 1);
+        pacing.begin(None);
+        pacing.serve(0, |_| Ok(())).unwrap();
+        let p = pacing.result();
         assert_eq!(p.start_ns - p.ready_ns, PACED_LEAD_NS);
     }
 
