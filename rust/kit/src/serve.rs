@@ -209,6 +209,12 @@ mod tests {
         }
     }
 
+    /// `--serve --calls=4` writing its outputs and latencies to these files.
+    fn serving_into(outputs: &std::path::Path, latencies: &std::path::Path) -> Options {
+        let (outputs, latencies) = (outputs.to_str().unwrap(), latencies.to_str().unwrap());
+        options(&["--serve", "--calls=4", "--outputs", outputs, "--latencies", latencies])
+    }
+
     /// Runs a serve dialogue over 4 samples; returns stdout's lines or the error.
     fn dialogue(opts: &Options, input: &str) -> (Vec<String>, Result<()>) {
         let inputs = float_samples(&[1.0, 0.0, 2.0, 0.0, 3.0, 0.0, 4.0, 0.0]);
@@ -244,14 +250,7 @@ mod tests {
         let (outputs, latencies, schedule) =
             (dir.join("paced.f32"), dir.join("paced.i64"), dir.join("arrivals.i64"));
         std::fs::write(&schedule, [0_i64, 0, 0, 0, 0, 0].map(i64::to_le_bytes).concat()).unwrap();
-        let opts = options(&[
-            "--serve",
-            "--calls=4",
-            "--outputs",
-            outputs.to_str().unwrap(),
-            "--latencies",
-            latencies.to_str().unwrap(),
-        ]);
+        let opts = serving_into(&outputs, &latencies);
         let (lines, outcome) = dialogue(&opts, &format!("paced {}\nend\n", schedule.display()));
         outcome.unwrap();
         let answer: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
@@ -284,14 +283,7 @@ mod tests {
     fn serve_answers_each_command() {
         let dir = scratch_dir();
         let (outputs, latencies) = (dir.join("serve.f32"), dir.join("serve.i64"));
-        let opts = options(&[
-            "--serve",
-            "--calls=4",
-            "--outputs",
-            outputs.to_str().unwrap(),
-            "--latencies",
-            latencies.to_str().unwrap(),
-        ]);
+        let opts = serving_into(&outputs, &latencies);
         let (lines, outcome) = dialogue(&opts, "round 4\n\nround 2\nlatencies 3\nend\nround 1\n");
         outcome.unwrap();
         assert_eq!(lines.len(), 5, "{lines:?}");
