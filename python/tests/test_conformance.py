@@ -470,12 +470,13 @@ def test_a_paced_round_sets_up_before_its_start(
     done = paced_round(kit, "ok", 1, small_models, tmp_path)
     assert done.answer["ready_ns"] < done.answer["start_ns"]
     assert done.taken[0] < 0
-    # At this low rate (an arrival a millisecond) the first arrivals fare as the last: the
-    # caller was already waiting for most of them, as for most of the last ones (a set-up
-    # charged to the round would make the first ones late, all together; one slow call on a
-    # busy machine, a JIT's or a neighbour's, makes one late and is no sign of it).
-    assert np.median(done.taken[:FIRST]) < 0, done.taken[:FIRST]
-    assert np.median(done.taken[-FIRST:]) < 0, done.taken[-FIRST:]
+    # At this low rate (an arrival a millisecond) the caller keeps up from the start as at the
+    # end: it was already waiting for one of arrivals 2 to 9, as for one of the last nine (a
+    # set-up or a first-call cost charged to the round would leave it behind for all of them).
+    # Any one of them may be late on a busy machine: in CI a neighbour's stall of a few
+    # milliseconds made four in a row late, twice, the caller catching up in between.
+    assert (done.taken[1:FIRST] < 0).any(), done.taken[:FIRST]
+    assert (done.taken[-FIRST:] < 0).any(), done.taken[-FIRST:]
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)
