@@ -16,3 +16,8 @@ SPIN_NS = 200_000
 # set-up is done, so releasing its callers is off the clock too. The harness gives a START
 # of its own (harness/load/serving.py), further ahead: reading the schedule is set-up as well.
 PACED_LEAD_NS = 1_000_000
+
+# Paced rounds at N copies under a shared counter (``paced FILE START COUNTER``): a copy
+# leaves this in all three times of an arrival another copy took, so the harness finds each
+# arrival's copy as the one whose times are not this (int64's least: no real time is).
+NOT_SERVED_NS = -(2**63)

@@ -12,11 +12,14 @@ forward over its own arrays, so its outputs are the model's and only MODE can fa
   the forward), so a caller serves at most 1e6 / US calls a second;
 - ``stall-at-call-J``: after its warm-up, the first call of the samples of call J (whichever
   caller makes it) sleeps 50 ms first (contract 6's paced test: the calls that queued behind
-  it carry the wait).
+  it carry the wait);
+- ``copy-P-MODE``: MODE in copy P of N only (``--processes``: the harness runs copy P in a
+  folder ``process-P``), the other copies as ``ok``.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -55,6 +58,12 @@ def stalling(loop: Loop, at: int, warmup: int) -> Loop:
 STALLED = threading.Event()
 
 
+def outputs_option() -> str:
+    """This driver's --outputs (where a copy's folder is named)."""
+    args = sys.argv
+    return args[args.index("--outputs") + 1] if "--outputs" in args else ""
+
+
 def taking(loop: Loop, us: int) -> Loop:
     """``loop`` with each call made to take ``us`` microseconds at least."""
 
@@ -69,6 +78,9 @@ def taking(loop: Loop, us: int) -> Loop:
 
 
 def mode_setup(mode: str) -> object:
+    if found := re.fullmatch(r"copy-(\d+)-(.+)", mode):
+        copy, mode = found.groups()
+        mode = mode if f"process-{copy}" in outputs_option() else "ok"
     how, _, which = mode.rpartition("-")
     chosen = int(which) if how in ("fail-in-caller", "wrong-in-caller", "hang-in-caller") else -1
     stall_at = int(which) if how == "stall-at-call" else -1
@@ -87,8 +99,9 @@ def mode_setup(mode: str) -> object:
             forward = numpy_forward.setup(options, ins[0], outs[0]).loop
             if stall_at >= 0 or call_us:
                 return shaped(forward)
-            if c != chosen:
-                return forward
+            return misbehaving(forward, outs, c) if c == chosen else forward
+
+        def misbehaving(forward: Loop, outs: Arrays, c: int) -> Loop:
             calls = [0]
 
             def misbehaving(start: int, stop: int) -> None:
@@ -106,8 +119,10 @@ def mode_setup(mode: str) -> object:
             return misbehaving
 
         one = numpy_forward.setup(options, inputs[0], outputs[0])
+        # At one caller (a copy of --processes N), caller 0 is the driver's own loop.
+        alone = misbehaving(one.loop, outputs, 0) if chosen == 0 else shaped(one.loop)
         return Model(
-            shaped(one.loop),
+            alone,
             one.runtime_version,
             sharing=Sharing(
                 PER_CALLER, "python-numpy's forward, its buffers made by each caller", caller

@@ -26,6 +26,7 @@ from callbench.driver_options import Options
 from callbench.driverkit import rounds
 from callbench.driverkit.model import Arrays, LoadedModel, Loop, Sharing
 from callbench.driverkit.paced import Pacing
+from callbench.driverkit.shared_counter import SharedCounter
 from callbench.errors import RunError, named_first_line
 
 # A task one caller runs with its loop, the round's calls and its own index, in its thread.
@@ -193,11 +194,13 @@ class Callers:
         durations, caller after caller."""
         return np.concatenate(self._run_all(lambda loop, k, _: rounds.latencies(loop, k), calls))
 
-    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing:
+    def paced(
+        self, offsets: np.ndarray, start_ns: int | None, counter: SharedCounter | None = None
+    ) -> Pacing:
         """Contract 6: the arrivals of ``offsets`` served by every caller, each taking the next
-        one, arrival j in slot j mod M of the caller that takes it; every caller's inputs hold
-        every slot's samples (slot i: call i mod S)."""
-        pacing = Pacing(offsets, slots=self.options.calls)
+        one (from ``counter`` when N copies share it), arrival j in slot j mod M of the caller
+        that takes it; every caller's inputs hold every slot's samples (slot i: call i mod S)."""
+        pacing = Pacing(offsets, slots=self.options.calls, counter=counter)
         for inputs, outputs in zip(self.inputs, self.outputs, strict=True):
             samples_of(0, pacing.filled, self.every, self.options.batch, inputs)
             rounds.poison(outputs)

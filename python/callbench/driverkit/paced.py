@@ -15,6 +15,10 @@ Arrival j is served in slot j mod M (M: the calls the run's arrays hold, --calls
 caller that served it, with that slot's samples: sample j mod S when M is a multiple of S,
 as the harness starts a serving driver with --calls = S. A schedule may be longer than
 --calls; the outputs then hold each slot's last arrival.
+
+``paced FILE START COUNTER``: one of N copies serving the schedule, each taking the next
+arrival from COUNTER, the count they share (shared_counter.py); the arrivals another copy
+took keep NOT_SERVED_NS in their three times, and their slots the poison.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from callbench.contract import PACED_LEAD_NS, SPIN_NS
+from callbench.contract import NOT_SERVED_NS, PACED_LEAD_NS, SPIN_NS
 from callbench.driverkit.model import Loop
+from callbench.driverkit.shared_counter import SharedCounter
 from callbench.errors import DataError
 
 
@@ -67,6 +72,7 @@ class Pacing:
     slots: int  # M: arrival j is served in slot j mod M
     start_ns: int = 0  # the round's start: arrival j is due at start_ns + offsets[j]
     ready_ns: int = 0  # when the set-up was done
+    counter: SharedCounter | None = None  # the count N copies share, if one of them
     ends: list[int] = field(default_factory=list)  # each caller's last call's end
     served: list[int] = field(default_factory=list)  # arrivals each caller served
     # Python lists while serving (a list's item costs less to set than an array's, and this
@@ -88,17 +94,22 @@ class Pacing:
         """The set-up, then the round's start: ``start_ns`` when given, else PACED_LEAD_NS
         from now."""
         count = len(self.offsets)
-        self.ends, self.served = [0] * callers, [0] * callers
         self._offsets = self.offsets.tolist()
-        self._taken, self._started, self._ended = [0] * count, [0] * count, [0] * count
+        # Under a shared counter, the arrivals other copies take are left as not served here.
+        unset = 0 if self.counter is None else NOT_SERVED_NS
+        self._taken, self._started, self._ended = [unset] * count, [unset] * count, [unset] * count
         self._served_by = [0] * count
         self.ready_ns = time.monotonic_ns()
         # Without START, the callers' release is set-up too: they are released within the lead.
         self.start_ns = self.ready_ns + PACED_LEAD_NS if start_ns is None else start_ns
+        # A caller that serves nothing (a copy whose neighbours took every arrival) ends at START.
+        self.ends, self.served = [self.start_ns] * callers, [0] * callers
 
     def take(self) -> int:
-        """The next arrival's index (K once every one is taken)."""
+        """The next arrival's index (K or more once every one is taken)."""
         with self._lock:
+            if self.counter is not None:
+                return self.counter.take()
             j = self._next
             self._next += 1
         return j
@@ -107,7 +118,7 @@ class Pacing:
         """Caller ``caller`` serves arrivals until none is left."""
         offsets, taken, started, ended = self._offsets, self._taken, self._started, self._ended
         start, slots, served_by = self.start_ns, self.slots, self._served_by
-        count, clock, end, served = len(offsets), time.monotonic_ns, 0, 0
+        count, clock, end, served = len(offsets), time.monotonic_ns, start, 0
         while (j := self.take()) < count:
             due = start + offsets[j]
             now = clock()

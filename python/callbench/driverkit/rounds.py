@@ -12,6 +12,7 @@ import numpy as np
 from callbench.driver_options import MIN_WARMUP_CALLS
 from callbench.driverkit.model import Loop
 from callbench.driverkit.paced import Pacing
+from callbench.driverkit.shared_counter import SharedCounter
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,9 @@ class Runner(Protocol):
 
     def latencies(self, calls: int) -> np.ndarray: ...
 
-    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing: ...
+    def paced(
+        self, offsets: np.ndarray, start_ns: int | None, counter: SharedCounter | None = None
+    ) -> Pacing: ...
 
     def last_outputs(self, calls: int) -> list[np.ndarray]: ...
 
@@ -130,11 +133,14 @@ class OneCaller:
     def latencies(self, calls: int) -> np.ndarray:
         return latencies(self.loop, calls)
 
-    def paced(self, offsets: np.ndarray, start_ns: int | None) -> Pacing:
-        """Contract 6 at one caller: each arrival in turn, arrival j in slot j mod M of the
-        run's arrays (M: the calls they hold)."""
+    def paced(
+        self, offsets: np.ndarray, start_ns: int | None, counter: SharedCounter | None = None
+    ) -> Pacing:
+        """Contract 6 at one caller: each arrival in turn (or, one of N copies, each it takes
+        from ``counter``), arrival j in slot j mod M of the run's arrays (M: the calls they
+        hold)."""
         poison(self.outputs)
-        pacing = Pacing(offsets, slots=len(self.outputs[0]) // self.batch)
+        pacing = Pacing(offsets, slots=len(self.outputs[0]) // self.batch, counter=counter)
         pacing.begin(1, start_ns)
         pacing.serve(self.loop, 0)
         return pacing

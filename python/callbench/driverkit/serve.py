@@ -2,8 +2,8 @@
 script without it.
 
 After loading and warming up, ``serve`` prints the ready line and answers ``round K``,
-``latencies K``, ``paced FILE [START]`` (contract 6) and ``end`` one line at a time; ``run_script``
-runs ``round N`` R times, ``latencies`` if asked, then ``end``, answering nothing (a
+``latencies K``, ``paced FILE [START [COUNTER]]`` (contract 6) and ``end`` one line at a time;
+``run_script`` runs ``round N`` R times, ``latencies`` if asked, then ``end``, answering nothing (a
 standalone run prints its result line alone). Both return what ran: the rounds, in order,
 and the calls whose outputs the run leaves (the last round's, or the slots a paced round filled).
 """
@@ -21,6 +21,7 @@ from callbench.driver_options import STANDALONE_LATENCY_CALLS, Options
 from callbench.driverkit import rounds
 from callbench.driverkit.outputs import write_int64s
 from callbench.driverkit.paced import read_schedule
+from callbench.driverkit.shared_counter import SharedCounter
 from callbench.errors import UsageError
 
 
@@ -30,6 +31,7 @@ class Command:
     calls: int = 0
     schedule: Path | None = None  # paced: the file of arrival offsets
     start_ns: int | None = None  # paced: START, on the monotonic clock (None: the kit's own)
+    counter: Path | None = None  # paced: COUNTER, the next arrival N copies share (or None)
 
 
 @dataclass
@@ -45,12 +47,13 @@ def parse_command(line: str, max_calls: int) -> Command:
     words = line.split()
     if words == ["end"]:
         return Command("end")
-    if len(words) in (2, 3) and words[0] == "paced":
-        start = words[2] if len(words) == 3 else None
+    if len(words) in (2, 3, 4) and words[0] == "paced":
+        start = words[2] if len(words) >= 3 else None
         if start is not None and not start.isdigit():
             raise UsageError(f"command {line.strip()!r}: START {start!r} is not a time in ns")
         return Command("paced", schedule=Path(words[1]),
-                       start_ns=None if start is None else int(start))  # fmt: skip
+                       start_ns=None if start is None else int(start),
+                       counter=Path(words[3]) if len(words) == 4 else None)  # fmt: skip
     if len(words) == 2 and words[0] in ("round", "latencies"):
         try:
             calls = int(words[1])
@@ -60,7 +63,8 @@ def parse_command(line: str, max_calls: int) -> Command:
             raise UsageError(f"command {line.strip()!r}: calls must be in 1..{max_calls}")
         return Command(words[0], calls)
     raise UsageError(
-        f"unknown command {line.strip()!r} (round K, latencies K, paced FILE [START] or end)"
+        f"unknown command {line.strip()!r} "
+        "(round K, latencies K, paced FILE [START [COUNTER]] or end)"
     )
 
 
@@ -123,7 +127,13 @@ def _execute(
                     answer({"event": "latencies", "calls": command.calls})
                 continue
             assert command.schedule is not None
-            pacing = runner.paced(read_schedule(command.schedule), command.start_ns)
+            offsets = read_schedule(command.schedule)
+            counter = None if command.counter is None else SharedCounter(command.counter)
+            try:
+                pacing = runner.paced(offsets, command.start_ns, counter)
+            finally:
+                if counter is not None:
+                    counter.close()
             write_int64s(options.latencies, pacing.timings.ravel())
             done.last_calls = pacing.filled
             if answering:

@@ -77,6 +77,18 @@ class Copies:
     def send(self, command: str) -> None:
         self._each(lambda process: process.send(command))
 
+    def each_send(self, commands: Sequence[str]) -> None:
+        """Copy p its own command, ``commands[p]`` (a paced round's own schedule)."""
+        for p, (copy, command) in enumerate(zip(self.copies, commands, strict=True)):
+            try:
+                copy.process.send(command)
+            except DriverError as exc:
+                raise type(exc)(f"process {p}: {exc}") from None
+
+    def each_event(self, expected: str, limit: float) -> list[dict[str, Any]]:
+        """Every copy's own answer to the command sent, in copy order."""
+        return self._each(lambda process: process.event(expected, limit))
+
     def event(
         self, expected: str, limit: float, *, warming_limit: float | None = None,
         on_warming: Callable[[], None] | None = None,

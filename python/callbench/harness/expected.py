@@ -62,11 +62,24 @@ class Expected:
 
         return replace(self, outputs=tuple((t, taken(ref)) for t, ref in self.outputs))
 
+    def at_calls(self, calls: np.ndarray, batch: int) -> Expected:
+        """The samples of ``calls`` (indices into this one's calls of ``batch`` samples)."""
+
+        def taken(ref: np.ndarray) -> np.ndarray:
+            per_call = ref.reshape(len(ref) // batch, batch, *ref.shape[1:])
+            return np.asarray(per_call[calls]).reshape(-1, *ref.shape[1:])
+
+        return replace(self, outputs=tuple((t, taken(ref)) for t, ref in self.outputs))
+
     def check(self, path: Path) -> tuple[list[Checked], str | None]:
         """Each output of the file at ``path`` against its reference, and the first problem."""
         if not path.is_file():
             return [], "wrote no outputs file"
-        data = path.read_bytes()
+        return self.check_bytes(path.read_bytes())
+
+    def check_bytes(self, data: bytes) -> tuple[list[Checked], str | None]:
+        """Each output of an outputs file's ``data`` against its reference, and the first
+        problem."""
         want = sum(ref.nbytes for _, ref in self.outputs)
         if len(data) != want:
             sizes = ", ".join(

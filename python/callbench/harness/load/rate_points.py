@@ -2,7 +2,9 @@
 schedule of its own seed, starting a lead after it is sent (the driver reads the schedule
 and sets up before it), cut into windows (rate_windows.py), with each window's steal and
 the contention probe on either side; served again while its set-up runs past its start
-(SETUP_TRIES). It keeps the last point's counted times for the record (serving.py).
+(SETUP_TRIES). It keeps the last point's counted times for the record (serving.py). At
+``--processes N`` the copies serve each point's arrivals dealt by the row's rule
+(dealing.py).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import numpy as np
 
 from callbench.harness import console
 from callbench.harness.contention_probe import Probe
+from callbench.harness.copies import Copies
 from callbench.harness.launch import Live, Placement
-from callbench.harness.load import rate_search, rate_windows
+from callbench.harness.load import dealing, rate_search, rate_windows
 from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.load.window_steal import WindowSteal
 from callbench.harness.processes import DriverError
@@ -45,9 +48,12 @@ class RatePoints:
     cut into windows; it keeps the last point's counted times (their first PACED_KEPT)."""
 
     def __init__(
-        self, live: Live, place: Placement, seed: int, bound_ns: float, capacity: float
-    ) -> None:
+        self, live: Live, place: Placement, seed: int, bound_ns: float, capacity: float,
+        deal: str | None = None,
+    ) -> None:  # fmt: skip
         self.live, self.seed, self.bound_ns, self.capacity = live, seed, bound_ns, capacity
+        self.deal = deal  # how the copies share each point's arrivals (None: one process)
+        self.last_copy_of: np.ndarray | None = None  # the last point's: each arrival's copy
         self.schedule = live.workdir / "arrivals.i64"
         self.probe = Probe(place.cpus, seed)
         self.place = place
@@ -86,15 +92,23 @@ class RatePoints:
         lead_ns = LEAD_NS + LEAD_NS_AN_ARRIVAL * calls + self.extra_lead_ns
         start_ns = time.monotonic_ns() + lead_ns
         edges = [start_ns + int(offsets[i]) for i in range(0, calls, size.arrivals)]
+        limit = ROUND_LIMIT + offsets[-1] / 1e9
         with WindowSteal(self.place.cpus, [*edges, start_ns + int(offsets[-1])]) as steal:
-            process.send(f"paced {self.schedule} {start_ns}")
-            answer = process.event("paced", ROUND_LIMIT + offsets[-1] / 1e9)
+            if isinstance(process, Copies):
+                assert self.deal is not None
+                dealt = dealing.serve_point(process, self.schedule, offsets, start_ns,
+                                            self.deal, limit)  # fmt: skip
+                answer, times, self.last_copy_of = dealt.answer, dealt.times, dealt.copy_of
+            else:
+                process.send(f"paced {self.schedule} {start_ns}")
+                answer = process.event("paced", limit)
         after = self.probe()
         if answer.get("calls") != calls or answer.get("start_ns") != start_ns:
             raise DriverError(f"paced: answered {answer.get('calls')} calls from "
                               f"{answer.get('start_ns')}, for {calls} arrivals from "
                               f"{start_ns}")  # fmt: skip
-        times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
+        if not isinstance(process, Copies):
+            times = ArrivalTimes.read(live.workdir / "latencies.i64", calls)
         windows = rate_windows.windows_of(offsets, times.total, size.arrivals)
         used, steady = rate_windows.settled(windows)
         kept = times.first(used * size.arrivals)

@@ -34,9 +34,10 @@ from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
 from callbench.files import write_atomic
 from callbench.harness import console, traces
+from callbench.harness.copies import Copies, add_up_peaks
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
-from callbench.harness.load import rate_repeats, rate_search, rate_windows
+from callbench.harness.load import dealing, rate_repeats, rate_search, rate_windows
 from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.load.rate_points import PACED_KEPT, ROUND_LIMIT, RatePoints
 from callbench.harness.options import RunOptions
@@ -65,8 +66,9 @@ LATENCY_CAP = 100_000
 PACED_SUFFIX = ".paced.npz"
 
 
-def why_not(spec: DriverSpec, callers: int) -> str | None:
-    """Why a row cannot be served at a rate here, if it cannot."""
+def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | None:
+    """Why a row cannot be served at a rate here (at ``callers`` callers a copy, its copies
+    dealt by ``deal`` where it has copies), if it cannot."""
     if spec.id.startswith("independent-"):
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
@@ -76,6 +78,8 @@ def why_not(spec: DriverSpec, callers: int) -> str | None:
         return "a callers-only twin: at one caller it is its shared row"
     if callers > 1 and spec.callers is None:
         return f"{ONE_CALLER} ({spec.one_caller})"
+    if deal is not None and (why := dealing.why_not(language_key(spec), deal)) is not None:
+        return why
     return spec.available()
 
 
@@ -98,17 +102,22 @@ class RowAtRate:
     def __init__(
         self, spec: DriverSpec, callers: int, options: RunOptions, run_dir: Path,
         expected: Expected, bound_ns: float, bound_from: str, repeats: int | None = None,
+        processes: int = 1, deal: str | None = None,
     ) -> None:  # fmt: skip
-        self.spec, self.callers = spec, callers
-        self.label = f"{spec.id} x{callers}"
+        self.spec, self.callers, self.processes = spec, callers, processes
+        # At N processes, how the copies share the arrivals: ``deal`` (dealing.DEALS) or the
+        # row's ecosystem's way.
+        self.deal = dealing.deal_for(language_key(spec), deal) if processes > 1 else None
+        self.label = (f"{spec.id} x{callers}" if processes == 1
+                      else f"{spec.id} x{processes} processes")  # fmt: skip
         # The searches after the curve (1 is --quick's single search, whose rate has no
         # interval), and how many rows and N took turns with it (rows_in_turn.py sets it).
         self.repeats = rate_repeats.REPEATS if repeats is None else repeats
         self.in_turn = 1
-        self._options = replace(options, callers=callers, processes=1)
+        self._options = replace(options, callers=callers, processes=processes)
         self._run_dir, self._expected = run_dir, expected
         self._bound_ns, self._bound_from = bound_ns, bound_from
-        sweep = {"kind": KIND, "value": callers}
+        sweep = {"kind": KIND, "value": self._options.all_callers}
         self.record = base_record(spec, self._options, sweep, expected.tolerance)
         self.seed = row_seed(options.seed, self.label)
         self._max_calls = self._options.max_calls(expected.samples)
@@ -122,7 +131,7 @@ class RowAtRate:
 
     def begin(self) -> None:
         """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
-        reason = why_not(self.spec, self.callers) or traces.not_traced_at(
+        reason = why_not(self.spec, self.callers, self.deal) or traces.not_traced_at(
             self.spec, self._options.models, self._options.batch)  # fmt: skip
         if reason is not None:
             self.record.status, self.record.error = "skipped", reason
@@ -161,7 +170,7 @@ class RowAtRate:
         capacity = _closed_loop(live, self._max_calls)
         console.say(f"  {self.label}: closed loop {capacity:,.0f} calls/s; searching the "
                     f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
-        self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity)
+        self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal)
         self._shape = rate_repeats.curve(self._points.serve, capacity)
 
     def _search(self, index: int) -> None:
@@ -184,13 +193,15 @@ class RowAtRate:
             "capped": found.capped, "rate_interval": [low, high], "repeats": self.repeats,
             "repeat_rates": list(found.rates), "interval_method": rate_repeats.METHOD,
             "in_turn": self.in_turn, "served_again": points.served_again,
+            **({"deal": self.deal, "deal_how": dealing.how(self.deal, language_key(self.spec))}
+               if self.deal is not None else {}),
             "windows_rule": rate_windows.rule(),
             "curve": list(rate_repeats.CURVE),
             "points": [p.to_json() for p in self._shape]
                       + [p.to_json() | {"repeat": i} for i, s in enumerate(self._searches)
                          for p in s.points],
         }  # fmt: skip
-        _finish(self._live, self._options, self._expected, self._max_calls, serving)
+        _finish(self._live, self._options, self._expected, self._max_calls, serving, points)
         self._close(points.last)
 
     def _close(self, paced: ArrivalTimes | None = None) -> None:
@@ -218,10 +229,13 @@ def serve_row(
     bound_ns: float,
     bound_from: str,
     repeats: int | None = None,
+    processes: int = 1,
+    deal: str | None = None,
 ) -> Record:
-    """One row at ``callers`` callers served at a rate alone, its searches back to back; its
-    record written into ``run_dir``."""
-    row = RowAtRate(spec, callers, options, run_dir, expected, bound_ns, bound_from, repeats)
+    """One row at ``callers`` callers (in each of ``processes`` copies, dealt by ``deal``)
+    served at a rate alone, its searches back to back; its record written into ``run_dir``."""
+    row = RowAtRate(spec, callers, options, run_dir, expected, bound_ns, bound_from, repeats,
+                    processes, deal)  # fmt: skip
     try:
         row.begin()
         for index in range(row.repeats):
@@ -260,22 +274,37 @@ def _closed_loop(live: Live, max_calls: int) -> float:
 
 
 def _finish(
-    live: Live, options: RunOptions, expected: Expected, max_calls: int, serving: dict[str, Any]
-) -> None:
-    """The result line and the last paced point's outputs checked (arrival j: call j mod S)."""
+    live: Live, options: RunOptions, expected: Expected, max_calls: int, serving: dict[str, Any],
+    points: RatePoints,
+) -> None:  # fmt: skip
+    """The result line and the last paced point's outputs checked (arrival j: call j mod S),
+    every copy's at --processes N (dealing.py says which calls each holds)."""
     process = live.process
     assert process is not None
-    result = process.finish(120.0)
-    assert isinstance(result, dict)  # one process: serving runs no copies
+    ended = process.finish(120.0)
     live.process = None
     # Contract 6: the outputs hold the slots the last point filled, slot i sample i mod S.
     calls = min(serving["points"][-1]["calls"], max_calls)
     asked = {"driver": live.spec.id, "calls": max_calls, "batch": options.batch,
              "threads": options.threads} | ({"callers": options.callers}
                                             if options.callers > 1 else {})  # fmt: skip
-    want = expected.of_callers(1, calls, options.batch)
-    record = live.record
-    problem = settle(record, result, asked, live.sent_rounds, live.workdir / "outputs.f32", want)
+    record, problem, peaks = live.record, None, []
+    if isinstance(ended, list):  # the copies of --processes N
+        assert isinstance(process, Copies) and points.deal and points.last_copy_of is not None
+        checks = dealing.copy_checks(process, points.deal, points.last_copy_of, max_calls,
+                                     expected, options.batch)  # fmt: skip
+        for p, (result, check) in enumerate(zip(ended, checks, strict=True)):
+            if problem := settle(record, result, asked, live.sent_rounds, process.outputs[p],
+                                 expected, check):  # fmt: skip
+                problem = f"process {p}: {problem}"
+                break
+            peaks.append(record.peak_rss_bytes)
+        if problem is None:
+            add_up_peaks(record, peaks, language_key(live.spec))
+    else:
+        want = expected.of_callers(1, calls, options.batch)
+        problem = settle(record, ended, asked, live.sent_rounds, live.workdir / "outputs.f32",
+                         want)  # fmt: skip
     record.serving = serving
     served = serving["points"][-1]["caller_calls"]
     record.callers_verified = None if problem else sum(1 for n in served if n) or 1
