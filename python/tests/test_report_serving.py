@@ -42,8 +42,8 @@ def test_the_section_sets_each_rate_beside_its_closed_loop(tmp_path: Path) -> No
     # 100,000 calls a second (rounds of 1,000 calls in 10 ms), 0.60 of it; the lowest rate
     # over the bound, 90,000.
     cpp = lines["| `cpp-x`"].split(" | ")
-    assert cpp[1:6] == ["1", "60,000", "2.00", "400", "10,000"]
-    assert cpp[6] == "100,000" and cpp[9] == "0.60" and cpp[10].rstrip(" |") == "90,000"
+    assert cpp[1:7] == ["1", "one caller", "60,000", "2.00", "400", "10,000"]
+    assert cpp[7] == "100,000" and cpp[10] == "0.60" and cpp[11].rstrip(" |") == "90,000"
     assert "none within the bound" in lines["| `python-x`"]
     assert "![p99 against the offered rate](charts/x.png)" in text
     assert charts.serving(rows, "run", tmp_path / "serving.png") == tmp_path / "serving.png"
@@ -78,9 +78,9 @@ def test_wait_and_service_apart_say_which_sets_the_p99() -> None:
     apart = text.split("**Wait or service**")[1]
     lines = {ln.split(" | ")[0]: ln.split(" | ") for ln in apart.splitlines()
              if ln.startswith("| `")}  # fmt: skip
-    assert lines["| `cpp-x`"][3:6] == ["300", "100", "wait"]
-    assert lines["| `cpp-y`"][3:6] == ["50.00", "350", "service"]
-    assert lines["| `cpp-x`"][6:9] == ["1.50", "20.00 (4,000 arrivals)", "48.0 of 50 |"]
+    assert lines["| `cpp-x`"][4:7] == ["300", "100", "wait"]
+    assert lines["| `cpp-y`"][4:7] == ["50.00", "350", "service"]
+    assert lines["| `cpp-x`"][7:10] == ["1.50", "20.00 (4,000 arrivals)", "48.0 of 50 |"]
     assert "| `cpp-old`" not in lines
 
 
@@ -115,8 +115,8 @@ def test_repeated_searches_give_the_rate_its_interval_and_say_how(tmp_path: Path
     line = next(ln for ln in text.splitlines() if ln.startswith("| `cpp-r`")).split(" | ")
     # The lower median of 5 repeats, its interval theirs, its p99 the passing point at it;
     # 6 of 7 points stable; the lowest failing rate the curve's.
-    assert line[2] == "60,000 [50,000–70,000]" and line[4] == "400"
-    assert line[6] == "6 of 7" and line[11].rstrip(" |") == "90,000"
+    assert line[3] == "60,000 [50,000–70,000]" and line[5] == "400"
+    assert line[7] == "6 of 7" and line[12].rstrip(" |") == "90,000"
     assert "then 5 searches that start from the curve's bracket" in text
     assert "points held 12.0–12.0 s" in text and "1 of 7 were unstable" in text
     assert "a curve at 10%, 90% of the closed loop's rate" in text
@@ -143,3 +143,14 @@ def test_serve_rates_line_gives_the_interval_of_repeated_searches() -> None:
     assert line.startswith("60,000 requests/s [50,000-70,000] of 5 searches within the bound")
     assert "p99 400.0 us" in line
     assert "[" not in serve_rate.summary(with_repeats("cpp-q", [6e4], repeats=1))
+
+
+def test_each_row_says_its_way_threads_or_processes_and_how_they_were_dealt() -> None:
+    threads = served("python-x", "Python", 2, 6e4)
+    copies = served("python-x", "Python", 2, 7e4)
+    copies.processes = 2
+    assert copies.serving is not None
+    copies.serving["deal"] = "shared counter"
+    text = serving_at_a_rate.section({2: [threads, copies]})
+    ways = [ln.split(" | ")[2] for ln in text.splitlines() if ln.startswith("| `python-x`")]
+    assert ways == ["threads", "2 processes, shared counter"]

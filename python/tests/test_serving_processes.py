@@ -159,3 +159,17 @@ def test_a_failing_copy_is_named_and_every_copy_ended(
     assert len(started) == 2
     assert [pid for pid in started if Path(f"/proc/{pid}").exists()] == []
     assert not processes.LIVE
+
+
+def test_a_rows_copies_are_recorded_beside_its_threads(tmp_path: Path) -> None:
+    from callbench.records.store import load_run, write_record
+    from tests.test_report_serving import served as served_record
+
+    run_dir = run_folder(tmp_path)
+    threads = served_record("python-x", "Python", 2, 6e4)
+    copies = served_record("python-x", "Python", 2, 7e4)
+    copies.processes = 2
+    write_record(run_dir, threads)
+    write_record(run_dir, copies)
+    found = load_run(run_dir).sweeps["serving"][2]
+    assert sorted(r.processes for r in found) == [1, 2]

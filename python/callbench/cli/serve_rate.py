@@ -11,6 +11,13 @@ no interval, said so), and the last point's outputs are checked. The
 bound is one figure for every row of the run: ``--p99``, else 1 ms for our MLP, else (a
 model the user brought) ten times the slowest chosen row's median call at one caller, timed
 first in this run, rounded up to a 1-2-5 step.
+
+The rows: those named (``--only``, ``--language``) at each ``--callers`` N, and in each
+``--processes`` N copies (dealt as ``--deal`` says, else as the language's front deals:
+dealing.py); with none named, each language's best rows (serving_plan.py: its fastest row
+at one caller, timed first in this run, at one caller and the cores, its twins at the cores,
+Python's and Node.js's in as many processes), within ``--budget`` minutes, each point past
+it said once and recorded as skipped.
 """
 
 from __future__ import annotations
@@ -26,7 +33,14 @@ from callbench.cli.phases.report import write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
 from callbench.harness import console, machine, signals
-from callbench.harness.load import rate_repeats, rate_search, rows_in_turn, serving
+from callbench.harness.load import (
+    dealing,
+    rate_repeats,
+    rate_search,
+    rows_in_turn,
+    serving,
+    serving_plan,
+)
 from callbench.harness.options import RunOptions, add_options
 from callbench.harness.run import (
     check_call,
@@ -37,11 +51,11 @@ from callbench.harness.run import (
     user_model,
     write_env,
 )
-from callbench.languages.spec import DriverSpec
 from callbench.model.user_torch import PROGRAM
 from callbench.records.phases import Phases
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
+from callbench.registry import select
 from callbench.report.sections import serving_at_a_rate
 
 # Our MLP's bound: a call of a few microseconds, a service's millisecond.
@@ -74,6 +88,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "the slowest chosen row's median call at one caller, up to a 1-2-5 step)",
     )  # fmt: skip
     p.add_argument(
+        "--processes", type=counts(2), metavar="N,N...", dest="process_counts", default=[],
+        help="also serve each named row in N copies, each N in turn, one caller each (default "
+        "with no row named: Python's and Node.js's best rows in as many copies as cores)",
+    )  # fmt: skip
+    p.add_argument(
+        "--deal", choices=sorted(dealing.DEALS),
+        help="how N copies are dealt the arrivals: the first free copy takes the next "
+        "(shared, gunicorn's way) or copy p every Nth (round-robin, Node.js cluster's way); "
+        "default: the language's own (shared for Python, round-robin for Node.js)",
+    )  # fmt: skip
+    p.add_argument(
+        "--budget", type=float, metavar="MIN", default=serving_plan.BUDGET_MIN,
+        help="with no row named, the minutes the best rows may take (about "
+        f"{serving_plan.ROW_AND_N_S / 60:g} min a row and N; default "
+        f"{serving_plan.BUDGET_MIN:g}): the points past it are skipped, said once",
+    )  # fmt: skip
+    p.add_argument(
         "--quick", action="store_true",
         help=f"one search after the curve instead of {rate_repeats.REPEATS}: a rate without an "
         "interval, labelled so in the report",
@@ -82,33 +113,55 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     signals.install()
-    if not args.only and not args.language:
-        raise UsageError("name the rows to serve: --only ID (repeatable) or --language L")
     options = RunOptions.of(args, rounds=BOUND_ROUNDS)
-    specs = common.selection(args)
+    named = bool(args.only or args.language)
     expected = check_models(options.models)
     check_call(options, expected)
     callers = args.caller_counts or sorted({1, len(machine.usable_cpus())})
     repeats = 1 if args.quick else rate_repeats.REPEATS
+    deal = dealing.DEALS[args.deal] if args.deal else None
     phases, run_dir = Phases(), new_run_dir(args.runs_dir, args.run_id)
     done: list[Record] = []
     try:
-        if args.p99_ns is not None:
-            bound, said = args.p99_ns, "--p99"
-        elif user_model(options.models) is None and not (options.models / PROGRAM).is_file():
-            bound, said = MLP_BOUND_NS, "our MLP's bound (1 ms)"
+        if named:
+            specs = common.selection(args)
+            plan = serving_plan.ServingPlan(
+                [serving_plan.ServingPoint(spec, n) for n in callers for spec in specs]
+                + [serving_plan.ServingPoint(spec, 1, n) for n in args.process_counts
+                   for spec in specs], [])  # fmt: skip
+            one_caller: list[Record] | None = None
         else:
             with phases.timed("measure"):
-                bound, said = _bound_of_model(specs, options, run_dir)
+                one_caller, plan = _best_rows(options, run_dir, args.budget * 60)
+        bound, said = _bound(args, options, plan, one_caller, run_dir, phases)
         write_env(run_dir, options, options.models)
-        console.say(f"serve-rate {run_dir.name}: {len(specs)} rows at {callers} callers, "
-                    f"p99 within {bound / 1e6:g} ms ({said})")  # fmt: skip
+        console.say(f"serve-rate {run_dir.name}: {len(plan.kept)} rows and N, about "
+                    f"{plan.estimate_s / 60:.0f} min, p99 within {bound / 1e6:g} ms "
+                    f"({said})")  # fmt: skip
+        for point, why in plan.skipped:
+            console.say(f"  {point.label}: skipped, {why}")
         with phases.timed("serving"):
-            rows = [serving.RowAtRate(spec, n, options, run_dir, expected, bound, said, repeats)
-                    for n in callers for spec in specs]  # fmt: skip
+            rows = [serving.RowAtRate(point.spec, point.callers, options, run_dir, expected,
+                                      bound, said, repeats, point.processes, deal)
+                    for point in plan.kept]  # fmt: skip
+            for point, why in plan.skipped:
+                serving.RowAtRate(
+                    point.spec,
+                    point.callers,
+                    options,
+                    run_dir,
+                    expected,
+                    bound,
+                    said,
+                    repeats,
+                    point.processes,
+                    deal,
+                    skip=why,
+                ).begin()
 
             def pinned(row: serving.RowAtRate) -> AbstractContextManager[None]:
-                cpus = machine.driver_cpus(options.threads * row.callers, options.pin)
+                cpus = machine.driver_cpus(options.threads * row.callers * row.processes,
+                                           options.pin)  # fmt: skip
                 return harness_pinned(machine.harness_cpus(cpus))
 
             done = rows_in_turn.serve_in_turn(
@@ -125,11 +178,38 @@ def main(args: argparse.Namespace) -> int:
     return 0 if all(r.status != "failed" for r in done) else 1
 
 
-def _bound_of_model(
-    specs: list[DriverSpec], options: RunOptions, run_dir: Path
-) -> tuple[float, str]:
+def _best_rows(
+    options: RunOptions, run_dir: Path, budget_s: float
+) -> tuple[list[Record], serving_plan.ServingPlan]:
+    """Every row the callers sweep would take, timed at one caller (the main group), and the
+    plan of each language's best rows from them."""
+    every = select()
+    candidates = serving_plan.candidates(every, list(serving.PACED_LANGUAGES))
+    one_caller = run_group(candidates, options, run_dir)
+    cores = len(machine.usable_cpus())
+    return one_caller, serving_plan.plan(every, one_caller, cores, budget_s)
+
+
+def _bound(
+    args: argparse.Namespace, options: RunOptions, plan: serving_plan.ServingPlan,
+    one_caller: list[Record] | None, run_dir: Path, phases: Phases,
+) -> tuple[float, str]:  # fmt: skip
+    """The p99 bound of the run, and where it comes from."""
+    if args.p99_ns is not None:
+        return args.p99_ns, "--p99"
+    if user_model(options.models) is None and not (options.models / PROGRAM).is_file():
+        return MLP_BOUND_NS, "our MLP's bound (1 ms)"
+    specs = list({point.spec.id: point.spec for point in plan.kept}.values())
+    if one_caller is None:
+        with phases.timed("measure"):
+            one_caller = run_group(specs, options, run_dir)
+    chosen = {spec.id for spec in specs}
+    return _bound_of_model([r for r in one_caller if r.id in chosen])
+
+
+def _bound_of_model(timed: list[Record]) -> tuple[float, str]:
     """Ten times the slowest chosen row's median call at one caller, timed here first."""
-    timed = [r for r in run_group(specs, options, run_dir) if r.ok]
+    timed = [r for r in timed if r.ok]
     if not timed:
         raise UsageError("no chosen row ran at one caller: no bound to set (give --p99)")
     slowest = max(timed, key=lambda r: r.median_ns)

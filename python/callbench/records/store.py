@@ -74,12 +74,14 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 
 def record_folder(run_dir: Path, record: Record) -> Path:
     """``sweep-batch/256``; a batch point of a wider model (the GPU grid) goes to
-    ``sweep-batch-w512/256``."""
+    ``sweep-batch-w512/256``; a row's N copies (serve-rate --processes), beside its N
+    threads, to ``sweep-serving/2-processes``."""
     sweep = record.sweep
     if not sweep:
         return run_dir
     width = f"-w{sweep['width']}" if sweep.get("width") else ""
-    return run_dir / f"sweep-{sweep['kind']}{width}" / str(sweep["value"])
+    copies = "-processes" if record.processes > 1 and sweep["kind"] != "processes" else ""
+    return run_dir / f"sweep-{sweep['kind']}{width}" / f"{sweep['value']}{copies}"
 
 
 def write_record(run_dir: Path, record: Record, latencies: np.ndarray | None = None) -> Path:

@@ -75,7 +75,8 @@ def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | No
         speak = ", ".join(PACED_LANGUAGES.values())
         return f"its kit does not speak contract 6's paced rounds yet ({speak} do)"
     if callers == 1 and CALLERS_ONLY in spec.roles:
-        return "a callers-only twin: at one caller it is its shared row"
+        each = " (each copy's)" if deal is not None else ""
+        return f"a callers-only twin: at one caller{each} it is its shared row"
     if callers > 1 and spec.callers is None:
         return f"{ONE_CALLER} ({spec.one_caller})"
     if deal is not None and (why := dealing.why_not(language_key(spec), deal)) is not None:
@@ -102,9 +103,10 @@ class RowAtRate:
     def __init__(
         self, spec: DriverSpec, callers: int, options: RunOptions, run_dir: Path,
         expected: Expected, bound_ns: float, bound_from: str, repeats: int | None = None,
-        processes: int = 1, deal: str | None = None,
+        processes: int = 1, deal: str | None = None, skip: str | None = None,
     ) -> None:  # fmt: skip
         self.spec, self.callers, self.processes = spec, callers, processes
+        self._skip = skip  # why the run skips it (a plan's budget), if it does
         # At N processes, how the copies share the arrivals: ``deal`` (dealing.DEALS) or the
         # row's ecosystem's way.
         self.deal = dealing.deal_for(language_key(spec), deal) if processes > 1 else None
@@ -131,7 +133,7 @@ class RowAtRate:
 
     def begin(self) -> None:
         """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
-        reason = why_not(self.spec, self.callers, self.deal) or traces.not_traced_at(
+        reason = self._skip or why_not(self.spec, self.callers, self.deal) or traces.not_traced_at(
             self.spec, self._options.models, self._options.batch)  # fmt: skip
         if reason is not None:
             self.record.status, self.record.error = "skipped", reason

@@ -23,7 +23,7 @@ def served(points: Points | None) -> list[Record]:
     """The rows served at a rate, by callers then id."""
     return sorted((r for n in sorted(points or {}) for r in (points or {})[n]
                    if r.ok and r.serving is not None),
-                  key=lambda r: (r.callers, r.language, r.id))  # fmt: skip
+                  key=lambda r: (r.callers, r.processes, r.language, r.id))  # fmt: skip
 
 
 def confirmed(serving: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -56,6 +56,15 @@ def repeated(serving: Mapping[str, Any]) -> bool:
     return "rate_interval" in serving
 
 
+def way(r: Record) -> str:
+    """How a row's callers ran: threads of one process, or N copies and how they were dealt
+    the arrivals (dealing.py)."""
+    if r.processes > 1:
+        deal = (r.serving or {}).get("deal")
+        return f"{r.processes} processes" + (f", {deal}" if deal else "")
+    return "threads" if r.callers > 1 else "one caller"
+
+
 def rate_cell(serving: Mapping[str, Any]) -> str:
     if serving.get("rate") is None:
         return "none within the bound"
@@ -85,6 +94,7 @@ def cells(r: Record) -> dict[str, str]:
     return {
         "row": f"`{r.id}`",
         "callers": str(r.callers),
+        "way": way(r),
         "requests a second within the bound": rate_cell(s),
         "requests a second within the bound [95%]": rate_cell(s),
         "p50 µs at it": fmt.us(at["p50_ns"]) if at else fmt.NOT_SHOWN,
@@ -102,14 +112,14 @@ def cells(r: Record) -> dict[str, str]:
 
 # The report's columns (a run of one confirmed search a row, and one of repeated searches),
 # and the README's fewer.
-COLUMNS = ("row", "callers", "requests a second within the bound", "p50 µs at it",
+COLUMNS = ("row", "callers", "way", "requests a second within the bound", "p50 µs at it",
            "p99 µs at it", "arrivals confirmed", "closed loop calls a second", "closed p50 µs",
            "closed p99 µs", "rate ÷ closed loop", "lowest rate over the bound")  # fmt: skip
-REPEATED_COLUMNS = ("row", "callers", "requests a second within the bound [95%]",
+REPEATED_COLUMNS = ("row", "callers", "way", "requests a second within the bound [95%]",
                     "p50 µs at it", "p99 µs at it", "arrivals at it", "points stable",
                     "closed loop calls a second", "closed p50 µs", "closed p99 µs",
                     "rate ÷ closed loop", "lowest rate over the bound")  # fmt: skip
-SCREEN = ("row", "callers", "requests a second within the bound", "p99 µs at it",
+SCREEN = ("row", "callers", "way", "requests a second within the bound", "p99 µs at it",
           "closed loop calls a second", "closed p99 µs", "rate ÷ closed loop")  # fmt: skip
 
 
@@ -127,6 +137,7 @@ def time_cells(r: Record) -> dict[str, str] | None:
     return {
         "row": f"`{r.id}`",
         "callers": str(r.callers),
+        "way": way(r),
         "p99 µs": fmt.us(at["p99_ns"]),
         "p99 wait µs": fmt.us(times["wait"]["p99_ns"]),
         "p99 service µs": fmt.us(times["service"]["p99_ns"]),

@@ -1,0 +1,57 @@
+"""serve-rate with no row named: each language's best row at one caller and the cores, its
+twins at the cores, Python's and Node.js's in as many processes, within a budget."""
+
+from __future__ import annotations
+
+from callbench.harness.load import serving_plan
+from callbench.harness.load.serving import PACED_LANGUAGES
+from callbench.records.record import Record
+from callbench.registry import DRIVERS, lookup
+from tests.test_report import driver
+
+
+def ran(us: dict[str, float]) -> list[Record]:
+    return [driver(i, [t * 1000] * 3, runtime=lookup(i).runtime) for i, t in us.items()]
+
+
+def test_each_languages_fastest_row_is_served_with_its_twins_and_processes() -> None:
+    done = ran({  # µs a call at one caller
+        "python-onnxruntime": 6.0, "python-onnxruntime-iobinding": 5.0,
+        "python-eager-inference": 20.0, "cpp-onnxruntime-reuse": 1.0,
+        "go-onnxruntime-iobinding": 2.0, "node-onnxruntime-web": 9.0,
+    })  # fmt: skip
+    planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=3600)
+    labels = [p.label for p in planned.kept]
+    assert labels[:4] == ["python-onnxruntime-iobinding x1", "cpp-onnxruntime-reuse x1",
+                          "go-onnxruntime-iobinding x1", "node-onnxruntime-web x1"]  # fmt: skip
+    assert labels[4:8] == [label.replace("x1", "x2") for label in labels[:4]]
+    assert labels[8:10] == ["python-onnxruntime-iobinding x2 processes",
+                            "node-onnxruntime-web x2 processes"]  # fmt: skip
+    assert "python-onnxruntime-iobinding-sessions x2" in labels[10:]
+    assert "go-onnxruntime-iobinding-sessions x2" in labels[10:]
+    assert not any(p.spec.id.startswith("python-eager") for p in planned.kept)
+    assert planned.skipped == []
+
+
+def test_the_points_past_the_budget_are_skipped_each_saying_why() -> None:
+    done = ran({"python-onnxruntime-iobinding": 5.0, "cpp-onnxruntime-reuse": 1.0})
+    budget = 3 * serving_plan.ROW_AND_N_S
+    planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=budget)
+    assert [p.label for p in planned.kept] == ["python-onnxruntime-iobinding x1",
+                                               "cpp-onnxruntime-reuse x1",
+                                               "python-onnxruntime-iobinding x2"]  # fmt: skip
+    assert planned.skipped and all("past the budget" in why for _, why in planned.skipped)
+    assert planned.estimate_s == budget
+
+
+def test_on_one_core_a_language_is_served_at_one_caller_only() -> None:
+    done = ran({"python-onnxruntime-iobinding": 5.0})
+    planned = serving_plan.plan(DRIVERS, done, cores=1, budget_s=3600)
+    assert [p.label for p in planned.kept] == ["python-onnxruntime-iobinding x1"]
+
+
+def test_the_candidates_are_the_serving_kits_rows_that_take_callers_without_twins() -> None:
+    chosen = serving_plan.candidates(DRIVERS, list(PACED_LANGUAGES))
+    assert chosen and all(s.callers is not None for s in chosen)
+    assert not any(s.id.startswith("independent-") for s in chosen)
+    assert "python-onnxruntime-iobinding-sessions" not in {s.id for s in chosen}
