@@ -467,16 +467,28 @@ def test_a_paced_round_sets_up_before_its_start(
     # The set-up is off the clock: the driver was ready before the start it was given, and
     # its caller was already waiting for the first arrival when it was due (a kit that set up
     # after reading the clock would take the first arrival late, its wait the set-up's).
-    done = paced_round(kit, "ok", 1, small_models, tmp_path)
-    assert done.answer["ready_ns"] < done.answer["start_ns"]
-    assert done.taken[0] < 0
+    rounds = [paced_round(kit, "ok", 1, small_models, tmp_path)]
     # At this low rate (an arrival a millisecond) the caller keeps up from the start as at the
     # end: it was already waiting for one of arrivals 2 to 9, as for one of the last nine (a
-    # set-up or a first-call cost charged to the round would leave it behind for all of them).
-    # Any one of them may be late on a busy machine: in CI a neighbour's stall of a few
-    # milliseconds made four in a row late, twice, the caller catching up in between.
-    assert (done.taken[1:FIRST] < 0).any(), done.taken[:FIRST]
-    assert (done.taken[-FIRST:] < 0).any(), done.taken[-FIRST:]
+    # set-up or a first-call cost charged to the round would leave it behind for all of them,
+    # in every round). On a busy machine a neighbour's stall of a few milliseconds can make
+    # any stretch of them late (in CI: four in a row, twice; one first call 9 ms late under
+    # the whole suite), once: a round that did not keep up is served once more, and the
+    # second must.
+    if not keeps_up(rounds[0]):
+        again = tmp_path / "again"
+        again.mkdir()
+        rounds.append(paced_round(kit, "ok", 1, small_models, again))
+    for done in rounds:
+        assert done.answer["ready_ns"] < done.answer["start_ns"]
+        assert done.taken[0] < 0
+    done = rounds[-1]
+    assert keeps_up(done), (done.taken[:FIRST], done.taken[-FIRST:])
+
+
+def keeps_up(done: PacedRound) -> bool:
+    """Whether the caller was waiting for one of arrivals 2 to 9 and one of the last nine."""
+    return bool((done.taken[1:FIRST] < 0).any() and (done.taken[-FIRST:] < 0).any())
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)

@@ -19,7 +19,6 @@ windows past those are served but not counted.
 
 from __future__ import annotations
 
-import io
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -32,20 +31,17 @@ import numpy as np
 from callbench.contract import SPIN_NS
 from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
-from callbench.files import write_atomic
 from callbench.harness import console, traces
-from callbench.harness.copies import Copies, add_up_peaks
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
-from callbench.harness.load import dealing, rate_repeats, rate_search, rate_windows
+from callbench.harness.load import dealing, rate_repeats, rate_search, rate_windows, served_record
 from callbench.harness.load.arrival_times import ArrivalTimes
-from callbench.harness.load.rate_points import PACED_KEPT, ROUND_LIMIT, RatePoints
+from callbench.harness.load.rate_points import ROUND_LIMIT, RatePoints
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
-from callbench.harness.verification import settle
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record, Round
-from callbench.records.store import record_folder, write_record
+from callbench.records.store import write_record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY
 
@@ -63,7 +59,6 @@ KIND = rate_search.KIND
 CLOSED_ROUNDS = 5
 ROUND_S = 0.1
 LATENCY_CAP = 100_000
-PACED_SUFFIX = ".paced.npz"
 
 
 def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | None:
@@ -203,7 +198,8 @@ class RowAtRate:
                       + [p.to_json() | {"repeat": i} for i, s in enumerate(self._searches)
                          for p in s.points],
         }  # fmt: skip
-        _finish(self._live, self._options, self._expected, self._max_calls, serving, points)
+        served_record.finish(self._live, self._options, self._expected, self._max_calls,
+                             serving, points)  # fmt: skip
         self._close(points.last)
 
     def _close(self, paced: ArrivalTimes | None = None) -> None:
@@ -214,7 +210,7 @@ class RowAtRate:
             live.process.kill()
             live.process = None
         if self.record.status == "ok" and paced is not None:
-            _write_paced(self._run_dir, self.record, paced)
+            served_record.write_paced(self._run_dir, self.record, paced)
         ok = self.record.status == "ok" and live is not None
         write_record(self._run_dir, self.record, live.latencies if ok and live else None)
         if self._workdir is not None:
@@ -273,55 +269,3 @@ def _closed_loop(live: Live, max_calls: int) -> float:
     process.event("latencies", ROUND_LIMIT)
     live.latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
     return capacity
-
-
-def _finish(
-    live: Live, options: RunOptions, expected: Expected, max_calls: int, serving: dict[str, Any],
-    points: RatePoints,
-) -> None:  # fmt: skip
-    """The result line and the last paced point's outputs checked (arrival j: call j mod S),
-    every copy's at --processes N (dealing.py says which calls each holds)."""
-    process = live.process
-    assert process is not None
-    ended = process.finish(120.0)
-    live.process = None
-    # Contract 6: the outputs hold the slots the last point filled, slot i sample i mod S.
-    calls = min(serving["points"][-1]["calls"], max_calls)
-    asked = {"driver": live.spec.id, "calls": max_calls, "batch": options.batch,
-             "threads": options.threads} | ({"callers": options.callers}
-                                            if options.callers > 1 else {})  # fmt: skip
-    record, problem, peaks = live.record, None, []
-    if isinstance(ended, list):  # the copies of --processes N
-        assert isinstance(process, Copies) and points.deal and points.last_copy_of is not None
-        checks = dealing.copy_checks(process, points.deal, points.last_copy_of, max_calls,
-                                     expected, options.batch)  # fmt: skip
-        for p, (result, check) in enumerate(zip(ended, checks, strict=True)):
-            if problem := settle(record, result, asked, live.sent_rounds, process.outputs[p],
-                                 expected, check):  # fmt: skip
-                problem = f"process {p}: {problem}"
-                break
-            peaks.append(record.peak_rss_bytes)
-        if problem is None:
-            add_up_peaks(record, peaks, language_key(live.spec))
-    else:
-        want = expected.of_callers(1, calls, options.batch)
-        problem = settle(record, ended, asked, live.sent_rounds, live.workdir / "outputs.f32",
-                         want)  # fmt: skip
-    record.serving = serving
-    served = serving["points"][-1]["caller_calls"]
-    record.callers_verified = None if problem else sum(1 for n in served if n) or 1
-    record.status, record.error = ("failed", problem) if problem else ("ok", None)
-
-
-def _write_paced(run_dir: Path, record: Record, times: ArrivalTimes) -> None:
-    """The last point's times beside the record (its first PACED_KEPT arrivals of the windows
-    it counted, in arrival order, ns from each due time): ``ns`` its total, ``started`` its
-    call's start, ``taken`` when its caller took it; the record says how many."""
-    kept = times.first(PACED_KEPT)
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, ns=kept.ended, started=kept.started, taken=kept.taken)
-    name = record.id + PACED_SUFFIX
-    write_atomic(record_folder(run_dir, record) / name, buffer.getvalue())
-    assert record.serving is not None
-    record.serving["latencies"] = name
-    record.serving["latencies_arrivals"] = len(kept.ended)
