@@ -5,9 +5,9 @@ uvicorn's workers accept on one listening socket). N copies serving one schedule
 same through COUNTER, a file of one int64 (little-endian) that every copy maps: a free
 caller takes arrival j = the count and leaves j + 1. Python has no atomic add on shared
 memory, so the count is read and written under an exclusive lock of the file (``flock``:
-two system calls an arrival, a microsecond or so here, charged to the copy that takes it,
-as a worker's ``accept`` is). ``flock`` locks belong to an open file, not a thread: the
-callers of one copy also take the copy's own lock around it.
+two system calls an arrival, charged to the copy that takes it, as a worker's ``accept``
+is). ``flock`` locks belong to an open file, not a thread: the callers of one copy also
+take the copy's own lock around it.
 """
 
 from __future__ import annotations
