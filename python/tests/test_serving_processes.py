@@ -121,7 +121,11 @@ def test_two_processes_are_served_at_a_rate_every_copy_checked(
     assert record.sweep == {"kind": "serving", "value": 2}
     found = record.serving
     assert found is not None and found["deal"] == dealing.DEALS[deal]
-    assert record.callers_verified == 2 and found["rate"] > 0
+    assert record.callers_verified == 2 and found["closed_calls_per_s"] > 0
+    # Every point served by both copies; the rate is None when a busy host kept no point
+    # within the bound (the search's figures, not this test's).
+    assert all(len(p["caller_calls"]) == 2 for p in found["points"])
+    assert found["rate"] is None or found["rate"] in found["repeat_rates"]
     assert len(record.notes["process_peak_rss_bytes"]) == 2
 
 

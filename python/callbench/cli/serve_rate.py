@@ -141,11 +141,11 @@ def main(args: argparse.Namespace) -> int:
         for point, why in plan.skipped:
             console.say(f"  {point.label}: skipped, {why}")
         with phases.timed("serving"):
-            rows = [serving.RowAtRate(point.spec, point.callers, options, run_dir, expected,
-                                      bound, said, repeats, point.processes, deal)
-                    for point in plan.kept]  # fmt: skip
-            for point, why in plan.skipped:
-                serving.RowAtRate(
+
+            def at_rate(
+                point: serving_plan.ServingPoint, skip: str | None = None
+            ) -> serving.RowAtRate:
+                return serving.RowAtRate(
                     point.spec,
                     point.callers,
                     options,
@@ -156,8 +156,12 @@ def main(args: argparse.Namespace) -> int:
                     repeats,
                     point.processes,
                     deal,
-                    skip=why,
-                ).begin()
+                    skip=skip,
+                )
+
+            rows = [at_rate(point) for point in plan.kept]
+            for point, why in plan.skipped:
+                at_rate(point, why).begin()  # its record written, skipped, saying why
 
             def pinned(row: serving.RowAtRate) -> AbstractContextManager[None]:
                 cpus = machine.driver_cpus(options.threads * row.callers * row.processes,

@@ -55,12 +55,7 @@ class Expected:
         calls the samples hold at this batch; caller after caller."""
         held = self.samples // batch
         which = np.concatenate([(c * calls + np.arange(calls)) % held for c in range(callers)])
-
-        def taken(ref: np.ndarray) -> np.ndarray:
-            per_call = ref[: held * batch].reshape(held, batch, *ref.shape[1:])
-            return np.asarray(per_call[which]).reshape(-1, *ref.shape[1:])
-
-        return replace(self, outputs=tuple((t, taken(ref)) for t, ref in self.outputs))
+        return self.first(held * batch).at_calls(which, batch)
 
     def at_calls(self, calls: np.ndarray, batch: int) -> Expected:
         """The samples of ``calls`` (indices into this one's calls of ``batch`` samples)."""
