@@ -78,8 +78,8 @@ TEST(Options, HelpIsAskedNotAnError) {
   EXPECT_TRUE(parse_options(std::span<const std::string_view>(args)).help);
   EXPECT_EQ(help_line("cpp-x"),
             "usage: cpp-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
-            "[--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] "
-            "[--latencies PATH] [--serve] [--debug]");
+            "[--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] "
+            "[--outputs PATH] [--latencies PATH] [--serve] [--debug]");
 }
 
 // The parser is CLI11; the words are the contract's, as every kit writes them.

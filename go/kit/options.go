@@ -21,6 +21,7 @@ type Options struct {
 	Batch      int     // samples per call
 	Threads    int     // intra-op threads for the runtime
 	Callers    int     // contract 4: callers calling the model at once (DriverMain refuses more than 1)
+	MaxDelayUs int     // contract 7's batcher's longest wait in µs; -1 when not given (this kit refuses it)
 	Outputs    string  // "" when not given
 	Latencies  string  // "" when not given
 	Serve      bool    // take commands from stdin instead of running --repeats rounds
@@ -30,7 +31,7 @@ type Options struct {
 
 // DefaultOptions are the contract's defaults.
 func DefaultOptions() Options {
-	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, WarmupTime: 2, Repeats: 3, Batch: 1, Threads: 1, Callers: 1}
+	return Options{Models: "models", Calls: 1_000_000, Warmup: 10_000, WarmupTime: 2, Repeats: 3, Batch: 1, Threads: 1, Callers: 1, MaxDelayUs: -1}
 }
 
 // ParseOptions parses the arguments after the program name. Every problem is
@@ -78,6 +79,7 @@ func ParseOptions(args []string) (Options, error) {
 	count("batch", &o.Batch, 1)
 	count("threads", &o.Threads, 1)
 	count("callers", &o.Callers, 1)
+	count("max-delay", &o.MaxDelayUs, 0)
 	path("outputs", "a path", &o.Outputs)
 	path("latencies", "a path", &o.Latencies)
 	flags.BoolVar(&o.Serve, "serve", false, "")
@@ -96,6 +98,9 @@ func ParseOptions(args []string) (Options, error) {
 	if rest := flags.Args(); len(rest) > 0 {
 		return o, Usagef("unknown option '%s'", rest[0])
 	}
+	if o.MaxDelayUs >= 0 {
+		return o, Usagef("%s", NoBatcher)
+	}
 	// calls * batch * 2 floats must be addressable; the inputs bound it further.
 	if o.Calls > math.MaxInt/2/o.Batch {
 		return o, Usagef("--calls x --batch is too large")
@@ -106,8 +111,13 @@ func ParseOptions(args []string) (Options, error) {
 // HelpLine is what --help prints, the same in every kit (docs/contract.md, "The contract's words").
 func HelpLine(id string) string {
 	return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] " +
-		"[--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
+		"[--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH] " +
+		"[--serve] [--debug]"
 }
+
+// NoBatcher is what a kit without contract 7's batcher answers to --max-delay (Triton's
+// max_queue_delay_microseconds: a paced round served by a batcher of up to --batch arrivals).
+const NoBatcher = "--max-delay is not supported: this kit has no batcher"
 
 func parseCount(name, text string, minimum int) (int, error) {
 	value, err := strconv.Atoi(text)

@@ -25,7 +25,7 @@ func TestEveryOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Options{Models: "m", Calls: 10, Warmup: 0, WarmupTime: 0.25, Repeats: 2, Batch: 4, Threads: 3,
-		Callers: 1, Outputs: "o.f32", Latencies: "l.i64", Serve: true, Debug: true}
+		Callers: 1, MaxDelayUs: -1, Outputs: "o.f32", Latencies: "l.i64", Serve: true, Debug: true}
 	if o != want {
 		t.Fatalf("got %+v, want %+v", o, want)
 	}
@@ -44,6 +44,8 @@ func TestBadOptionsAreUsageErrors(t *testing.T) {
 		"zero repeats":       {[]string{"--repeats", "0"}, "--repeats must be >= 1"},
 		"zero batch":         {[]string{"--batch", "0"}, "--batch must be >= 1"},
 		"zero threads":       {[]string{"--threads", "0"}, "--threads must be >= 1"},
+		"a negative wait":    {[]string{"--max-delay", "-1"}, "--max-delay must be >= 0, got -1"},
+		"no batcher":         {[]string{"--max-delay", "100"}, NoBatcher},
 		"zero callers":       {[]string{"--callers", "0"}, "--callers must be >= 1, got 0"},
 		"not an integer":     {[]string{"--calls", "ten"}, "--calls needs an integer, got 'ten'"},
 		"a fraction":         {[]string{"--batch", "1.5"}, "--batch needs an integer"},

@@ -15,6 +15,7 @@ export const DEFAULTS = Object.freeze({
   batch: 1,
   threads: 1,
   callers: 1, // contract 4: callers calling the model at once (a driver of one caller refuses more)
+  max_delay: null, // contract 7's batcher's longest wait in µs (this kit has none: refused)
   outputs: null,
   latencies: null,
   serve: false,
@@ -28,7 +29,7 @@ const PATHS = { models: 'a folder', outputs: 'a path', latencies: 'a path' };
 
 const DECLARED = {
   ...Object.fromEntries([...Object.keys(COUNTS), ...Object.keys(PATHS)].map((name) => [name, { type: 'string' }])),
-  ...Object.fromEntries(SECONDS.map((name) => [flag(name), { type: 'string' }])),
+  ...Object.fromEntries([...SECONDS, 'max_delay'].map((name) => [flag(name), { type: 'string' }])),
   serve: { type: 'boolean' },
   debug: { type: 'boolean' },
   help: { type: 'boolean' },
@@ -38,9 +39,13 @@ const DECLARED = {
 export function helpLine(id) {
   return (
     `usage: ${id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] ` +
-    '[--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]'
+    '[--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH] ' +
+    '[--serve] [--debug]'
   );
 }
+
+/** What a kit without contract 7's batcher (Triton's max_queue_delay_microseconds) answers to --max-delay. */
+export const NO_BATCHER = '--max-delay is not supported: this kit has no batcher';
 
 /** parseArgs's errors in the contract's words (the quoted name is the option, or a stray word). */
 function contractWords(error) {
@@ -77,6 +82,10 @@ export function parseOptions(args) {
     if (values[name] === undefined) continue;
     if (values[name] === '') throw new UsageError(`--${name} needs ${what}`);
     options[name] = values[name];
+  }
+  if (values['max-delay'] !== undefined) {
+    options.max_delay = parseCount('max-delay', values['max-delay'], 0);
+    throw new UsageError(NO_BATCHER);
   }
   options.serve = values.serve ?? false;
   options.debug = values.debug ?? false;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { UsageError } from '../kit/errors.js';
-import { DEFAULTS, parseOptions } from '../kit/options.js';
+import { DEFAULTS, NO_BATCHER, parseOptions } from '../kit/options.js';
 
 test('defaults are the contract', () => {
   assert.deepEqual(parseOptions([]), { ...DEFAULTS });
@@ -20,7 +20,7 @@ test('every option', () => {
     '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
   assert.deepEqual(parseOptions(args), {
     models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3, callers: 1,
-    outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
+    max_delay: null, outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
   });
   assert.equal(parseOptions(['--help']).help, true);
 });
@@ -33,6 +33,8 @@ const BAD = {
   'negative seconds': [['--warmup-time=-1'], '--warmup-time must be in 0..1000000'],
   'zero repeats': [['--repeats', '0'], '--repeats must be >= 1'],
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
+  'a negative wait': [['--max-delay=-1'], '--max-delay must be >= 0, got -1'],
+  'no batcher': [['--max-delay', '100'], NO_BATCHER],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],
   'zero callers': [['--callers', '0'], '--callers must be >= 1, got 0'],
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],

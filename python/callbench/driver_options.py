@@ -37,6 +37,9 @@ class Options:
     batch: int = 1
     threads: int = 1
     callers: int = 1  # contract 4: callers calling the model at once
+    # Contract 7: a paced round served by a batcher of up to --batch arrivals a call, the
+    # oldest it holds waiting at most this many µs (Triton's max_queue_delay_microseconds).
+    max_delay: int | None = None
     outputs: Path | None = None
     latencies: Path | None = None
     serve: bool = False
@@ -52,6 +55,8 @@ class Options:
         ]  # fmt: skip
         if self.callers != 1:  # one caller is every driver's default: its command line as before
             args += ["--callers", str(self.callers)]
+        if self.max_delay is not None:
+            args += ["--max-delay", str(self.max_delay)]
         if not self.serve:  # in serve mode the harness asks for each round itself
             args += ["--repeats", str(self.repeats)]
         for flag, path in (("--outputs", self.outputs), ("--latencies", self.latencies)):
@@ -68,12 +73,14 @@ def help_line(driver_id: str) -> str:
     """What ``--help`` prints, the same in every kit (docs/contract.md, "The contract's
     words")."""
     return (f"usage: {driver_id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
-            "[--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] "
-            "[--latencies PATH] [--serve] [--debug]")  # fmt: skip
+            "[--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] "
+            "[--outputs PATH] [--latencies PATH] [--serve] [--debug]")  # fmt: skip
 
 
 # What a driver answers to --callers N > 1 when it runs one caller (contract 4).
 ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller"
+# What a kit without contract 7's batcher answers to --max-delay.
+NO_BATCHER = "--max-delay is not supported: this kit has no batcher"
 
 
 # The value checks raise UsageError in the contract's words; argparse lets it through (it
@@ -121,6 +128,7 @@ _TYPES: dict[str, Callable[[str], Any]] = {
     "--warmup": _count("--warmup", 0), "--warmup-time": _seconds("--warmup-time"),
     "--repeats": _count("--repeats", 1), "--batch": _count("--batch", 1),
     "--threads": _count("--threads", 1), "--callers": _count("--callers", 1),
+    "--max-delay": _count("--max-delay", 0),
     "--outputs": _path("--outputs", "a path"),
     "--latencies": _path("--latencies", "a path"),
 }  # fmt: skip

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from callbench.driver_options import MIN_WARMUP_CALLS, WARMUP_TIME
+from callbench.errors import UsageError
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models, run_sweep
 from callbench.harness.session import Session
@@ -255,3 +256,15 @@ def test_the_command_line_names_callers_only_beyond_one() -> None:
     assert parse_options(one.arguments()) == one
     three = Options(callers=3).arguments()
     assert three[three.index("--callers") + 1] == "3"
+
+
+def test_the_command_line_names_the_batchers_wait_only_when_given() -> None:
+    """Contract 7's --max-delay: absent unless asked for, read back as given, never below 0."""
+    from callbench.driver_options import Options, parse_options
+
+    assert "--max-delay" not in Options().arguments()
+    batcher = Options(batch=16, max_delay=250)
+    assert parse_options(batcher.arguments()) == batcher
+    with pytest.raises(UsageError) as refused:
+        parse_options(["--max-delay", "-1"])
+    assert str(refused.value) == "--max-delay must be >= 0, got -1"

@@ -56,6 +56,9 @@ class Parser {
     count("--batch", options.batch, 1);
     count("--threads", options.threads, 1);
     count("--callers", options.callers, 1);
+    option("--max-delay", [&options](const std::string& text) {
+      options.max_delay_us = parse_count("--max-delay", text, 0);
+    });
     path("--models", "a folder", [&options](const std::string& v) { options.models = v; });
     path("--outputs", "a path", [&options](const std::string& v) { options.outputs = v; });
     path("--latencies", "a path", [&options](const std::string& v) { options.latencies = v; });
@@ -129,7 +132,8 @@ class Parser {
 std::string help_line(std::string_view id) {
   return "usage: " + std::string(id) +
          " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] [--batch B]"
-         " [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve] [--debug]";
+         " [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
+         " [--serve] [--debug]";
 }
 
 Options parse_options(std::span<const std::string_view> args) {

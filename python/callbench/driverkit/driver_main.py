@@ -8,7 +8,13 @@ import sys
 from collections.abc import Sequence
 
 from callbench.command_line import report_errors
-from callbench.driver_options import ONE_CALLER, Options, help_line, parse_options
+from callbench.driver_options import (
+    NO_BATCHER,
+    ONE_CALLER,
+    Options,
+    help_line,
+    parse_options,
+)
 from callbench.driverkit import callers, rounds
 from callbench.driverkit.inputs import read_inputs
 from callbench.driverkit.model import TAKES_CALLERS, LoadedModel, Setup, load
@@ -35,6 +41,8 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
             return 0
         if options.callers > 1 and not getattr(setup, TAKES_CALLERS, False):
             raise UsageError(ONE_CALLER)
+        if options.max_delay is not None:  # contract 7's batcher: not in this kit yet
+            raise UsageError(NO_BATCHER)
         progress("loading")
         loaded = load(setup, options)
         if options.callers > 1:

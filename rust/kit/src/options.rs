@@ -11,6 +11,9 @@ use crate::errors::{Error, Result};
 /// What a driver that runs one caller answers to `--callers N` > 1 (contract 4).
 pub const ONE_CALLER: &str = "--callers N > 1 is not supported: this driver runs one caller";
 
+/// What a kit without contract 7's batcher answers to `--max-delay`.
+pub const NO_BATCHER: &str = "--max-delay is not supported: this kit has no batcher";
+
 /// How many calls the standalone script's latency pass times one by one.
 pub const STANDALONE_LATENCY_CALLS: u64 = 100_000;
 
@@ -52,6 +55,11 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_1,
           allow_negative_numbers = true)]
     pub callers: u64,
+    /// Contract 7: a paced round served by a batcher of up to --batch arrivals a
+    /// call, the oldest it holds waiting at most this many µs (Triton's
+    /// max_queue_delay_microseconds); this kit has none yet, and refuses it
+    #[arg(long, value_name = "US", value_parser = at_least_0, allow_negative_numbers = true)]
+    pub max_delay: Option<u64>,
     /// Write the last round's outputs here (float32 LE)
     #[arg(long, value_name = "PATH", value_parser = path)]
     pub outputs: Option<PathBuf>,
@@ -73,8 +81,8 @@ pub struct Options {
 pub fn help_line(program: &str) -> String {
     format!(
         "usage: {program} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] \
-         [--repeats R] [--batch B] [--threads T] [--callers N] [--outputs PATH] \
-         [--latencies PATH] [--serve] [--debug]"
+         [--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] \
+         [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
     )
 }
 
@@ -103,6 +111,9 @@ impl Options {
     }
 
     fn checked(self) -> Result<Self> {
+        if self.max_delay.is_some() {
+            return Err(Error::usage(NO_BATCHER));
+        }
         // calls * batch samples of 2 floats must be addressable; the input
         // check bounds it further.
         let floats = self.calls.checked_mul(self.batch).and_then(|s| s.checked_mul(2));
@@ -251,6 +262,8 @@ mod tests {
         assert!(usage_message(&["--warmup-time", "inf"]).contains("needs a number"));
         assert!(usage_message(&["--warmup-time", "-1"]).contains("must be in 0..1000000"));
         assert_eq!(usage_message(&["--callers", "0"]), "--callers must be >= 1, got 0");
+        assert_eq!(usage_message(&["--max-delay", "-1"]), "--max-delay must be >= 0, got -1");
+        assert_eq!(usage_message(&["--max-delay", "100"]), NO_BATCHER);
     }
 
     #[test]

@@ -93,6 +93,8 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
   return guarded_main(argc, argv, id, [&](const Options& options) {
     using Loaded = decltype(load_tensor_model(load, options));
     if (options.callers > 1 && !TakesCallers<Loaded>) throw UsageError(std::string(kOneCaller));
+    // Contract 7's batcher: not in this kit yet.
+    if (options.max_delay_us) throw UsageError(std::string(kNoBatcher));
     progress("loading");
     const auto start = Clock::now();
     auto model = load_tensor_model(load, options);

@@ -19,6 +19,10 @@ struct Options {
   std::int64_t batch = 1;
   std::int64_t threads = 1;
   std::int64_t callers = 1;  // contract 4: callers calling the model at once
+  // Contract 7: a paced round served by a batcher of up to --batch arrivals a
+  // call, the oldest it holds waiting at most this many µs (Triton's
+  // max_queue_delay_microseconds).
+  std::optional<std::int64_t> max_delay_us;
   std::optional<std::filesystem::path> outputs;
   std::optional<std::filesystem::path> latencies;
   bool serve = false;  // take commands from stdin instead of running --repeats rounds
@@ -29,6 +33,10 @@ struct Options {
 // What a driver that runs one caller answers to --callers N > 1 (contract 4).
 inline constexpr std::string_view kOneCaller =
     "--callers N > 1 is not supported: this driver runs one caller";
+
+// What a kit without contract 7's batcher answers to --max-delay.
+inline constexpr std::string_view kNoBatcher =
+    "--max-delay is not supported: this kit has no batcher";
 
 // What --help prints, the same in every kit (docs/contract.md, "The contract's words").
 std::string help_line(std::string_view id);

@@ -82,6 +82,9 @@ public final class DriverMain {
         if (options.callers > 1 && !(driver instanceof CallersDriver)) {
             throw new UsageException(ONE_CALLER);
         }
+        if (options.maxDelayUs != null) { // contract 7's batcher: not in this kit
+            throw new UsageException(NO_BATCHER);
+        }
         progress("loading");
         long loadStart = System.nanoTime();
         TensorModel model = load(driver, modelPath, options);
@@ -111,6 +114,9 @@ public final class DriverMain {
 
     /** What a driver of one caller answers to {@code --callers N > 1} (contract 4). */
     public static final String ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller";
+
+    /** What a kit without contract 7's batcher answers to {@code --max-delay}. */
+    public static final String NO_BATCHER = "--max-delay is not supported: this kit has no batcher";
 
     /** The dialogue or the standalone script over the warmed-up rounds, then the outputs and the result line. */
     private static void measure(Driver driver, Options options, TensorModel model, Runner rounds,

@@ -24,6 +24,11 @@ public final class Options {
     public int threads = 1;
     /** Contract 4: callers calling the model at once (a driver of one caller refuses more: {@link DriverMain}). */
     public int callers = 1;
+    /**
+     * Contract 7: a paced round served by a batcher of up to --batch arrivals a call, the oldest it holds
+     * waiting at most this many µs (Triton's max_queue_delay_microseconds); null when not given.
+     */
+    public Integer maxDelayUs;
     public Path outputs;
     public Path latencies;
     /** Take rounds from standard input instead of running {@link #repeats}. */
@@ -46,6 +51,7 @@ public final class Options {
         @CommandLine.Option(names = "--batch") String batch;
         @CommandLine.Option(names = "--threads") String threads;
         @CommandLine.Option(names = "--callers") String callers;
+        @CommandLine.Option(names = "--max-delay") String maxDelay;
         @CommandLine.Option(names = "--outputs") String outputs;
         @CommandLine.Option(names = "--latencies") String latencies;
         @CommandLine.Option(names = "--serve") boolean serve;
@@ -56,8 +62,8 @@ public final class Options {
     /** What --help prints, the same in every kit (docs/contract.md, "The contract's words"). */
     public static String helpLine(String id) {
         return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve]"
-                + " [--debug]";
+                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
+                + " [--serve] [--debug]";
     }
 
     /**
@@ -93,6 +99,7 @@ public final class Options {
         o.batch = atLeast("--batch", given.batch, 1, o.batch);
         o.threads = atLeast("--threads", given.threads, 1, o.threads);
         o.callers = atLeast("--callers", given.callers, 1, o.callers);
+        o.maxDelayUs = given.maxDelay == null ? null : atLeast("--max-delay", given.maxDelay, 0, 0);
         o.outputs = given.outputs == null ? null : Path.of(given.outputs);
         o.latencies = given.latencies == null ? null : Path.of(given.latencies);
         o.serve = given.serve;

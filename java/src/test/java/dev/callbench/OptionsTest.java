@@ -60,8 +60,8 @@ class OptionsTest {
     void helpIsAskedNotAnError() throws UsageException {
         assertTrue(Options.parse(new String[] {"--help"}).help);
         assertEquals("usage: java-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--callers N] [--outputs PATH] [--latencies PATH] [--serve]"
-                + " [--debug]",
+                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
+                + " [--serve] [--debug]",
                 Options.helpLine("java-x"));
     }
 
