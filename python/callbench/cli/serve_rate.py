@@ -35,6 +35,7 @@ from callbench.errors import UsageError
 from callbench.harness import console, machine, signals
 from callbench.harness.load import (
     dealing,
+    dynamic_batcher,
     rate_repeats,
     rate_search,
     rows_in_turn,
@@ -99,6 +100,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "default: the language's own (shared for Python, round-robin for Node.js)",
     )  # fmt: skip
     p.add_argument(
+        "--batcher", type=counts(1), metavar="B,B...", dest="batcher_sizes", default=[],
+        help="also serve each row (with no row named: each best row whose kit has a batcher) "
+        "through its kit's dynamic batcher of up to B arrivals a call, each B with each "
+        f"--max-delay (contract 7; {', '.join(dynamic_batcher.BATCHER_LANGUAGES.values())})",
+    )  # fmt: skip
+    p.add_argument(
+        "--max-delay", type=counts(0), metavar="US,US...", dest="batcher_delays",
+        default=[dynamic_batcher.MAX_DELAY_US],
+        help="with --batcher: the longest the batcher holds its oldest arrival for more, in "
+        f"µs, each in turn (default {dynamic_batcher.MAX_DELAY_US})",
+    )  # fmt: skip
+    p.add_argument(
         "--budget", type=float, metavar="MIN", default=serving_plan.BUDGET_MIN,
         help="with no row named, the minutes the best rows may take (about "
         f"{serving_plan.ROW_AND_N_S / 60:g} min a row and N; default "
@@ -120,6 +133,7 @@ def main(args: argparse.Namespace) -> int:
     callers = args.caller_counts or sorted({1, len(machine.usable_cpus())})
     repeats = 1 if args.quick else rate_repeats.REPEATS
     deal = dealing.DEALS[args.deal] if args.deal else None
+    batchers = dynamic_batcher.batchers(args.batcher_sizes, args.batcher_delays)
     phases, run_dir = Phases(), new_run_dir(args.runs_dir, args.run_id)
     done: list[Record] = []
     try:
@@ -128,11 +142,13 @@ def main(args: argparse.Namespace) -> int:
             plan = serving_plan.ServingPlan(
                 [serving_plan.ServingPoint(spec, n) for n in callers for spec in specs]
                 + [serving_plan.ServingPoint(spec, 1, n) for n in args.process_counts
+                   for spec in specs]
+                + [serving_plan.ServingPoint(spec, 1, batcher=b) for b in batchers
                    for spec in specs], [])  # fmt: skip
             one_caller: list[Record] | None = None
         else:
             with phases.timed("measure"):
-                one_caller, plan = _best_rows(options, run_dir, args.budget * 60)
+                one_caller, plan = _best_rows(options, run_dir, args.budget * 60, batchers)
         bound, said = _bound(args, options, plan, one_caller, run_dir, phases)
         write_env(run_dir, options, options.models)
         console.say(f"serve-rate {run_dir.name}: {len(plan.kept)} rows and N, about "
@@ -157,6 +173,7 @@ def main(args: argparse.Namespace) -> int:
                     point.processes,
                     deal,
                     skip=skip,
+                    batcher=point.batcher,
                 )
 
             rows = [at_rate(point) for point in plan.kept]
@@ -183,7 +200,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _best_rows(
-    options: RunOptions, run_dir: Path, budget_s: float
+    options: RunOptions, run_dir: Path, budget_s: float, batchers: list[dynamic_batcher.Batcher]
 ) -> tuple[list[Record], serving_plan.ServingPlan]:
     """Every row the callers sweep would take, timed at one caller (the main group), and the
     plan of each language's best rows from them."""
@@ -191,7 +208,7 @@ def _best_rows(
     candidates = serving_plan.candidates(every, list(serving.PACED_LANGUAGES))
     one_caller = run_group(candidates, options, run_dir)
     cores = len(machine.usable_cpus())
-    return one_caller, serving_plan.plan(every, one_caller, cores, budget_s)
+    return one_caller, serving_plan.plan(every, one_caller, cores, budget_s, batchers)
 
 
 def _bound(

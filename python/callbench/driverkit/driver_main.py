@@ -8,14 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from callbench.command_line import report_errors
-from callbench.driver_options import (
-    NO_BATCHER,
-    ONE_CALLER,
-    Options,
-    help_line,
-    parse_options,
-)
+from callbench.driver_options import ONE_CALLER, Options, help_line, parse_options
 from callbench.driverkit import callers, rounds
+from callbench.driverkit.batcher import ONE_GATHERER, Batcher
 from callbench.driverkit.inputs import read_inputs
 from callbench.driverkit.model import TAKES_CALLERS, LoadedModel, Setup, load
 from callbench.driverkit.outputs import write_outputs
@@ -41,8 +36,8 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
             return 0
         if options.callers > 1 and not getattr(setup, TAKES_CALLERS, False):
             raise UsageError(ONE_CALLER)
-        if options.max_delay is not None:  # contract 7's batcher: not in this kit yet
-            raise UsageError(NO_BATCHER)
+        if options.max_delay is not None and options.callers > 1:
+            raise UsageError(ONE_GATHERER)
         progress("loading")
         loaded = load(setup, options)
         if options.callers > 1:
@@ -52,7 +47,10 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
             progress("warm-up")
             warmup = rounds.warm_up(model.loop, options.calls, options.warmup,
                                     options.warmup_time)  # fmt: skip
-            runner = rounds.OneCaller(model.loop, loaded.outputs, options.batch)
+            one = rounds.OneCaller(model.loop, loaded.outputs, options.batch)
+            runner: rounds.Runner = one
+            if options.max_delay is not None:  # contract 7: paced rounds through the batcher
+                runner = Batcher(one, loaded.inputs, options.max_delay * 1000)
             done = run_rounds(options, runner, loaded, warmup)
         finish(driver_id, options, loaded, runner, done, dict(model.notes))
         return 0

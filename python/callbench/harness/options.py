@@ -94,6 +94,9 @@ class RunOptions:
     callers: int = _DRIVER.callers
     # Copies of each driver, each its own process of ``callers`` callers (run --processes).
     processes: int = 1
+    # Contract 7: paced rounds served by each driver's batcher of up to ``batch`` arrivals a
+    # call, waiting at most this many µs (serve-rate --batcher); None: no batcher.
+    max_delay: int | None = None
     pin: bool = _option(True, "do not pin drivers to a core", name="--no-pin")
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
@@ -151,7 +154,7 @@ class RunOptions:
         warm = warmup or warmups.of_run(self)
         mine = {"models": self.models, "warmup": warm.calls, "warmup_time": warm.seconds,
                 "batch": self.batch, "threads": self.threads, "callers": self.callers,
-                "debug": self.debug}  # fmt: skip
+                "max_delay": self.max_delay, "debug": self.debug}  # fmt: skip
         return Options(calls=calls, **{**mine, **more})
 
 

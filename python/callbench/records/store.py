@@ -75,13 +75,16 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 def record_folder(run_dir: Path, record: Record) -> Path:
     """``sweep-batch/256``; a batch point of a wider model (the GPU grid) goes to
     ``sweep-batch-w512/256``; a row's N copies (serve-rate --processes), beside its N
-    threads, to ``sweep-serving/2-processes``."""
+    threads, to ``sweep-serving/2-processes``; a row served through a batcher (contract 7) to
+    ``sweep-serving/1-batcher-b16-d200`` (B 16, D 200 µs)."""
     sweep = record.sweep
     if not sweep:
         return run_dir
     width = f"-w{sweep['width']}" if sweep.get("width") else ""
     copies = "-processes" if record.processes > 1 and sweep["kind"] != "processes" else ""
-    return run_dir / f"sweep-{sweep['kind']}{width}" / f"{sweep['value']}{copies}"
+    batcher = sweep.get("batcher")
+    way = f"-batcher-b{batcher['batch']}-d{batcher['max_delay_us']}" if batcher else ""
+    return run_dir / f"sweep-{sweep['kind']}{width}" / f"{sweep['value']}{copies}{way}"
 
 
 def write_record(run_dir: Path, record: Record, latencies: np.ndarray | None = None) -> Path:

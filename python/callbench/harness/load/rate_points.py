@@ -124,6 +124,7 @@ class RatePoints:
         found = replace(rate_search.point_of(
             rate, point_seed, kept.total, int(answer["ns"]), self.bound_ns, confirm=confirm,
             caller_calls=tuple(int(n) for n in answer.get("caller_calls") or ()), times=figures,
+            batch_sizes=tuple(int(n) for n in answer.get("batch_sizes") or ()),
         ), calls=calls, windows=shown, windows_used=used, stable=steady, probe_ns=before,
            probe_after_ns=after)  # fmt: skip
         verdict = "within" if found.within else "over"

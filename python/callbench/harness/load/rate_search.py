@@ -60,6 +60,9 @@ class Point:
     within: bool
     confirm: bool = False
     caller_calls: tuple[int, ...] = ()
+    # Contract 7's batcher: batch_sizes[k - 1] the calls that took k arrivals (the whole
+    # schedule's); empty without a batcher.
+    batch_sizes: tuple[int, ...] = ()
     # Contract 6's figures beside the totals (arrival_times.ArrivalTimes.figures): wait's and
     # service's spreads, the first arrival's and the clock's lateness; and the lead the
     # driver had left when its set-up was done (negative: the set-up ran past the start).
@@ -80,7 +83,10 @@ class Point:
         return self.calls / self.span_ns * 1e9 if self.span_ns else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        shown = {**asdict(self), "caller_calls": list(self.caller_calls)}
+        shown = {**asdict(self), "caller_calls": list(self.caller_calls),
+                 "batch_sizes": list(self.batch_sizes)}  # fmt: skip
+        if not self.batch_sizes:  # a point without a batcher keeps the record it had
+            del shown["batch_sizes"]
         if self.windows is None:  # a point served whole keeps the record it always had
             for name in ("windows", "windows_used", "stable", "probe_ns", "probe_after_ns"):
                 del shown[name]
@@ -92,13 +98,14 @@ class Point:
 def point_of(
     rate: float, seed: int, latencies: np.ndarray, span_ns: int, bound_ns: float, *,
     confirm: bool = False, caller_calls: tuple[int, ...] = (), times: dict[str, Any] | None = None,
+    batch_sizes: tuple[int, ...] = (),
 ) -> Point:  # fmt: skip
     """A rate point's figures from its latencies (ns from each arrival to its call's end, one
     per arrival), and ``times``, what the point records beside them."""
     total = Spread.of(latencies)
     return Point(rate, len(latencies), seed, span_ns, total.p50_ns, total.p99_ns,
                  total.p999_ns, total.max_ns, total.p99_ns <= bound_ns, confirm, caller_calls,
-                 times or {})  # fmt: skip
+                 batch_sizes, times or {})  # fmt: skip
 
 
 def arrivals(rate: float, calls: int, seed: int) -> np.ndarray:

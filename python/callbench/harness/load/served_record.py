@@ -55,6 +55,10 @@ def finish(
             peaks.append(record.peak_rss_bytes)
         if problem is None:
             add_up_peaks(record, peaks, language_key(live.spec))
+    elif "batcher" in serving:  # contract 7: sample slot i holds sample i mod S, S = N x B
+        slots = min(serving["points"][-1]["calls"], max_calls * options.batch)
+        problem = settle(record, ended, asked, live.sent_rounds, live.workdir / "outputs.f32",
+                         expected.of_callers(1, slots, 1))  # fmt: skip
     else:
         want = expected.of_callers(1, calls, options.batch)
         problem = settle(record, ended, asked, live.sent_rounds, live.workdir / "outputs.f32",

@@ -34,7 +34,14 @@ from callbench.errors import DataError
 from callbench.harness import console, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
-from callbench.harness.load import dealing, rate_repeats, rate_search, rate_windows, served_record
+from callbench.harness.load import (
+    dealing,
+    dynamic_batcher,
+    rate_repeats,
+    rate_search,
+    rate_windows,
+    served_record,
+)
 from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.load.rate_points import ROUND_LIMIT, RatePoints
 from callbench.harness.options import RunOptions
@@ -61,9 +68,12 @@ ROUND_S = 0.1
 LATENCY_CAP = 100_000
 
 
-def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | None:
+def why_not(
+    spec: DriverSpec, callers: int, deal: str | None = None, batcher: bool = False
+) -> str | None:
     """Why a row cannot be served at a rate here (at ``callers`` callers a copy, its copies
-    dealt by ``deal`` where it has copies), if it cannot."""
+    dealt by ``deal`` where it has copies, through its kit's batcher if ``batcher``), if it
+    cannot."""
     if spec.id.startswith("independent-"):
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
@@ -75,6 +85,8 @@ def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | No
     if callers > 1 and spec.callers is None:
         return f"{ONE_CALLER} ({spec.one_caller})"
     if deal is not None and (why := dealing.why_not(language_key(spec), deal)) is not None:
+        return why
+    if batcher and (why := dynamic_batcher.why_not(spec)) is not None:
         return why
     return spec.available()
 
@@ -99,14 +111,19 @@ class RowAtRate:
         self, spec: DriverSpec, callers: int, options: RunOptions, run_dir: Path,
         expected: Expected, bound_ns: float, bound_from: str, repeats: int | None = None,
         processes: int = 1, deal: str | None = None, skip: str | None = None,
+        batcher: dynamic_batcher.Batcher | None = None,
     ) -> None:  # fmt: skip
         self.spec, self.callers, self.processes = spec, callers, processes
+        self.batcher = batcher  # contract 7: served through the kit's batcher, one caller
         self._skip = skip  # why the run skips it (a plan's budget), if it does
         # At N processes, how the copies share the arrivals: ``deal`` (dealing.DEALS) or the
         # row's ecosystem's way.
         self.deal = dealing.deal_for(language_key(spec), deal) if processes > 1 else None
         self.label = (f"{spec.id} x{callers}" if processes == 1
                       else f"{spec.id} x{processes} processes")  # fmt: skip
+        if batcher is not None:
+            self.label = f"{spec.id} {batcher.label}"
+            options = replace(options, batch=batcher.batch, max_delay=batcher.max_delay_us)
         # The searches after the curve (1 is --quick's single search, whose rate has no
         # interval), and how many rows and N took turns with it (rows_in_turn.py sets it).
         self.repeats = rate_repeats.REPEATS if repeats is None else repeats
@@ -114,7 +131,8 @@ class RowAtRate:
         self._options = replace(options, callers=callers, processes=processes)
         self._run_dir, self._expected = run_dir, expected
         self._bound_ns, self._bound_from = bound_ns, bound_from
-        sweep = {"kind": KIND, "value": self._options.all_callers}
+        sweep = {"kind": KIND, "value": self._options.all_callers,
+                 **({"batcher": batcher.to_json()} if batcher else {})}  # fmt: skip
         self.record = base_record(spec, self._options, sweep, expected.tolerance)
         self.seed = row_seed(options.seed, self.label)
         self._max_calls = self._options.max_calls(expected.samples)
@@ -128,8 +146,9 @@ class RowAtRate:
 
     def begin(self) -> None:
         """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
-        reason = self._skip or why_not(self.spec, self.callers, self.deal) or traces.not_traced_at(
-            self.spec, self._options.models, self._options.batch)  # fmt: skip
+        options = self._options
+        reason = (self._skip or why_not(self.spec, self.callers, self.deal, bool(self.batcher))
+                  or traces.not_traced_at(self.spec, options.models, options.batch))  # fmt: skip
         if reason is not None:
             self.record.status, self.record.error = "skipped", reason
             write_record(self._run_dir, self.record)
@@ -164,7 +183,9 @@ class RowAtRate:
         place = Placement.of(options)
         start(live, options, self._max_calls, place, f"[{self.label}]")
         wait_ready(live, place, f"[{self.label}]")
-        capacity = _closed_loop(live, self._max_calls)
+        # Through a batcher, the closed loop's calls carry B samples each: B times its calls a
+        # second is the most arrivals a second the batcher could serve.
+        capacity = _closed_loop(live, self._max_calls) * (options.batch if self.batcher else 1)
         console.say(f"  {self.label}: closed loop {capacity:,.0f} calls/s; searching the "
                     f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
         self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal)
@@ -192,6 +213,8 @@ class RowAtRate:
             "in_turn": self.in_turn, "served_again": points.served_again,
             **({"deal": self.deal, "deal_how": dealing.how(self.deal, language_key(self.spec))}
                if self.deal is not None else {}),
+            **({"batcher": {**self.batcher.to_json(), "call": dynamic_batcher.PADDED}}
+               if self.batcher is not None else {}),
             "windows_rule": rate_windows.rule(),
             "curve": list(rate_repeats.CURVE),
             "points": [p.to_json() for p in self._shape]
@@ -229,11 +252,12 @@ def serve_row(
     repeats: int | None = None,
     processes: int = 1,
     deal: str | None = None,
+    batcher: dynamic_batcher.Batcher | None = None,
 ) -> Record:
     """One row at ``callers`` callers (in each of ``processes`` copies, dealt by ``deal``)
     served at a rate alone, its searches back to back; its record written into ``run_dir``."""
     row = RowAtRate(spec, callers, options, run_dir, expected, bound_ns, bound_from, repeats,
-                    processes, deal)  # fmt: skip
+                    processes, deal, batcher=batcher)  # fmt: skip
     try:
         row.begin()
         for index in range(row.repeats):

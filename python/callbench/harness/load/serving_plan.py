@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from callbench.harness.load import callers_plan
+from callbench.harness.load.dynamic_batcher import BATCHER_LANGUAGES, Batcher
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record
 from callbench.registry import language_key
@@ -39,9 +40,12 @@ class ServingPoint:
     spec: DriverSpec
     callers: int
     processes: int = 1
+    batcher: Batcher | None = None  # contract 7: one caller through its kit's batcher
 
     @property
     def label(self) -> str:
+        if self.batcher is not None:
+            return f"{self.spec.id} {self.batcher.label}"
         if self.processes > 1:
             return f"{self.spec.id} x{self.processes} processes"
         return f"{self.spec.id} x{self.callers}"
@@ -77,10 +81,12 @@ def best_rows(specs: Sequence[DriverSpec], done: Sequence[Record]) -> list[Drive
 
 
 def plan(
-    specs: Sequence[DriverSpec], done: Sequence[Record], cores: int, budget_s: float
-) -> ServingPlan:
+    specs: Sequence[DriverSpec], done: Sequence[Record], cores: int, budget_s: float,
+    batchers: Sequence[Batcher] = (),
+) -> ServingPlan:  # fmt: skip
     """The points of each language's best rows (among ``specs``, every row the registry
-    has), in order, those past ``budget_s`` skipped."""
+    has), in order, those past ``budget_s`` skipped; with ``batchers``, each best row whose
+    kit has one through each, after its callers."""
     best = best_rows(specs, done)
     twins = [s for s in specs if CALLERS_ONLY in s.roles and s.callers is not None
              and any(language_key(s) == language_key(b) and engine(s.runtime) == engine(b.runtime)
@@ -88,6 +94,9 @@ def plan(
     points = [ServingPoint(s, 1) for s in best]
     if cores > 1:
         points += [ServingPoint(s, cores) for s in best]
+    points += [ServingPoint(s, 1, batcher=b) for s in best for b in batchers
+               if language_key(s) in BATCHER_LANGUAGES]  # fmt: skip
+    if cores > 1:
         points += [ServingPoint(s, 1, cores) for s in best
                    if language_key(s) in callers_plan.SERVED_AS_PROCESSES]  # fmt: skip
         points += [ServingPoint(s, cores) for s in twins]

@@ -13,6 +13,7 @@ from callbench.records import stats
 from callbench.records.record import Record
 from callbench.report.blocks import format as fmt
 from callbench.report.sections.many_callers import calls, latency_us
+from callbench.report.sections.serving_way import way
 
 TITLE = "Serving at a rate"
 __all__ = ["KIND", "TITLE", "bound_text", "screen", "section", "served"]
@@ -23,7 +24,13 @@ def served(points: Points | None) -> list[Record]:
     """The rows served at a rate, by callers then id."""
     return sorted((r for n in sorted(points or {}) for r in (points or {})[n]
                    if r.ok and r.serving is not None),
-                  key=lambda r: (r.callers, r.processes, r.language, r.id))  # fmt: skip
+                  key=lambda r: (r.callers, r.processes, r.language, r.id, r.batch,
+                                 _delay(r)))  # fmt: skip
+
+
+def _delay(r: Record) -> int:
+    """A batcher's D (-1: none), so that a row's batchers follow its callers in order."""
+    return int(((r.serving or {}).get("batcher") or {}).get("max_delay_us", -1))
 
 
 def confirmed(serving: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -54,15 +61,6 @@ def repeated(serving: Mapping[str, Any]) -> bool:
     """Whether a record's rate came from a curve and repeated searches (else: one confirmed
     search, records before windows)."""
     return "rate_interval" in serving
-
-
-def way(r: Record) -> str:
-    """How a row's callers ran: threads of one process, or N copies and how they were dealt
-    the arrivals (dealing.py)."""
-    if r.processes > 1:
-        deal = (r.serving or {}).get("deal")
-        return f"{r.processes} processes" + (f", {deal}" if deal else "")
-    return "threads" if r.callers > 1 else "one caller"
 
 
 def rate_cell(serving: Mapping[str, Any]) -> str:

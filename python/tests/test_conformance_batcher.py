@@ -1,0 +1,143 @@
+"""Contract 7's dynamic batcher, the same in every kit that has one (``--max-delay US`` with
+``--batch B``): each kit's callers test driver (test_conformance.py) serves a paced round's
+arrivals in calls of up to B, each arrival's sample and output at its own slot."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from callbench.driverkit.batcher import ONE_GATHERER
+from tests.test_conformance import LEAD_NS, STALL_NS, PacedRound, callers_test_driver
+
+# The kits with the batcher (a kit joins by its line here).
+BATCHER_KITS = ["python"]
+BATCH, CALLS = 4, 50  # the run's arrays hold CALLS x BATCH = SAMPLES samples
+SAMPLES = BATCH * CALLS
+GAP_NS = 1_000_000
+
+
+def batched_round(
+    kit: str, mode: str, offsets: np.ndarray, max_delay_us: int, models: Path, tmp_path: Path,
+    then: str = "",
+) -> PacedRound:  # fmt: skip
+    """One ``paced FILE START`` round of ``offsets`` served by the batcher at BATCH with
+    --max-delay ``max_delay_us``, then the command ``then`` (if any) before ``end``."""
+    schedule, outputs = tmp_path / "arrivals.i64", tmp_path / "out.f32"
+    latencies = tmp_path / "lat.i64"
+    offsets.astype("<i8").tofile(schedule)
+    proc = subprocess.Popen(
+        [*callers_test_driver(kit, mode), "--models", str(models), "--calls", str(CALLS),
+         "--batch", str(BATCH), "--max-delay", str(max_delay_us), "--warmup", "5", "--serve",
+         "--outputs", str(outputs), "--latencies", str(latencies)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        assert json.loads(proc.stdout.readline())["event"] == "ready"
+        start = time.monotonic_ns() + LEAD_NS
+        proc.stdin.write(f"paced {schedule} {start}\n")
+        proc.stdin.flush()
+        answer = json.loads(proc.stdout.readline())
+        assert answer["start_ns"] == start, answer
+        times = np.fromfile(latencies, dtype="<i8")  # before `then` may write its own
+        if then:
+            proc.stdin.write(then + "\n")
+            proc.stdin.flush()
+            proc.stdout.readline()
+        proc.stdin.write("end\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+        proc.wait()
+    arrivals = len(offsets)
+    assert times.shape == (3 * arrivals,)
+    taken, started, ended = times.reshape(3, arrivals)
+    return PacedRound(answer, taken, started, ended, np.fromfile(outputs, dtype="<f4"))
+
+
+def reference(models: Path) -> np.ndarray:
+    return np.fromfile(models / "reference.f32", dtype="<f4")
+
+
+@pytest.mark.parametrize("kit", BATCHER_KITS)
+def test_far_below_capacity_each_call_takes_one_arrival_after_the_longest_wait(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # An arrival a millisecond, D 100 µs: the batcher holds each one alone for D (it cannot
+    # know the next is a millisecond away), then calls with it: every call one arrival, each
+    # arrival's wait at least D, and its service after it.
+    delay_us = 100
+    done = batched_round(kit, "ok", GAP_NS * np.arange(SAMPLES), delay_us, small_models,
+                         tmp_path)  # fmt: skip
+    answer = done.answer
+    assert answer["calls"] == SAMPLES == answer["slots"] and answer["caller_calls"] == [SAMPLES]
+    assert answer["batch_sizes"] == [SAMPLES, 0, 0, 0]
+    assert (done.started >= delay_us * 1000).all()
+    assert (done.taken <= done.started).all() and (done.started <= done.ended).all()
+    assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", BATCHER_KITS)
+def test_a_burst_of_b_arrivals_is_one_call_without_the_wait(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # B arrivals at once, a millisecond apart, D a whole second: each burst fills a call, and
+    # a full call does not wait for D (had it, the round would take 50 s and every wait be
+    # a second).
+    offsets = GAP_NS * (np.arange(SAMPLES) // BATCH)
+    done = batched_round(kit, "ok", offsets, 1_000_000, small_models, tmp_path)
+    assert done.answer["batch_sizes"] == [0, 0, 0, CALLS]
+    # The four of a burst share their call: one start and one end, from one due time.
+    for times in (done.started, done.ended):
+        assert (times.reshape(CALLS, BATCH) == times[::BATCH, None]).all()
+    assert (done.started < 500_000_000).all()
+    assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", BATCHER_KITS)
+def test_a_stall_shows_in_the_waits_of_the_arrivals_behind_it(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # The batcher's first call sleeps 50 ms (stall-at-call-0: its calls run at call 0's
+    # places): the arrivals due meanwhile queue, their waits carry what was left of the stall,
+    # and the batcher drains them B a call, each from its own sample.
+    done = batched_round(kit, "stall-at-call-0", GAP_NS * np.arange(SAMPLES), 0, small_models,
+                         tmp_path)  # fmt: skip
+    queued = np.arange(1, STALL_NS // GAP_NS - 5)
+    assert (done.started[queued] >= STALL_NS - queued * GAP_NS).all()
+    sizes = done.answer["batch_sizes"]
+    assert sizes[BATCH - 1] >= 5 and sum(k * n for k, n in enumerate(sizes, 1)) == SAMPLES
+    assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", BATCHER_KITS)
+def test_arrivals_past_the_samples_wrap_and_a_closed_round_after_is_the_models(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # Twice the samples, in bursts of three: arrival j takes sample j mod S and leaves its
+    # outputs at slot j mod S (calls straddle the wrap), and the closed round after it calls
+    # the samples as read (the batcher's gathering left call 0's places as they were).
+    offsets = GAP_NS * (np.arange(2 * SAMPLES) // 3)
+    done = batched_round(kit, "ok", offsets, 0, small_models, tmp_path)
+    assert done.answer["slots"] == SAMPLES and done.answer["calls"] == 2 * SAMPLES
+    assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+    after = batched_round(kit, "ok", offsets, 0, small_models, tmp_path, then=f"round {CALLS}")
+    assert np.abs(after.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+@pytest.mark.parametrize("kit", BATCHER_KITS)
+def test_the_batcher_gathers_for_one_caller(kit: str, small_models: Path) -> None:
+    done = subprocess.run(
+        [*callers_test_driver(kit, "ok"), "--models", str(small_models), "--batch", "4",
+         "--max-delay", "10", "--callers", "2"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == f"{kit}-callers: usage: {ONE_GATHERER}"

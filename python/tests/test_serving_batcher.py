@@ -1,0 +1,74 @@
+"""A row served at a rate through its kit's dynamic batcher (contract 7: harness/load/
+dynamic_batcher.py): the driver loaded at B with --max-delay, the closed loop's capacity in
+arrivals, every point's calls counted by the arrivals they took, the last point's outputs
+checked sample by sample, the record beside the row's callers', and the report's way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from callbench.harness.load import dynamic_batcher, serving
+from callbench.harness.options import RunOptions
+from callbench.harness.run import check_models
+from callbench.languages.spec import DriverSpec
+from callbench.records.store import load_run
+from callbench.report.sections.serving_way import way
+from tests.test_serving import callers_spec, run_folder, short_points
+
+__all__ = ["short_points"]  # the fixture: a few hundred arrivals a point
+
+BATCHER = dynamic_batcher.Batcher(batch=4, max_delay_us=100)
+
+
+def serve(spec: DriverSpec, models: Path, tmp_path: Path) -> tuple[serving.Record, Path]:
+    run_dir = run_folder(tmp_path)
+    options = RunOptions(models=models, warmup=5, pin=False)
+    record = serving.serve_row(spec, 1, options, run_dir, check_models(models), 1e6,
+                               "a test's", batcher=BATCHER)  # fmt: skip
+    return record, run_dir
+
+
+def test_a_row_is_served_through_its_batcher_every_call_counted(
+    small_models: Path, tmp_path: Path
+) -> None:
+    record, run_dir = serve(callers_spec("ok"), small_models, tmp_path)
+    assert record.status == "ok", record.error
+    assert (record.batch, record.callers, record.callers_verified) == (4, 1, 1)
+    assert record.sweep == {"kind": "serving", "value": 1, "batcher": BATCHER.to_json()}
+    found = record.serving
+    assert found is not None and found["batcher"]["batch"] == 4
+    assert found["batcher"]["max_delay_us"] == 100 and found["batcher"]["call"]
+    # The closed loop's calls carry B samples: its capacity is B times its calls a second.
+    per_call = sorted(r.per_call_ns for r in record.rounds)[len(record.rounds) // 2]
+    assert found["closed_calls_per_s"] == 4e9 / per_call
+    for point in found["points"]:
+        sizes = point["batch_sizes"]
+        assert len(sizes) == 4 and sum(k * n for k, n in enumerate(sizes, 1)) == point["calls"]
+    # Beside the row's callers, in a folder of its own; read back through the schema.
+    folder = run_dir / "sweep-serving" / "1-batcher-b4-d100"
+    assert (folder / f"{record.id}.json").is_file()
+    (back,) = load_run(run_dir).sweeps["serving"][1]
+    assert back.serving == found
+    assert way(back).startswith("batcher B 4, D 100 µs (last point's calls: ")
+
+
+def test_wrong_outputs_through_the_batcher_fail_the_row(small_models: Path, tmp_path: Path) -> None:
+    record, _ = serve(callers_spec("wrong-in-caller-0"), small_models, tmp_path)
+    assert record.status == "failed" and record.callers_verified is None, record.error
+
+
+def test_a_kit_without_a_batcher_is_skipped_saying_why(small_models: Path, tmp_path: Path) -> None:
+    spec = callers_spec("ok")
+    go = DriverSpec(id="go-callers", language="Go", runtime="none", artifact=spec.artifact,
+                    source=spec.source, command=spec.command, callers=spec.callers)  # fmt: skip
+    record, _ = serve(go, small_models, tmp_path)
+    assert record.status == "skipped"
+    assert record.error == "its kit has no batcher yet (contract 7: Python do)"
+
+
+def test_padding_counts_the_places_no_arrival_took() -> None:
+    assert dynamic_batcher.padding([3, 0, 1, 2]) == 3 * 3 + 1 * 1
+    assert dynamic_batcher.batchers([4, 16], [0, 200]) == [
+        dynamic_batcher.Batcher(4, 0), dynamic_batcher.Batcher(4, 200),
+        dynamic_batcher.Batcher(16, 0), dynamic_batcher.Batcher(16, 200),
+    ]  # fmt: skip
