@@ -16,7 +16,7 @@ from callbench.driverkit.batcher import ONE_GATHERER
 from tests.test_conformance import LEAD_NS, STALL_NS, PacedRound, callers_test_driver
 
 # The kits with the batcher (a kit joins by its line here).
-BATCHER_KITS = ["python"]
+BATCHER_KITS = ["python", "cpp"]
 BATCH, CALLS = 4, 50  # the run's arrays hold CALLS x BATCH = SAMPLES samples
 SAMPLES = BATCH * CALLS
 GAP_NS = 1_000_000

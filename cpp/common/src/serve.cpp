@@ -85,15 +85,17 @@ bool execute(const Command& command, const Options& options, Runner& runner,
       const Paced paced = runner.paced(read_schedule(command.schedule), command.start_ns);
       write_int64s(*options.latencies, paced.times);
       if (answers) {
-        answer(*answers, {{"event", "paced"},
-                          {"calls", paced.calls},
-                          {"ns", paced.ns},
-                          {"start_ns", paced.start_ns},
-                          {"end_ns", paced.start_ns + paced.ns},
-                          {"ready_ns", paced.ready_ns},
-                          {"slots", paced.slots},
-                          {"callers", paced.caller_calls.size()},
-                          {"caller_calls", paced.caller_calls}});
+        nlohmann::ordered_json line = {{"event", "paced"},
+                                       {"calls", paced.calls},
+                                       {"ns", paced.ns},
+                                       {"start_ns", paced.start_ns},
+                                       {"end_ns", paced.start_ns + paced.ns},
+                                       {"ready_ns", paced.ready_ns},
+                                       {"slots", paced.slots},
+                                       {"callers", paced.caller_calls.size()},
+                                       {"caller_calls", paced.caller_calls}};
+        if (!paced.batch_sizes.empty()) line["batch_sizes"] = paced.batch_sizes;
+        answer(*answers, line);
       }
       return true;
     }

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "callbench/batcher.hpp"
 #include "callbench/callers.hpp"
 #include "callbench/errors.hpp"
 #include "callbench/float_model.hpp"
@@ -93,8 +94,7 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
   return guarded_main(argc, argv, id, [&](const Options& options) {
     using Loaded = decltype(load_tensor_model(load, options));
     if (options.callers > 1 && !TakesCallers<Loaded>) throw UsageError(std::string(kOneCaller));
-    // Contract 7's batcher: not in this kit yet.
-    if (options.max_delay_us) throw UsageError(std::string(kNoBatcher));
+    if (options.max_delay_us && options.callers > 1) throw UsageError(std::string(kOneGatherer));
     progress("loading");
     const auto start = Clock::now();
     auto model = load_tensor_model(load, options);
@@ -110,6 +110,11 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
     }
     Rounds rounds(model, inputs, options.calls, options.batch);
     const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
+    if (options.max_delay_us) {  // contract 7: paced rounds through the batcher
+      Batcher batcher(model, rounds, inputs, options.calls, options.batch, *options.max_delay_us);
+      measure(id, options, model, batcher, load_ns, warmup);
+      return;
+    }
     measure(id, options, model, rounds, load_ns, warmup);
   });
 }

@@ -34,10 +34,6 @@ struct Options {
 inline constexpr std::string_view kOneCaller =
     "--callers N > 1 is not supported: this driver runs one caller";
 
-// What a kit without contract 7's batcher answers to --max-delay.
-inline constexpr std::string_view kNoBatcher =
-    "--max-delay is not supported: this kit has no batcher";
-
 // What --help prints, the same in every kit (docs/contract.md, "The contract's words").
 std::string help_line(std::string_view id);
 

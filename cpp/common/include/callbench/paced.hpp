@@ -35,6 +35,8 @@ struct Paced {
   std::int64_t slots = 0;     // the slots the round filled: min(K, M)
   std::vector<std::int64_t> times;  // K taken, then K started, then K ended, ns from due
   std::vector<std::int64_t> caller_calls;  // the arrivals each caller served
+  // Contract 7's batcher: batch_sizes[k - 1] the calls that took k arrivals (empty: none).
+  std::vector<std::int64_t> batch_sizes = {};
 };
 
 // A caller early for its arrival sleeps until this long before it, then spins:
