@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -408,16 +408,21 @@ class PacedRound:
 
 def paced_round(
     kit: str, mode: str, callers: int, models: Path, tmp_path: Path, calls: int = ARRIVALS,
-    arrivals: int = ARRIVALS,
+    arrivals: int = ARRIVALS, *, offsets: np.ndarray | None = None,
+    options: Sequence[str] = (), then: str = "",
 ) -> PacedRound:  # fmt: skip
-    """One ``paced FILE START`` round of ``arrivals`` arrivals GAP_NS apart, starting
-    LEAD_NS after it is sent, the driver started with --calls ``calls``."""
+    """One ``paced FILE START`` round of ``arrivals`` arrivals GAP_NS apart (or ``offsets``),
+    starting LEAD_NS after it is sent, the driver started with --calls ``calls`` and
+    ``options``; then the command ``then`` (if any) before ``end``."""
     schedule, outputs = tmp_path / "arrivals.i64", tmp_path / "out.f32"
     latencies = tmp_path / "lat.i64"
-    (GAP_NS * np.arange(arrivals, dtype="<i8")).tofile(schedule)
+    if offsets is None:
+        offsets = GAP_NS * np.arange(arrivals)
+    arrivals = len(offsets)
+    offsets.astype("<i8").tofile(schedule)
     proc = subprocess.Popen(
         [*callers_test_driver(kit, mode), "--models", str(models), "--calls", str(calls),
-         "--warmup", "5", "--callers", str(callers), "--serve",
+         "--warmup", "5", "--callers", str(callers), *options, "--serve",
          "--outputs", str(outputs), "--latencies", str(latencies)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -428,7 +433,11 @@ def paced_round(
         proc.stdin.write(f"paced {schedule} {start}\n")
         proc.stdin.flush()
         answer = json.loads(proc.stdout.readline())
-        assert answer["start_ns"] == start
+        assert answer["start_ns"] == start, answer
+        if then:  # a round does not write --latencies: the paced round's times stay
+            proc.stdin.write(then + "\n")
+            proc.stdin.flush()
+            proc.stdout.readline()
         proc.stdin.write("end\n")
         proc.stdin.flush()
         assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""

@@ -4,16 +4,14 @@ arrivals in calls of up to B, each arrival's sample and output at its own slot."
 
 from __future__ import annotations
 
-import json
 import subprocess
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from callbench.driverkit.batcher import ONE_GATHERER
-from tests.test_conformance import LEAD_NS, STALL_NS, PacedRound, callers_test_driver
+from tests.test_conformance import STALL_NS, PacedRound, callers_test_driver, paced_round
 
 # The kits with the batcher (a kit joins by its line here).
 BATCHER_KITS = ["python", "cpp"]
@@ -28,38 +26,9 @@ def batched_round(
 ) -> PacedRound:  # fmt: skip
     """One ``paced FILE START`` round of ``offsets`` served by the batcher at BATCH with
     --max-delay ``max_delay_us``, then the command ``then`` (if any) before ``end``."""
-    schedule, outputs = tmp_path / "arrivals.i64", tmp_path / "out.f32"
-    latencies = tmp_path / "lat.i64"
-    offsets.astype("<i8").tofile(schedule)
-    proc = subprocess.Popen(
-        [*callers_test_driver(kit, mode), "--models", str(models), "--calls", str(CALLS),
-         "--batch", str(BATCH), "--max-delay", str(max_delay_us), "--warmup", "5", "--serve",
-         "--outputs", str(outputs), "--latencies", str(latencies)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None and proc.stdin is not None
-        assert json.loads(proc.stdout.readline())["event"] == "ready"
-        start = time.monotonic_ns() + LEAD_NS
-        proc.stdin.write(f"paced {schedule} {start}\n")
-        proc.stdin.flush()
-        answer = json.loads(proc.stdout.readline())
-        assert answer["start_ns"] == start, answer
-        times = np.fromfile(latencies, dtype="<i8")  # before `then` may write its own
-        if then:
-            proc.stdin.write(then + "\n")
-            proc.stdin.flush()
-            proc.stdout.readline()
-        proc.stdin.write("end\n")
-        proc.stdin.flush()
-        assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
-    finally:
-        proc.kill()
-        proc.wait()
-    arrivals = len(offsets)
-    assert times.shape == (3 * arrivals,)
-    taken, started, ended = times.reshape(3, arrivals)
-    return PacedRound(answer, taken, started, ended, np.fromfile(outputs, dtype="<f4"))
+    batcher = ["--batch", str(BATCH), "--max-delay", str(max_delay_us)]
+    return paced_round(kit, mode, 1, models, tmp_path, CALLS, offsets=offsets, then=then,
+                       options=batcher)  # fmt: skip
 
 
 def reference(models: Path) -> np.ndarray:
@@ -70,16 +39,26 @@ def reference(models: Path) -> np.ndarray:
 def test_far_below_capacity_each_call_takes_one_arrival_after_the_longest_wait(
     kit: str, small_models: Path, tmp_path: Path
 ) -> None:
-    # An arrival a millisecond, D 100 µs: the batcher holds each one alone for D (it cannot
-    # know the next is a millisecond away), then calls with it: every call one arrival, each
-    # arrival's wait at least D, and its service after it.
+    # An arrival a millisecond, D 100 µs: the batcher, waiting for an arrival, holds it alone
+    # for D (it cannot know the next is a millisecond away), then calls with it alone. On a
+    # busy host a neighbour's stall of a few milliseconds leaves it behind for a few arrivals
+    # (in the whole suite: a few calls of 2 to 4 after one), which it then takes together, as a
+    # batcher should; so this holds each arrival it was waiting for, and asks for many.
     delay_us = 100
     done = batched_round(kit, "ok", GAP_NS * np.arange(SAMPLES), delay_us, small_models,
                          tmp_path)  # fmt: skip
     answer = done.answer
     assert answer["calls"] == SAMPLES == answer["slots"] and answer["caller_calls"] == [SAMPLES]
-    assert answer["batch_sizes"] == [SAMPLES, 0, 0, 0]
-    assert (done.started >= delay_us * 1000).all()
+    sizes = answer["batch_sizes"]
+    assert len(sizes) == BATCH and sum(k * n for k, n in enumerate(sizes, 1)) == SAMPLES
+    waited_for = np.flatnonzero(done.taken < 0)
+    assert len(waited_for) >= SAMPLES // 4, done.taken
+    assert (done.started[waited_for] >= delay_us * 1000).all()
+    # An arrival shares its call with the one before it (one start: their started differ by
+    # exactly the gap between their due times) only when it had arrived by the time the
+    # batcher turned to it: it never waits past D for a next arrival a millisecond away.
+    joined = 1 + np.flatnonzero(done.started[:-1] - done.started[1:] == GAP_NS)
+    assert (done.taken[joined] >= 0).all(), joined
     assert (done.taken <= done.started).all() and (done.started <= done.ended).all()
     assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
 
