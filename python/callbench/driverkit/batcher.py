@@ -45,7 +45,6 @@ class Batcher:
     one: OneCaller
     inputs: Arrays  # the run's arrays: call 0's B places are the batcher's call
     max_delay_ns: int
-    sizes: list[int] = field(default_factory=list)  # after a paced round: calls by arrivals
     _served: list[np.ndarray] | None = None  # after a paced round: outputs by sample slot
 
     def timed_round(self, calls: int) -> Round:
@@ -73,7 +72,7 @@ class Batcher:
         finally:
             for now, kept in zip(self.inputs, pristine, strict=True):
                 now[:batch] = kept[:batch]  # the closed rounds' call 0 as before
-        self._served, self.sizes = served, pacing.sizes
+        self._served = served
         return pacing
 
     def last_outputs(self, calls: int) -> list[np.ndarray]:
