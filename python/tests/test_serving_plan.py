@@ -3,6 +3,7 @@ twins at the cores, Python's and Node.js's in as many processes, within a budget
 
 from __future__ import annotations
 
+from callbench.cli.serve_rate import _named_plan
 from callbench.harness.load import dynamic_batcher, serving_plan
 from callbench.harness.load.serving import PACED_LANGUAGES
 from callbench.records.record import Record
@@ -67,3 +68,21 @@ def test_with_batchers_each_best_row_whose_kit_has_one_goes_through_each_after_i
                            "python-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
     assert not any("go-" in label and "batcher" in label for label in labels)
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
+
+
+def test_named_points_that_cannot_be_served_are_skipped_before_the_estimate() -> None:
+    point = serving_plan.ServingPoint
+    batcher = dynamic_batcher.Batcher(4, 100)
+    twin, row = lookup("python-onnxruntime-iobinding-sessions"), lookup("cpp-onnxruntime-reuse")
+    java = lookup("java-onnxruntime-reuse")
+    planned = _named_plan([point(row, 1), point(twin, 1), point(twin, 2),
+                           point(row, 1, batcher=batcher), point(twin, 1, batcher=batcher),
+                           point(java, 1, batcher=batcher)], None)  # fmt: skip
+    assert [p.label for p in planned.kept] == [
+        "cpp-onnxruntime-reuse x1", "python-onnxruntime-iobinding-sessions x2",
+        "cpp-onnxruntime-reuse batcher B 4 D 100 us"]  # fmt: skip
+    whys = {p.label: why for p, why in planned.skipped}
+    assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions x1"]
+    assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions batcher B 4 D 100 us"]
+    assert "no batcher" in whys["java-onnxruntime-reuse batcher B 4 D 100 us"]
+    assert planned.estimate_s == 3 * serving_plan.ROW_AND_N_S

@@ -56,7 +56,7 @@ from callbench.model.user_torch import PROGRAM
 from callbench.records.phases import Phases
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
-from callbench.registry import select
+from callbench.registry import language_key, select
 from callbench.report.sections import serving_at_a_rate
 
 # Our MLP's bound: a call of a few microseconds, a service's millisecond.
@@ -139,12 +139,12 @@ def main(args: argparse.Namespace) -> int:
     try:
         if named:
             specs = common.selection(args)
-            plan = serving_plan.ServingPlan(
+            plan = _named_plan(
                 [serving_plan.ServingPoint(spec, n) for n in callers for spec in specs]
                 + [serving_plan.ServingPoint(spec, 1, n) for n in args.process_counts
                    for spec in specs]
                 + [serving_plan.ServingPoint(spec, 1, batcher=b) for b in batchers
-                   for spec in specs], [])  # fmt: skip
+                   for spec in specs], deal)  # fmt: skip
             one_caller: list[Record] | None = None
         else:
             with phases.timed("measure"):
@@ -197,6 +197,25 @@ def main(args: argparse.Namespace) -> int:
     phases.write(run_dir)
     print(f"\nrecords: {run_dir}\n{phases.summary()}")
     return 0 if all(r.status != "failed" for r in done) else 1
+
+
+def _named_plan(
+    points: list[serving_plan.ServingPoint], deal: str | None
+) -> serving_plan.ServingPlan:
+    """The named points, those that cannot be served here (a twin at one caller, a kit without
+    paced rounds or a batcher) skipped with why before the run starts, so that its estimate
+    counts only the points it serves."""
+    kept: list[serving_plan.ServingPoint] = []
+    skipped: list[tuple[serving_plan.ServingPoint, str]] = []
+    for point in points:
+        dealt = (dealing.deal_for(language_key(point.spec), deal)
+                 if point.processes > 1 else None)  # fmt: skip
+        why = serving.why_not(point.spec, point.callers, dealt, point.batcher is not None)
+        if why is None:
+            kept.append(point)
+        else:
+            skipped.append((point, why))
+    return serving_plan.ServingPlan(kept, skipped)
 
 
 def _best_rows(
