@@ -52,6 +52,9 @@ def test_small_windows_report_p90() -> None:
 
 def test_window_sizes_follow_the_rate() -> None:
     assert WindowSize.at(1e6) == WindowSize(2_000_000, rate_windows.MAX_WINDOWS)
+    # Above WINDOW_MOST_ARRIVALS in WINDOW_S a window is shorter (a kit's memory).
+    most = rate_windows.WINDOW_MOST_ARRIVALS
+    assert WindowSize.at(5e7) == WindowSize(most, rate_windows.MAX_WINDOWS)
     assert WindowSize.at(2000.0) == WindowSize(4000, rate_windows.MAX_WINDOWS)
     slow = WindowSize.at(100.0)  # 2,000 arrivals take 20 s: AGREE windows fit 30 s
     assert slow.arrivals == 1000 and slow.most == AGREE

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from callbench.harness.load import dynamic_batcher, serving
+import numpy as np
+
+from callbench.harness.load import batcher_drain, dynamic_batcher, serving
+from callbench.harness.load.arrival_times import ArrivalTimes
 from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
@@ -38,9 +41,10 @@ def test_a_row_is_served_through_its_batcher_every_call_counted(
     found = record.serving
     assert found is not None and found["batcher"]["batch"] == 4
     assert found["batcher"]["max_delay_us"] == 100 and found["batcher"]["call"]
-    # The closed loop's calls carry B samples: its capacity is B times its calls a second.
-    per_call = sorted(r.per_call_ns for r in record.rounds)[len(record.rounds) // 2]
-    assert found["closed_calls_per_s"] == 4e9 / per_call
+    # Its capacity is the batcher's own closed loop: bursts drained B a call, their median.
+    drains = found["batcher"]["drained_per_s"]
+    assert len(drains) == batcher_drain.DRAINS and min(drains) > 0
+    assert found["closed_calls_per_s"] == float(np.median(drains))
     for point in found["points"]:
         sizes = point["batch_sizes"]
         assert len(sizes) == 4 and sum(k * n for k, n in enumerate(sizes, 1)) == point["calls"]
@@ -72,3 +76,15 @@ def test_padding_counts_the_places_no_arrival_took() -> None:
         dynamic_batcher.Batcher(4, 0), dynamic_batcher.Batcher(4, 200),
         dynamic_batcher.Batcher(16, 0), dynamic_batcher.Batcher(16, 200),
     ]  # fmt: skip
+
+
+def test_a_burst_holds_a_tenth_of_a_second_of_full_calls_within_its_limits() -> None:
+    assert batcher_drain.burst_size(10_000.0, 4) == 4_000  # 0.1 s of calls of 4
+    assert batcher_drain.burst_size(10.0, 4) == batcher_drain.LEAST_CALLS * 4
+    assert batcher_drain.burst_size(1e9, 64) == batcher_drain.MOST_ARRIVALS
+
+
+def test_a_burst_drains_at_its_arrivals_over_the_last_ones_end() -> None:
+    ended = np.array([10, 10, 20, 20, 40_000], dtype=np.int64)  # ns from their due time, 0
+    times = ArrivalTimes(np.zeros(5, np.int64), np.zeros(5, np.int64), ended)
+    assert batcher_drain.drained_per_s(times) == 5 * 1e9 / 40_000

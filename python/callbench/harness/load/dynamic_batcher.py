@@ -5,9 +5,10 @@ A service's batcher is a configuration, not code in each model (Triton's ``dynam
 with ``max_batch_size`` and ``max_queue_delay_microseconds``): here it is the kit's, and each
 (B, D) is a point of its own beside the row's batch-1 callers, searched under the same bound
 and rules. The driver is loaded at batch B; its closed loop then calls B samples a call, and
-its calls a second times B is the most arrivals a second the batcher could serve (the curve's
-shares are of it). Each call runs at B, the places no arrival took padded; the record counts
-the calls by the arrivals they took and the padding that leaves.
+the batcher's own, a burst of arrivals drained B a call (batcher_drain.py), is the most
+arrivals a second it serves (the curve's shares are of it). Each call runs at B, the places
+no arrival took padded; the record counts the calls by the arrivals they took and the
+padding that leaves.
 """
 
 from __future__ import annotations

@@ -27,6 +27,12 @@ from callbench.harness.load.arrival_times import BEYOND
 # lets AGREE such windows fit within POINT_MAX_S; a slower row's windows hold what fits.
 WINDOW_S = 2.0
 WINDOW_ARRIVALS = 2_000
+# ... and at most WINDOW_MOST_ARRIVALS: above this many in WINDOW_S (2 million a second) a
+# window is shorter. Each arrival's schedule and times take about 32 bytes in a kit and more
+# in the harness: a batcher's point at tens of millions a second ran a kit out of memory
+# (run 20261205T0450Z-serving-mlp-batcher, stopped, not committed); every batch-1 row served
+# here stayed below it.
+WINDOW_MOST_ARRIVALS = 4_000_000
 POINT_MAX_S = 30.0
 # Stable: the last AGREE windows' largest over smallest, of the served rate and of the tail,
 # within 1 + TOLERANCE (perf_analyzer: 3 measurements, 10%).
@@ -44,6 +50,7 @@ MAX_WINDOWS = 3
 def rule() -> dict[str, Any]:
     """The windows' rule as a record states it."""
     return {"window_s": WINDOW_S, "window_arrivals": WINDOW_ARRIVALS,
+            "window_most_arrivals": WINDOW_MOST_ARRIVALS,
             "point_max_s": POINT_MAX_S, "agree": AGREE, "tolerance": TOLERANCE,
             "most_windows": MAX_WINDOWS}  # fmt: skip
 
@@ -57,7 +64,7 @@ class WindowSize:
 
     @classmethod
     def at(cls, rate: float) -> WindowSize:
-        per_window = max(WINDOW_ARRIVALS, math.ceil(rate * WINDOW_S))
+        per_window = min(WINDOW_MOST_ARRIVALS, max(WINDOW_ARRIVALS, math.ceil(rate * WINDOW_S)))
         fits = int(rate * POINT_MAX_S / AGREE)  # arrivals a window where AGREE fit the limit
         arrivals = max(1, min(per_window, fits))
         most = max(AGREE, min(MAX_WINDOWS, int(rate * POINT_MAX_S / arrivals)))

@@ -35,6 +35,7 @@ from callbench.harness import console, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.load import (
+    batcher_drain,
     dealing,
     dynamic_batcher,
     rate_repeats,
@@ -115,6 +116,7 @@ class RowAtRate:
     ) -> None:  # fmt: skip
         self.spec, self.callers, self.processes = spec, callers, processes
         self.batcher = batcher  # contract 7: served through the kit's batcher, one caller
+        self._drains: list[float] = []  # its bursts' arrivals a second (batcher_drain.py)
         self._skip = skip  # why the run skips it (a plan's budget), if it does
         # At N processes, how the copies share the arrivals: ``deal`` (dealing.DEALS) or the
         # row's ecosystem's way.
@@ -183,10 +185,11 @@ class RowAtRate:
         place = Placement.of(options)
         start(live, options, self._max_calls, place, f"[{self.label}]")
         wait_ready(live, place, f"[{self.label}]")
-        # Through a batcher, the closed loop's calls carry B samples each: B times its calls a
-        # second is the most arrivals a second the batcher could serve.
-        capacity = _closed_loop(live, self._max_calls) * (options.batch if self.batcher else 1)
-        console.say(f"  {self.label}: closed loop {capacity:,.0f} calls/s; searching the "
+        capacity, what = _closed_loop(live, self._max_calls), "closed loop {:,.0f} calls/s"
+        if self.batcher is not None:  # its closed loop: bursts drained B a call
+            self._drains = batcher_drain.drain(live, capacity, options.batch)
+            capacity, what = float(np.median(self._drains)), "a burst drained {:,.0f}/s"
+        console.say(f"  {self.label}: {what.format(capacity)}; searching the "
                     f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
         self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal)
         self._shape = rate_repeats.curve(self._points.serve, capacity)
@@ -213,7 +216,8 @@ class RowAtRate:
             "in_turn": self.in_turn, "served_again": points.served_again,
             **({"deal": self.deal, "deal_how": dealing.how(self.deal, language_key(self.spec))}
                if self.deal is not None else {}),
-            **({"batcher": {**self.batcher.to_json(), "call": dynamic_batcher.PADDED}}
+            **({"batcher": {**self.batcher.to_json(), "call": dynamic_batcher.PADDED,
+                            "drained_per_s": self._drains}}
                if self.batcher is not None else {}),
             "windows_rule": rate_windows.rule(),
             "curve": list(rate_repeats.CURVE),

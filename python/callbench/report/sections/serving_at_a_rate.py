@@ -242,11 +242,13 @@ def _with_repeats(
     rate = (f"{first['interval_method']}; a claim that one row or N serves more than "
             "another needs the intervals apart" if repeats != [1]
             else "what the one search found (--quick: no interval, so no claim)")  # fmt: skip
+    most = (f", at most {rule['window_most_arrivals']:,}, shorter above that"
+            if rule.get("window_most_arrivals") else "")  # fmt: skip
     text = (
         "Requests arrive on their own clock: at each offered rate, a Poisson schedule "
         f"(seeded) served by the row's callers without a break {PACED} A point is cut, in "
         f"arrival order, into windows of at least "
-        f"{rule['window_s']:g} s and {rule['window_arrivals']:,} arrivals (fewer where "
+        f"{rule['window_s']:g} s and {rule['window_arrivals']:,} arrivals{most} (fewer where "
         f"{rule['agree']} would not fit {rule['point_max_s']:g} s; the tail a p90 where a "
         f"window is too small for a p99), a backlog carrying from one window into the next; "
         f"its figures are of its first windows whose last {rule['agree']} agree within "
