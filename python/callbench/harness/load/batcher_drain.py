@@ -41,8 +41,6 @@ def drained_per_s(times: ArrivalTimes) -> float:
 
 def drain(live: Live, calls_per_s: float, batch: int) -> list[float]:
     """Each of DRAINS bursts' arrivals a second through the loaded batcher."""
-    process = live.process
-    assert process is not None
     arrivals = burst_size(calls_per_s, batch)
     schedule = live.workdir / "burst.i64"
     np.zeros(arrivals, dtype="<i8").tofile(schedule)
