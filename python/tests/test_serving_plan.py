@@ -3,9 +3,14 @@ twins at the cores, Python's and Node.js's in as many processes, within a budget
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from callbench.cli.serve_rate import _named_plan
 from callbench.harness.load import dynamic_batcher, serving_plan
 from callbench.harness.load.serving import PACED_LANGUAGES
+from callbench.model import artifacts as art
+from callbench.model import user_onnx
 from callbench.records.record import Record
 from callbench.registry import DRIVERS, lookup
 from tests.test_report import driver
@@ -70,19 +75,30 @@ def test_with_batchers_each_best_row_whose_kit_has_one_goes_through_each_after_i
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
 
 
-def test_named_points_that_cannot_be_served_are_skipped_before_the_estimate() -> None:
+def test_named_points_that_cannot_be_served_are_skipped_before_the_estimate(
+    tmp_path: Path,
+) -> None:
+    # A user's program whose ExecuTorch program was planned for batches up to 15.
+    planned_for = {"status": "ok", "largest_batch": 15}
+    (tmp_path / art.MANIFEST).write_text(json.dumps(
+        {"files": {}, user_onnx.ORIGIN: {"artifacts": {"mlp.pte": planned_for}}}))  # fmt: skip
     point = serving_plan.ServingPoint
-    batcher = dynamic_batcher.Batcher(4, 100)
+    batcher, wide = dynamic_batcher.Batcher(4, 100), dynamic_batcher.Batcher(16, 100)
     twin, row = lookup("python-onnxruntime-iobinding-sessions"), lookup("cpp-onnxruntime-reuse")
-    java = lookup("java-onnxruntime-reuse")
+    java, method = lookup("java-onnxruntime-reuse"), lookup("cpp-executorch-method")
     planned = _named_plan([point(row, 1), point(twin, 1), point(twin, 2),
                            point(row, 1, batcher=batcher), point(twin, 1, batcher=batcher),
-                           point(java, 1, batcher=batcher)], None)  # fmt: skip
+                           point(java, 1, batcher=batcher), point(method, 1, batcher=batcher),
+                           point(method, 1, batcher=wide)], None, tmp_path)  # fmt: skip
     assert [p.label for p in planned.kept] == [
         "cpp-onnxruntime-reuse x1", "python-onnxruntime-iobinding-sessions x2",
-        "cpp-onnxruntime-reuse batcher B 4 D 100 us"]  # fmt: skip
+        "cpp-onnxruntime-reuse batcher B 4 D 100 us",
+        "cpp-executorch-method batcher B 4 D 100 us"]  # fmt: skip
     whys = {p.label: why for p, why in planned.skipped}
     assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions x1"]
     assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions batcher B 4 D 100 us"]
     assert "no batcher" in whys["java-onnxruntime-reuse batcher B 4 D 100 us"]
-    assert planned.estimate_s == 3 * serving_plan.ROW_AND_N_S
+    assert whys["cpp-executorch-method batcher B 16 D 100 us"].startswith(
+        "batch 16 is above the largest batch 15 that mlp.pte was planned for"
+    )
+    assert planned.estimate_s == 4 * serving_plan.ROW_AND_N_S

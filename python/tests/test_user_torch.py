@@ -152,7 +152,8 @@ def test_python_rows_run_a_users_program_verified(
     # Python's fastest ONNX Runtime row may be the independent caller on a busy machine.
     assert "| Python | ONNX Runtime (from torch.onnx.export) | `" in question
     for made in (art.ONNX, "mlp.pt2", "mlp.pte", art.TORCHSCRIPT):
-        assert f"| `{made}` | made |" in text
+        assert f"| `{made}` | made" in text
+    assert "| `mlp.pte` | made, planned for batches up to " in text
 
 
 @pytest.mark.parametrize(
@@ -303,3 +304,38 @@ def test_the_seed_question_counts_every_onnx_runtime_binding() -> None:
     text = seed_question(records)
     assert "| Java | ONNX Runtime (from torch.onnx.export) | `java-onnxruntime-ffm` |" in text
     assert "| Node.js | ONNX Runtime (from torch.onnx.export) | `node-onnxruntime` |" in text
+
+
+# A row of each ExecuTorch loader: Python's runtime, C++'s Module and its Method.
+EXECUTORCH_ROWS = ["python-executorch", "cpp-executorch", "cpp-executorch-method"]
+
+
+def test_an_executorch_row_past_its_programs_planned_batch_is_skipped_saying_why(
+    exported: dict[str, Path], run_harness: Callable[..., HarnessRun]
+) -> None:
+    """ExecuTorch plans a program's memory at its batch's upper bound and refuses a larger
+    batch at load: the manifest says the largest batch the .pte was planned for, read from
+    the program, and a row asked past it is skipped saying why; at that batch it runs."""
+    from callbench.registry import lookup
+    from tests.conftest import require_available
+
+    for driver_id in EXECUTORCH_ROWS:
+        require_available(lookup(driver_id))
+    folder = user_torch.prepare(exported["policy_value"], needed={"mlp.pte"})
+    made = json.loads((folder / art.MANIFEST).read_text())[user_onnx.ORIGIN]["artifacts"]
+    largest = made["mlp.pte"]["largest_batch"]
+    assert isinstance(largest, int) and largest >= 1
+    only = [a for d in EXECUTORCH_ROWS for a in ("--only", d)]
+    past = run_harness("--torch", str(exported["policy_value"]), *only, "--rounds", "2",
+                       "--round-time", "0.01", "--warmup", "10",
+                       "--batch", str(largest + 1))  # fmt: skip
+    assert past.returncode == 0, past.stderr
+    for driver_id in EXECUTORCH_ROWS:
+        record = past.records[driver_id]
+        assert record.status == "skipped", (driver_id, record.status, record.error)
+        assert record.error == (
+            f"batch {largest + 1:,} is above the largest batch {largest:,} that mlp.pte was "
+            "planned for (ExecuTorch plans its memory at the program's upper bound of the batch)"
+        )
+    run_users_model(exported["policy_value"], EXECUTORCH_ROWS, run_harness, "--batch",
+                    str(largest), flag="--torch")  # fmt: skip

@@ -32,7 +32,7 @@ from callbench.cli.ending import stopped
 from callbench.cli.phases.report import write_report
 from callbench.command_line import counts
 from callbench.errors import UsageError
-from callbench.harness import console, machine, signals
+from callbench.harness import batch_reach, console, machine, signals
 from callbench.harness.load import (
     dealing,
     dynamic_batcher,
@@ -144,7 +144,7 @@ def main(args: argparse.Namespace) -> int:
                 + [serving_plan.ServingPoint(spec, 1, n) for n in args.process_counts
                    for spec in specs]
                 + [serving_plan.ServingPoint(spec, 1, batcher=b) for b in batchers
-                   for spec in specs], deal)  # fmt: skip
+                   for spec in specs], deal, options.models)  # fmt: skip
             one_caller: list[Record] | None = None
         else:
             with phases.timed("measure"):
@@ -200,17 +200,19 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _named_plan(
-    points: list[serving_plan.ServingPoint], deal: str | None
+    points: list[serving_plan.ServingPoint], deal: str | None, models: Path
 ) -> serving_plan.ServingPlan:
     """The named points, those that cannot be served here (a twin at one caller, a kit without
-    paced rounds or a batcher) skipped with why before the run starts, so that its estimate
-    counts only the points it serves."""
+    paced rounds or a batcher, a batcher's B past what the row's artifact reaches) skipped with
+    why before the run starts, so that its estimate counts only the points it serves."""
     kept: list[serving_plan.ServingPoint] = []
     skipped: list[tuple[serving_plan.ServingPoint, str]] = []
     for point in points:
         dealt = (dealing.deal_for(language_key(point.spec), deal)
                  if point.processes > 1 else None)  # fmt: skip
-        why = serving.why_not(point.spec, point.callers, dealt, point.batcher is not None)
+        why = (serving.why_not(point.spec, point.callers, dealt, point.batcher is not None)
+               or (batch_reach.why_not_at(point.spec, models, point.batcher.batch)
+                   if point.batcher is not None else None))  # fmt: skip
         if why is None:
             kept.append(point)
         else:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from callbench.driver_options import ONE_CALLER
-from callbench.harness import traces
+from callbench.harness import batch_reach
 from callbench.harness.options import RunOptions
 from callbench.languages.spec import DriverSpec
 from callbench.model import artifacts as art
@@ -48,13 +48,13 @@ def one_process(spec: DriverSpec, options: RunOptions) -> str | None:
 
 def not_exported(spec: DriverSpec, options: RunOptions, sweep: dict[str, Any] | None) -> str | None:
     """Why the driver is skipped for want of its artifact: a width sweep's export has
-    none, a user's program (``--torch``) could not be made into it, or was traced per
-    batch and not at this one."""
+    none, a user's program (``--torch``) could not be made into it, or made into one that does
+    not reach this batch (batch_reach.py)."""
+    if reason := batch_reach.why_not_at(spec, options.models, options.batch):
+        return reason
     manifest = art.read_manifest(options.models)
     if spec.artifact in manifest["files"]:
         return None
-    if reason := traces.not_traced_at(spec, options.models, options.batch):
-        return reason
     made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
     if isinstance(made, dict) and made.get("status") in ("failed", "skipped"):
         return f"{spec.artifact} could not be made from the program ({made.get('error')})"

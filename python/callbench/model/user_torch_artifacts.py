@@ -34,7 +34,7 @@ from callbench.model.exported_programs import (
 SIGNATURE_FILE = "callbench_signature.txt"
 
 
-def timed(make: Callable[[], bytes | PerBatch], name: str = "") -> dict[str, Any]:
+def timed(make: Callable[[], bytes | PerBatch | Planned], name: str = "") -> dict[str, Any]:
     """An artifact made, with its seconds and bytes, or the exporter's first line (or, for
     one made on a CUDA device only, where there is none, the reason it was not tried). Its
     ``blob``: the file's bytes, or for traces per batch each file's by name."""
@@ -50,11 +50,38 @@ def timed(make: Callable[[], bytes | PerBatch], name: str = "") -> dict[str, Any
         return {"status": "failed", "error": first_line(exc),
                 "seconds": round(time.perf_counter() - start, 3)}  # fmt: skip
     seconds = round(time.perf_counter() - start, 3)
+    if isinstance(blob, Planned):
+        return {"status": "ok", "seconds": seconds, "bytes": len(blob.blob), **blob.about(),
+                "blob": blob.blob}  # fmt: skip
     if isinstance(blob, PerBatch):
         files = blob.files()
         return {"status": "ok", "seconds": seconds, "bytes": sum(map(len, files.values())),
                 **blob.about(), "blob": files}  # fmt: skip
     return {"status": "ok", "seconds": seconds, "bytes": len(blob), "blob": blob}
+
+
+@dataclass(frozen=True)
+class Planned:
+    """An ExecuTorch program and the largest batch its memory is planned for: ExecuTorch
+    plans each tensor at its upper bound, and its method refuses a larger batch at load (the
+    policy-value program of 20261205T0125Z-policy-value-model, its batch exported unbounded,
+    was planned for 15)."""
+
+    blob: bytes
+    largest_batch: int | None  # None: its first input has no dimension
+
+    def about(self) -> dict[str, Any]:
+        """The artifacts table's words for it (the manifest)."""
+        return {} if self.largest_batch is None else {"largest_batch": self.largest_batch}
+
+
+def planned(blob: bytes) -> Planned:
+    """``blob`` with the largest batch of its forward's first input, read by ExecuTorch's own
+    runtime."""
+    from executorch.runtime import Runtime
+
+    sizes = Runtime.get().load_program(blob).metadata("forward").input_tensor_meta(0).sizes()
+    return Planned(blob, int(sizes[0]) if sizes else None)
 
 
 def onnx_of(ep: Any) -> bytes:
@@ -220,7 +247,7 @@ def saved(traced: Any, signature: tn.Signature) -> bytes:
 def derived(
     ep: Any, signature: tn.Signature, samples: Mapping[str, np.ndarray],
     reference: Mapping[str, np.ndarray], batches: Sequence[int] = (1,),
-) -> dict[str, Callable[[], bytes | PerBatch]]:  # fmt: skip
+) -> dict[str, Callable[[], bytes | PerBatch | Planned]]:  # fmt: skip
     """How each artifact is made from the program, by its contract name (``batches``: those
     the run calls, its own first, where a trace is made per batch)."""
     from callbench.model.exported_programs import cuda_package_of, executorch_of, package_of
@@ -230,6 +257,6 @@ def derived(
         art.TORCHSCRIPT: lambda: torchscript_of(ep, signature, samples, reference, batches),
         AOTI_PACKAGE: lambda: package_of(ep, signature),
         AOTI_CUDA_PACKAGE: lambda: cuda_package_of(ep, signature),
-        EXECUTORCH_XNNPACK: lambda: executorch_of(ep),
-        EXECUTORCH_PORTABLE: lambda: executorch_of(ep, xnnpack=False),
+        EXECUTORCH_XNNPACK: lambda: planned(executorch_of(ep)),
+        EXECUTORCH_PORTABLE: lambda: planned(executorch_of(ep, xnnpack=False)),
     }

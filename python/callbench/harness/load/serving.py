@@ -31,7 +31,7 @@ import numpy as np
 from callbench.contract import SPIN_NS
 from callbench.driver_options import ONE_CALLER
 from callbench.errors import DataError
-from callbench.harness import console, traces
+from callbench.harness import batch_reach, console, traces
 from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.load import (
@@ -150,7 +150,7 @@ class RowAtRate:
         """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
         options = self._options
         reason = (self._skip or why_not(self.spec, self.callers, self.deal, bool(self.batcher))
-                  or traces.not_traced_at(self.spec, options.models, options.batch))  # fmt: skip
+                  or batch_reach.why_not_at(self.spec, options.models, options.batch))  # fmt: skip
         if reason is not None:
             self.record.status, self.record.error = "skipped", reason
             write_record(self._run_dir, self.record)

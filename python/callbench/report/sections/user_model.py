@@ -60,7 +60,8 @@ def ports_table(model: dict[str, Any]) -> str:
 
 def artifacts_table(model: dict[str, Any]) -> str:
     """Each artifact derived from a user's program: its status, export seconds and size (a
-    trace made one a batch: its batches, and why one trace of every batch would not do)."""
+    trace made one a batch: its batches, and why one trace of every batch would not do; an
+    ExecuTorch program: the largest batch it was planned for)."""
     rows = []
     for name, made in (model.get("artifacts") or {}).items():
         ok = made.get("status") == "ok"
@@ -71,6 +72,8 @@ def artifacts_table(model: dict[str, Any]) -> str:
                 f"made as one trace a batch, at batch {listed} (each {made.get('note')}), "
                 f"as one trace of every batch failed: {one_line(made.get('why'))}"
             )
+        if ok and made.get("largest_batch"):  # ExecuTorch planned its memory up to it
+            status = f"made, planned for batches up to {made['largest_batch']:,}"
         size = f"{made['bytes']:,}" if ok else "–"
         rows.append([f"`{name}`", status, f"{made.get('seconds', '?')}", size])
     return table(["artifact", "status", "export s", "bytes"], rows)
