@@ -15,7 +15,9 @@ from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
 from callbench.records.store import load_run
-from callbench.report.sections.serving_way import way
+from callbench.report.sections import serving_at_a_rate
+from callbench.report.sections.many_callers import calls
+from callbench.report.sections.serving_way import calls_taken, way
 from tests.test_serving import callers_spec, run_folder, short_points
 
 __all__ = ["short_points"]  # the fixture: a few hundred arrivals a point
@@ -54,6 +56,12 @@ def test_a_row_is_served_through_its_batcher_every_call_counted(
     (back,) = load_run(run_dir).sweeps["serving"][1]
     assert back.serving == found
     assert way(back).startswith("batcher B 4, D 100 µs (last point's calls: ")
+    # The report's closed loop for it is in requests, as its rate is: the bursts drained.
+    shown = serving_at_a_rate.cells(back)
+    assert (
+        shown["closed loop calls a second"] == f"{calls(float(np.median(drains)))} (bursts drained)"
+    )
+    assert shown["rate ÷ closed loop"] == f"{found['rate'] / float(np.median(drains)):.2f}"
 
 
 def test_wrong_outputs_through_the_batcher_fail_the_row(small_models: Path, tmp_path: Path) -> None:
@@ -88,3 +96,11 @@ def test_a_burst_drains_at_its_arrivals_over_the_last_ones_end() -> None:
     ended = np.array([10, 10, 20, 20, 40_000], dtype=np.int64)  # ns from their due time, 0
     times = ArrivalTimes(np.zeros(5, np.int64), np.zeros(5, np.int64), ended)
     assert batcher_drain.drained_per_s(times) == 5 * 1e9 / 40_000
+
+
+def test_a_batchers_way_lists_a_few_sizes_and_sums_many() -> None:
+    # Near its capacity a batcher of 64 took 34 sizes at one point: the way says the calls
+    # that took the most and the rest over their range, not a line of 34.
+    assert calls_taken([0, 0, 2, 5]) == "2 of 3, 5 of 4"
+    assert calls_taken([1, 0, 3, 4, 9]) == "9 of 5, 8 of 1–4"
+    assert calls_taken([]) == ""
