@@ -23,8 +23,8 @@ def why_not_at(spec: DriverSpec, models_dir: Path, batch: int) -> str | None:
 def above_planned(spec: DriverSpec, models_dir: Path, batch: int) -> str | None:
     """Why ``batch`` is past the largest batch the row's program was planned for."""
     manifest = art.read_manifest(models_dir)
-    made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
-    largest = made.get("largest_batch") if isinstance(made, dict) else None
+    made = user_onnx.made_from_program(manifest, spec.artifact)
+    largest = made.get("largest_batch") if made is not None else None
     if largest is None or batch <= largest:
         return None
     return (f"batch {batch:,} is above the largest batch {largest:,} that {spec.artifact} was "

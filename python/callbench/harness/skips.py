@@ -55,8 +55,8 @@ def not_exported(spec: DriverSpec, options: RunOptions, sweep: dict[str, Any] | 
     manifest = art.read_manifest(options.models)
     if spec.artifact in manifest["files"]:
         return None
-    made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
-    if isinstance(made, dict) and made.get("status") in ("failed", "skipped"):
+    made = user_onnx.made_from_program(manifest, spec.artifact)
+    if made is not None and made.get("status") in ("failed", "skipped"):
         return f"{spec.artifact} could not be made from the program ({made.get('error')})"
     if sweep and (sweep["kind"] == "width" or sweep.get("width")):
         width = sweep.get("width") or sweep["value"]

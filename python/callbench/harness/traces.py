@@ -18,8 +18,8 @@ from callbench.records.record import Record
 def not_traced_at(spec: DriverSpec, models_dir: Path, batch: int) -> str | None:
     """Why the row is skipped at ``batch``: its artifact was traced per batch, none at this."""
     manifest = art.read_manifest(models_dir)
-    made = ((manifest.get(user_onnx.ORIGIN) or {}).get("artifacts") or {}).get(spec.artifact)
-    if spec.artifact in manifest["files"] or not isinstance(made, dict):
+    made = user_onnx.made_from_program(manifest, spec.artifact)
+    if spec.artifact in manifest["files"] or made is None:
         return None
     traced = made.get("traced_at") or []
     if not traced or art.trace_at_batch(spec.artifact, batch) in manifest["files"]:

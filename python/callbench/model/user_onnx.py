@@ -46,6 +46,13 @@ SAMPLES = user_inputs.SAMPLES
 Arrays = Mapping[str, np.ndarray]
 
 
+def made_from_program(manifest: Mapping[str, Any], name: str) -> dict[str, Any] | None:
+    """The artifacts table's entry for ``name`` (a user's program made into it: its status,
+    and what it reaches), or None where the manifest has none (our MLP's export)."""
+    made = ((manifest.get(ORIGIN) or {}).get("artifacts") or {}).get(name)
+    return made if isinstance(made, dict) else None
+
+
 def samples_for(
     path: Path, inputs_path: Path | None, inputs: list[Declared]
 ) -> dict[str, np.ndarray]:
