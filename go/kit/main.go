@@ -120,11 +120,17 @@ func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
-	return finish(id, o, measured{
+	m := measured{
 		runner:         rounds,
 		writeOutputs:   func(path string) error { return WriteOutputs(path, rounds.LastOutputs()) },
 		runtimeVersion: model.RuntimeVersion, notes: model.Notes, loadNS: loadNS, warmup: warmup,
-	}, stdin, stdout)
+	}
+	if o.MaxDelayUs >= 0 { // contract 7: paced rounds through the batcher
+		batcher := NewBatcher(rounds, model, inputs, o.Calls, o.Batch, o.MaxDelayUs)
+		m.runner = batcher
+		m.writeOutputs = func(path string) error { return WriteOutputs(path, batcher.LastOutputs()) }
+	}
+	return finish(id, o, m, stdin, stdout)
 }
 
 func driveCallers(id string, o Options, load CallersLoader, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -21,7 +21,7 @@ type Options struct {
 	Batch      int     // samples per call
 	Threads    int     // intra-op threads for the runtime
 	Callers    int     // contract 4: callers calling the model at once (DriverMain refuses more than 1)
-	MaxDelayUs int     // contract 7's batcher's longest wait in µs; -1 when not given (this kit refuses it)
+	MaxDelayUs int     // contract 7's batcher's longest wait in µs (batcher.go); -1 when not given
 	Outputs    string  // "" when not given
 	Latencies  string  // "" when not given
 	Serve      bool    // take commands from stdin instead of running --repeats rounds
@@ -98,8 +98,8 @@ func ParseOptions(args []string) (Options, error) {
 	if rest := flags.Args(); len(rest) > 0 {
 		return o, Usagef("unknown option '%s'", rest[0])
 	}
-	if o.MaxDelayUs >= 0 {
-		return o, Usagef("%s", NoBatcher)
+	if o.MaxDelayUs >= 0 && o.Callers > 1 {
+		return o, Usagef("%s", OneGatherer)
 	}
 	// calls * batch * 2 floats must be addressable; the inputs bound it further.
 	if o.Calls > math.MaxInt/2/o.Batch {
@@ -114,10 +114,6 @@ func HelpLine(id string) string {
 		"[--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH] " +
 		"[--serve] [--debug]"
 }
-
-// NoBatcher is what a kit without contract 7's batcher answers to --max-delay (Triton's
-// max_queue_delay_microseconds: a paced round served by a batcher of up to --batch arrivals).
-const NoBatcher = "--max-delay is not supported: this kit has no batcher"
 
 func parseCount(name, text string, minimum int) (int, error) {
 	value, err := strconv.Atoi(text)

@@ -46,8 +46,9 @@ type Paced struct {
 	ReadyNS     int64   `json:"ready_ns"` // when the set-up was done
 	Slots       int     `json:"slots"`    // the slots the round filled: min(K, M)
 	Callers     int     `json:"callers"`
-	CallerCalls []int64 `json:"caller_calls"` // the arrivals each caller served
-	Times       []int64 `json:"-"`            // K taken, then K started, then K ended, ns from due
+	CallerCalls []int64 `json:"caller_calls"`          // the arrivals each caller served
+	BatchSizes  []int64 `json:"batch_sizes,omitempty"` // the batcher's (contract 7): calls of k at k-1
+	Times       []int64 `json:"-"`                     // K taken, then K started, then K ended, ns from due
 }
 
 // ReadSchedule reads paced FILE's arrival offsets: K >= 1 int64 ns, non-negative

@@ -65,13 +65,16 @@ def test_the_candidates_are_the_serving_kits_rows_that_take_callers_without_twin
 
 def test_with_batchers_each_best_row_whose_kit_has_one_goes_through_each_after_its_callers(
 ) -> None:  # fmt: skip
-    done = ran({"python-onnxruntime-iobinding": 5.0, "go-onnxruntime-iobinding": 2.0})
+    done = ran({"python-onnxruntime-iobinding": 5.0, "go-onnxruntime-iobinding": 2.0,
+                "java-onnxruntime-reuse": 1.0})  # fmt: skip
     batchers = dynamic_batcher.batchers([4, 16], [200])
     planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=3600, batchers=batchers)
     labels = [p.label for p in planned.kept]
-    assert labels[4:6] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
-                           "python-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
-    assert not any("go-" in label and "batcher" in label for label in labels)
+    assert labels[6:10] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
+                            "python-onnxruntime-iobinding batcher B 16 D 200 us",
+                            "go-onnxruntime-iobinding batcher B 4 D 200 us",
+                            "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
+    assert not any("java-" in label and "batcher" in label for label in labels)
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
 
 
