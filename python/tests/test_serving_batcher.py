@@ -75,7 +75,7 @@ def test_a_kit_without_a_batcher_is_skipped_saying_why(small_models: Path, tmp_p
                       source=spec.source, command=spec.command, callers=spec.callers)  # fmt: skip
     record, _ = serve(java, small_models, tmp_path)
     assert record.status == "skipped"
-    assert record.error == "its kit has no batcher yet (contract 7: Python, C++, Go do)"
+    assert record.error == "its kit has no batcher yet (contract 7: Python, C++, Go, Rust do)"
 
 
 def test_padding_counts_the_places_no_arrival_took() -> None:

@@ -25,9 +25,10 @@
 //! [`TakesCallers`] (or [`FloatCallers`]) too and calls [`driver_main_callers`].
 //!
 //! The parts carry the contract's names: options, inputs, model, calls,
-//! rounds, callers, serve, outputs, result, errors; tensors for contract 3,
+//! rounds, callers, paced, batcher, serve, outputs, result, errors; tensors for contract 3,
 //! float_model for our MLP.
 
+pub mod batcher;
 pub mod callers;
 pub mod calls;
 pub mod errors;
@@ -57,6 +58,7 @@ pub use model::{Holding, Holds, Model, Notes, TakesCallers, TensorModel, check_o
 pub use options::Options;
 pub use tensors::{Dtype, Signature, Tensor};
 
+use batcher::Batcher;
 use callers::Callers;
 use options::Parsed;
 use rounds::{Rounds, Runner, Warmup};
@@ -83,9 +85,7 @@ pub fn driver_main<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Resu
         let (mut model, load_ns) = timed_load(options, load)?;
         let samples = checked_inputs(options, model.signature())?;
         progress("warm-up");
-        let mut rounds = Rounds::new(&mut model, &samples, options.calls, options.batch);
-        let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
-        measure(id, options, rounds, load_ns, warmup)
+        measure_one_caller(id, options, &mut model, &samples, load_ns)
     })
 }
 
@@ -112,15 +112,33 @@ pub fn driver_main_callers_over<M: TakesCallers>(
         let samples = checked_inputs(options, model.signature())?;
         progress("warm-up");
         if options.callers == 1 {
-            let mut rounds = Rounds::new(&mut model, &samples, options.calls, options.batch);
-            let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
-            return measure(id, options, rounds, load_ns, warmup);
+            return measure_one_caller(id, options, &mut model, &samples, load_ns);
         }
         std::thread::scope(|scope| {
             let (callers, warmup) = Callers::start(scope, id, &model, &samples, options)?;
             measure(id, options, callers, load_ns, warmup)
         })
     })
+}
+
+/// One caller's rounds, warmed up, then measured; with `--max-delay` (contract 7) its
+/// paced rounds served by the batcher.
+fn measure_one_caller<M: TensorModel>(
+    id: &str,
+    options: &Options,
+    model: &mut M,
+    samples: &[Samples],
+    load_ns: u64,
+) -> Result<()> {
+    let mut rounds = Rounds::new(model, samples, options.calls, options.batch);
+    let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
+    match options.max_delay {
+        Some(max_delay_us) => {
+            let batcher = Batcher::new(rounds, samples, options.calls, options.batch, max_delay_us);
+            measure(id, options, batcher, load_ns, warmup)
+        }
+        None => measure(id, options, rounds, load_ns, warmup),
+    }
 }
 
 /// Each input's samples, read by the naming rule and checked to hold a round's.

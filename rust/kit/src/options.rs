@@ -6,13 +6,11 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::batcher::ONE_GATHERER;
 use crate::errors::{Error, Result};
 
 /// What a driver that runs one caller answers to `--callers N` > 1 (contract 4).
 pub const ONE_CALLER: &str = "--callers N > 1 is not supported: this driver runs one caller";
-
-/// What a kit without contract 7's batcher answers to `--max-delay`.
-pub const NO_BATCHER: &str = "--max-delay is not supported: this kit has no batcher";
 
 /// How many calls the standalone script's latency pass times one by one.
 pub const STANDALONE_LATENCY_CALLS: u64 = 100_000;
@@ -57,7 +55,7 @@ pub struct Options {
     pub callers: u64,
     /// Contract 7: a paced round served by a batcher of up to --batch arrivals a
     /// call, the oldest it holds waiting at most this many µs (Triton's
-    /// max_queue_delay_microseconds); this kit has none yet, and refuses it
+    /// max_queue_delay_microseconds: batcher.rs); one caller only
     #[arg(long, value_name = "US", value_parser = at_least_0, allow_negative_numbers = true)]
     pub max_delay: Option<u64>,
     /// Write the last round's outputs here (float32 LE)
@@ -111,8 +109,8 @@ impl Options {
     }
 
     fn checked(self) -> Result<Self> {
-        if self.max_delay.is_some() {
-            return Err(Error::usage(NO_BATCHER));
+        if self.max_delay.is_some() && self.callers > 1 {
+            return Err(Error::usage(ONE_GATHERER));
         }
         // calls * batch samples of 2 floats must be addressable; the input
         // check bounds it further.
@@ -263,7 +261,8 @@ mod tests {
         assert!(usage_message(&["--warmup-time", "-1"]).contains("must be in 0..1000000"));
         assert_eq!(usage_message(&["--callers", "0"]), "--callers must be >= 1, got 0");
         assert_eq!(usage_message(&["--max-delay", "-1"]), "--max-delay must be >= 0, got -1");
-        assert_eq!(usage_message(&["--max-delay", "100"]), NO_BATCHER);
+        assert_eq!(usage_message(&["--max-delay", "100", "--callers", "2"]), ONE_GATHERER);
+        assert_eq!(parse(&["--max-delay", "100"]).unwrap().max_delay, Some(100));
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub struct Paced {
     pub callers: usize,
     /// The arrivals each caller served.
     pub caller_calls: Vec<i64>,
+    /// The batcher's (contract 7): `batch_sizes[k - 1]` the calls that took k arrivals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub batch_sizes: Vec<i64>,
     /// K taken, then K started, then K ended, ns from each arrival's due time.
     #[serde(skip)]
     pub times: Vec<i64>,
@@ -87,7 +90,7 @@ pub fn wait_until(due_ns: i64) -> i64 {
     }
 }
 
-fn now_ns() -> i64 {
+pub(crate) fn now_ns() -> i64 {
     monotonic_ns() as i64
 }
 
@@ -164,6 +167,30 @@ impl Pacing {
         outcome
     }
 
+    /// The arrival offsets, each arrival's times (K taken, K started, K ended), the
+    /// round's start and its slots: what the batcher (batcher.rs) serves by.
+    pub(crate) fn offsets(&self) -> &[i64] {
+        &self.offsets
+    }
+
+    pub(crate) fn times(&self) -> &[AtomicI64] {
+        &self.times
+    }
+
+    pub(crate) fn start_ns(&self) -> i64 {
+        self.start_ns
+    }
+
+    pub(crate) fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// The one batcher served every arrival, its last call ending at `end_ns`.
+    pub(crate) fn served_all(&self, end_ns: i64) {
+        self.caller_calls[0].store(self.offsets.len() as i64, Relaxed);
+        self.ends[0].store(end_ns, Relaxed);
+    }
+
     /// The caller that served each filled slot's last arrival.
     pub fn slot_callers(&self) -> Vec<usize> {
         let count = self.offsets.len();
@@ -186,6 +213,7 @@ impl Pacing {
             slots: self.filled(),
             callers: self.caller_calls.len(),
             caller_calls: self.caller_calls.iter().map(|c| c.load(Relaxed)).collect(),
+            batch_sizes: Vec::new(),
             times: self.times.iter().map(|t| t.load(Relaxed)).collect(),
         }
     }

@@ -230,6 +230,11 @@ impl<'a, M: TensorModel> Rounds<'a, M> {
 }
 
 impl<M: TensorModel> Rounds<'_, M> {
+    /// The model the rounds call: the batcher's calls (batcher.rs) are its too.
+    pub(crate) fn model(&mut self) -> &mut M {
+        self.model
+    }
+
     /// Fills each output's first `k` calls with what no call gives: the outputs the
     /// next round leaves.
     fn poison(&mut self, k: usize) {
