@@ -190,7 +190,8 @@ CANNOT_TAKE_CALLERS = "callers a driver cannot take"
 # The row a kit without contract 7's batcher says, and the kits (by their ONE_PER_KIT driver)
 # that have it: they say the batcher's own lines (test_conformance_batcher.py).
 LACKS_A_BATCHER = "a batcher a kit lacks"
-HAS_A_BATCHER = {"python-numpy", "cpp-handwritten", "go-handwritten", "rust-handwritten"}
+HAS_A_BATCHER = {"python-numpy", "cpp-handwritten", "go-handwritten", "rust-handwritten",
+                 "java-onnxruntime"}  # fmt: skip
 ONE_CALLER_OF_KIT = {"java-onnxruntime": "java-onnxruntime-ffm", "node-onnxruntime": ""}
 
 

@@ -14,7 +14,7 @@ from callbench.driverkit.batcher import ONE_GATHERER
 from tests.test_conformance import STALL_NS, PacedRound, callers_test_driver, paced_round
 
 # The kits with the batcher (a kit joins by its line here).
-BATCHER_KITS = ["python", "cpp", "go", "rust"]
+BATCHER_KITS = ["python", "cpp", "go", "rust", "java"]
 BATCH, CALLS = 4, 50  # the run's arrays hold CALLS x BATCH = SAMPLES samples
 SAMPLES = BATCH * CALLS
 GAP_NS = 1_000_000

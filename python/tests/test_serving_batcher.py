@@ -71,11 +71,11 @@ def test_wrong_outputs_through_the_batcher_fail_the_row(small_models: Path, tmp_
 
 def test_a_kit_without_a_batcher_is_skipped_saying_why(small_models: Path, tmp_path: Path) -> None:
     spec = callers_spec("ok")
-    java = DriverSpec(id="java-callers", language="Java", runtime="none", artifact=spec.artifact,
+    node = DriverSpec(id="node-callers", language="Node.js", runtime="none", artifact=spec.artifact,
                       source=spec.source, command=spec.command, callers=spec.callers)  # fmt: skip
-    record, _ = serve(java, small_models, tmp_path)
+    record, _ = serve(node, small_models, tmp_path)
     assert record.status == "skipped"
-    assert record.error == "its kit has no batcher yet (contract 7: Python, C++, Go, Rust do)"
+    assert record.error == "its kit has no batcher yet (contract 7: Python, C++, Go, Rust, Java do)"
 
 
 def test_padding_counts_the_places_no_arrival_took() -> None:

@@ -22,7 +22,7 @@ from callbench.languages.spec import DriverSpec
 from callbench.registry import language_key
 
 # The kits with contract 7's batcher (a kit joins by its line here), by name.
-BATCHER_LANGUAGES = {"python": "Python", "cpp": "C++", "go": "Go", "rust": "Rust"}
+BATCHER_LANGUAGES = {"python": "Python", "cpp": "C++", "go": "Go", "rust": "Rust", "java": "Java"}
 # serve-rate's --max-delay unless given: a fifth of our MLP's 1 ms bound.
 MAX_DELAY_US = 200
 # What the record says of the call's size.

@@ -82,8 +82,8 @@ public final class DriverMain {
         if (options.callers > 1 && !(driver instanceof CallersDriver)) {
             throw new UsageException(ONE_CALLER);
         }
-        if (options.maxDelayUs != null) { // contract 7's batcher: not in this kit
-            throw new UsageException(NO_BATCHER);
+        if (options.maxDelayUs != null && options.callers > 1) { // contract 7: one gatherer
+            throw new UsageException(Batcher.ONE_GATHERER);
         }
         progress("loading");
         long loadStart = System.nanoTime();
@@ -108,15 +108,14 @@ public final class DriverMain {
             Rounds rounds = new Rounds(model, modelPath, inputs, options.calls, options.batch);
             progress("warm-up");
             Warmup warmup = rounds.warmUp(options.warmup, options.warmupTime);
-            measure(driver, options, model, rounds, model.notes(), loadNs, warmup, in, out);
+            Runner runner = options.maxDelayUs == null ? rounds // contract 7: paced rounds through the batcher
+                    : new Batcher(rounds, model, modelPath, inputs, options.calls, options.batch, options.maxDelayUs);
+            measure(driver, options, model, runner, model.notes(), loadNs, warmup, in, out);
         }
     }
 
     /** What a driver of one caller answers to {@code --callers N > 1} (contract 4). */
     public static final String ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller";
-
-    /** What a kit without contract 7's batcher answers to {@code --max-delay}. */
-    public static final String NO_BATCHER = "--max-delay is not supported: this kit has no batcher";
 
     /** The dialogue or the standalone script over the warmed-up rounds, then the outputs and the result line. */
     private static void measure(Driver driver, Options options, TensorModel model, Runner rounds,

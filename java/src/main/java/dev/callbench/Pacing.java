@@ -46,15 +46,17 @@ public final class Pacing {
         void call(int slot) throws Exception;
     }
 
-    private final long[] offsets;
+    // offsets, times and startNs are read by the batcher (Batcher.java) too.
+    final long[] offsets;
     private final int slots;
-    private final long[] times; // K taken, then K started, then K ended, ns from due
+    final long[] times; // K taken, then K started, then K ended, ns from due
     private final int[] servedBy;
     private final long[] callerCalls;
     private final long[] ends;
     private final AtomicInteger next = new AtomicInteger();
-    private long startNs;
+    long startNs;
     private long readyNs;
+    private long[] batchSizes; // the batcher's: the calls that took k arrivals at k - 1
 
     /** {@code slots}: M, the calls the run's buffers hold. */
     public Pacing(long[] offsets, int callers, int slots) {
@@ -147,6 +149,16 @@ public final class Pacing {
         }
     }
 
+    /**
+     * The one batcher served every arrival, its last call ending at {@code endNs}, its calls
+     * by the arrivals they took ({@code sizes[k - 1]}: the calls of k; contract 7).
+     */
+    void servedByOne(long endNs, long[] sizes) {
+        callerCalls[0] = offsets.length;
+        ends[0] = endNs;
+        batchSizes = sizes.clone();
+    }
+
     /** The caller that served each filled slot's last arrival. */
     public int[] slotCallers() {
         int[] owners = new int[filled()];
@@ -177,6 +189,9 @@ public final class Pacing {
         fields.put("slots", (long) filled());
         fields.put("callers", (long) callerCalls.length);
         fields.put("caller_calls", callerCalls.clone());
+        if (batchSizes != null) {
+            fields.put("batch_sizes", batchSizes.clone());
+        }
         return fields;
     }
 }
