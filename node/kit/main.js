@@ -17,6 +17,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { Batcher } from './batcher.js';
 import { InFlightCallers, WorkerCallers } from './callers.js';
 import { isCallerWorker, serveAsCaller } from './caller_worker.js';
 import { UsageError, report } from './errors.js';
@@ -89,11 +90,18 @@ async function drive(id, options, load, io, callers) {
   requireSamples(first, inputs[0].count, options);
   const rounds = options.callers > 1
     ? await InFlightCallers.start(model, inputs, options)
-    : new Rounds(model, inputs, options.calls, options.batch);
+    : oneCaller(model, inputs, options);
   io.writeErr('progress: warm-up\n');
   const warmup = await rounds.warmUp(options.warmup, options.warmup_time);
   const notes = options.callers > 1 ? rounds.notes() : model.notes();
   await measure(id, options, rounds, { loadNs, warmup, version: model.runtimeVersion(), notes }, io);
+}
+
+/** One caller's rounds; with --max-delay (contract 7) its paced rounds served by the batcher. */
+function oneCaller(model, inputs, options) {
+  const rounds = new Rounds(model, inputs, options.calls, options.batch);
+  if (options.max_delay === null) return rounds;
+  return new Batcher(rounds, model, inputs, options.calls, options.batch, options.max_delay);
 }
 
 /** Contract 4's 'workers': each caller a worker_thread of the driver's own file. */

@@ -3,6 +3,7 @@
 
 import { parseArgs } from 'node:util';
 
+import { ONE_GATHERER } from './batcher.js';
 import { UsageError } from './errors.js';
 
 /** The contract's defaults. */
@@ -15,7 +16,7 @@ export const DEFAULTS = Object.freeze({
   batch: 1,
   threads: 1,
   callers: 1, // contract 4: callers calling the model at once (a driver of one caller refuses more)
-  max_delay: null, // contract 7's batcher's longest wait in µs (this kit has none: refused)
+  max_delay: null, // contract 7's batcher's longest wait in µs (batcher.js)
   outputs: null,
   latencies: null,
   serve: false,
@@ -44,8 +45,6 @@ export function helpLine(id) {
   );
 }
 
-/** What a kit without contract 7's batcher (Triton's max_queue_delay_microseconds) answers to --max-delay. */
-export const NO_BATCHER = '--max-delay is not supported: this kit has no batcher';
 
 /** parseArgs's errors in the contract's words (the quoted name is the option, or a stray word). */
 function contractWords(error) {
@@ -83,10 +82,8 @@ export function parseOptions(args) {
     if (values[name] === '') throw new UsageError(`--${name} needs ${what}`);
     options[name] = values[name];
   }
-  if (values['max-delay'] !== undefined) {
-    options.max_delay = parseCount('max-delay', values['max-delay'], 0);
-    throw new UsageError(NO_BATCHER);
-  }
+  if (values['max-delay'] !== undefined) options.max_delay = parseCount('max-delay', values['max-delay'], 0);
+  if (options.max_delay !== null && options.callers > 1) throw new UsageError(ONE_GATHERER);
   options.serve = values.serve ?? false;
   options.debug = values.debug ?? false;
   options.help = values.help ?? false;

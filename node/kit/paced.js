@@ -68,7 +68,7 @@ export function readSchedule(path) {
 }
 
 /** ns since `start` (a BigInt on process.hrtime's clock), as a Number. */
-function since(start) {
+export function since(start) {
   return Number(process.hrtime.bigint() - start);
 }
 
@@ -205,6 +205,7 @@ export class Pacing {
       slots: this.filled,
       callers: this.callerCalls.length,
       caller_calls: Array.from(this.callerCalls),
+      ...(this.batchSizes ? { batch_sizes: Array.from(this.batchSizes) } : {}), // the batcher's (contract 7)
     };
   }
 }

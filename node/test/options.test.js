@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { UsageError } from '../kit/errors.js';
-import { DEFAULTS, NO_BATCHER, parseOptions } from '../kit/options.js';
+import { ONE_GATHERER } from '../kit/batcher.js';
+import { DEFAULTS, parseOptions } from '../kit/options.js';
 
 test('defaults are the contract', () => {
   assert.deepEqual(parseOptions([]), { ...DEFAULTS });
@@ -34,7 +35,7 @@ const BAD = {
   'zero repeats': [['--repeats', '0'], '--repeats must be >= 1'],
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
   'a negative wait': [['--max-delay=-1'], '--max-delay must be >= 0, got -1'],
-  'no batcher': [['--max-delay', '100'], NO_BATCHER],
+  'one gatherer': [['--max-delay', '100', '--callers', '2'], ONE_GATHERER],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],
   'zero callers': [['--callers', '0'], '--callers must be >= 1, got 0'],
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],

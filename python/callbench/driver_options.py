@@ -79,8 +79,6 @@ def help_line(driver_id: str) -> str:
 
 # What a driver answers to --callers N > 1 when it runs one caller (contract 4).
 ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller"
-# What a kit without contract 7's batcher answers to --max-delay.
-NO_BATCHER = "--max-delay is not supported: this kit has no batcher"
 
 
 # The value checks raise UsageError in the contract's words; argparse lets it through (it

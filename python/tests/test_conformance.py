@@ -187,11 +187,6 @@ def contract_words() -> list[tuple[str, list[str], int, str]]:
 # The words table's row a driver of one caller says, and that driver where a kit's
 # ONE_PER_KIT driver takes callers (contract 4).
 CANNOT_TAKE_CALLERS = "callers a driver cannot take"
-# The row a kit without contract 7's batcher says, and the kits (by their ONE_PER_KIT driver)
-# that have it: they say the batcher's own lines (test_conformance_batcher.py).
-LACKS_A_BATCHER = "a batcher a kit lacks"
-HAS_A_BATCHER = {"python-numpy", "cpp-handwritten", "go-handwritten", "rust-handwritten",
-                 "java-onnxruntime"}  # fmt: skip
 ONE_CALLER_OF_KIT = {"java-onnxruntime": "java-onnxruntime-ffm", "node-onnxruntime": ""}
 
 
@@ -205,8 +200,6 @@ def test_every_kit_says_the_contracts_words(
         driver_id = ONE_CALLER_OF_KIT.get(driver_id, driver_id)
         if not driver_id:
             pytest.skip("every driver of this kit takes callers; its unit tests say the line")
-    if case == LACKS_A_BATCHER and driver_id in HAS_A_BATCHER:
-        pytest.skip("this kit has contract 7's batcher (test_conformance_batcher.py)")
     spec = next(d for d in DRIVERS if d.id == driver_id)
     require_available(spec)
     done = run_driver(spec, "--models", str(small_models), *arguments)

@@ -13,8 +13,8 @@ import pytest
 from callbench.driverkit.batcher import ONE_GATHERER
 from tests.test_conformance import STALL_NS, PacedRound, callers_test_driver, paced_round
 
-# The kits with the batcher (a kit joins by its line here).
-BATCHER_KITS = ["python", "cpp", "go", "rust", "java"]
+# Every kit has the batcher; Node.js's test driver both ways (at one caller, the same path).
+BATCHER_KITS = ["python", "cpp", "go", "rust", "java", "node", "node-in-flight"]
 BATCH, CALLS = 4, 50  # the run's arrays hold CALLS x BATCH = SAMPLES samples
 SAMPLES = BATCH * CALLS
 GAP_NS = 1_000_000

@@ -69,15 +69,6 @@ def test_wrong_outputs_through_the_batcher_fail_the_row(small_models: Path, tmp_
     assert record.status == "failed" and record.callers_verified is None, record.error
 
 
-def test_a_kit_without_a_batcher_is_skipped_saying_why(small_models: Path, tmp_path: Path) -> None:
-    spec = callers_spec("ok")
-    node = DriverSpec(id="node-callers", language="Node.js", runtime="none", artifact=spec.artifact,
-                      source=spec.source, command=spec.command, callers=spec.callers)  # fmt: skip
-    record, _ = serve(node, small_models, tmp_path)
-    assert record.status == "skipped"
-    assert record.error == "its kit has no batcher yet (contract 7: Python, C++, Go, Rust, Java do)"
-
-
 def test_padding_counts_the_places_no_arrival_took() -> None:
     assert dynamic_batcher.padding([3, 0, 1, 2]) == 3 * 3 + 1 * 1
     assert dynamic_batcher.batchers([4, 16], [0, 200]) == [

@@ -63,18 +63,15 @@ def test_the_candidates_are_the_serving_kits_rows_that_take_callers_without_twin
     assert "python-onnxruntime-iobinding-sessions" not in {s.id for s in chosen}
 
 
-def test_with_batchers_each_best_row_whose_kit_has_one_goes_through_each_after_its_callers(
-) -> None:  # fmt: skip
-    done = ran({"python-onnxruntime-iobinding": 5.0, "go-onnxruntime-iobinding": 2.0,
-                "node-onnxruntime-reuse": 1.0})  # fmt: skip
+def test_with_batchers_each_best_row_goes_through_each_after_its_callers() -> None:
+    done = ran({"python-onnxruntime-iobinding": 5.0, "go-onnxruntime-iobinding": 2.0})
     batchers = dynamic_batcher.batchers([4, 16], [200])
     planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=3600, batchers=batchers)
     labels = [p.label for p in planned.kept]
-    assert labels[6:10] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
-                            "python-onnxruntime-iobinding batcher B 16 D 200 us",
-                            "go-onnxruntime-iobinding batcher B 4 D 200 us",
-                            "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
-    assert not any("node-" in label and "batcher" in label for label in labels)
+    assert labels[4:8] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
+                           "python-onnxruntime-iobinding batcher B 16 D 200 us",
+                           "go-onnxruntime-iobinding batcher B 4 D 200 us",
+                           "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
 
 
@@ -88,10 +85,10 @@ def test_named_points_that_cannot_be_served_are_skipped_before_the_estimate(
     point = serving_plan.ServingPoint
     batcher, wide = dynamic_batcher.Batcher(4, 100), dynamic_batcher.Batcher(16, 100)
     twin, row = lookup("python-onnxruntime-iobinding-sessions"), lookup("cpp-onnxruntime-reuse")
-    node, method = lookup("node-onnxruntime-reuse"), lookup("cpp-executorch-method")
+    method = lookup("cpp-executorch-method")
     planned = _named_plan([point(row, 1), point(twin, 1), point(twin, 2),
                            point(row, 1, batcher=batcher), point(twin, 1, batcher=batcher),
-                           point(node, 1, batcher=batcher), point(method, 1, batcher=batcher),
+                           point(method, 1, batcher=batcher),
                            point(method, 1, batcher=wide)], None, tmp_path)  # fmt: skip
     assert [p.label for p in planned.kept] == [
         "cpp-onnxruntime-reuse x1", "python-onnxruntime-iobinding-sessions x2",
@@ -100,7 +97,6 @@ def test_named_points_that_cannot_be_served_are_skipped_before_the_estimate(
     whys = {p.label: why for p, why in planned.skipped}
     assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions x1"]
     assert "callers-only twin" in whys["python-onnxruntime-iobinding-sessions batcher B 4 D 100 us"]
-    assert "no batcher" in whys["node-onnxruntime-reuse batcher B 4 D 100 us"]
     assert whys["cpp-executorch-method batcher B 16 D 100 us"].startswith(
         "batch 16 is above the largest batch 15 that mlp.pte was planned for"
     )

@@ -101,9 +101,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--batcher", type=counts(1), metavar="B,B...", dest="batcher_sizes", default=[],
-        help="also serve each row (with no row named: each best row whose kit has a batcher) "
-        "through its kit's dynamic batcher of up to B arrivals a call, each B with each "
-        f"--max-delay (contract 7; {', '.join(dynamic_batcher.BATCHER_LANGUAGES.values())})",
+        help="also serve each row (with no row named: each best row) through its kit's "
+        "dynamic batcher of up to B arrivals a call, each B with each --max-delay (contract 7)",
     )  # fmt: skip
     p.add_argument(
         "--max-delay", type=counts(0), metavar="US,US...", dest="batcher_delays",
@@ -210,7 +209,7 @@ def _named_plan(
     for point in points:
         dealt = (dealing.deal_for(language_key(point.spec), deal)
                  if point.processes > 1 else None)  # fmt: skip
-        why = (serving.why_not(point.spec, point.callers, dealt, point.batcher is not None)
+        why = (serving.why_not(point.spec, point.callers, dealt)
                or (batch_reach.why_not_at(point.spec, models, point.batcher.batch)
                    if point.batcher is not None else None))  # fmt: skip
         if why is None:

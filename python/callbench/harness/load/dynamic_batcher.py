@@ -18,11 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbench.languages.spec import DriverSpec
-from callbench.registry import language_key
-
-# The kits with contract 7's batcher (a kit joins by its line here), by name.
-BATCHER_LANGUAGES = {"python": "Python", "cpp": "C++", "go": "Go", "rust": "Rust", "java": "Java"}
 # serve-rate's --max-delay unless given: a fifth of our MLP's 1 ms bound.
 MAX_DELAY_US = 200
 # What the record says of the call's size.
@@ -48,14 +43,6 @@ class Batcher:
 def batchers(batches: Sequence[int], delays_us: Sequence[int]) -> list[Batcher]:
     """Each (B, D) of the lists, B first."""
     return [Batcher(b, d) for b, d in itertools.product(batches, delays_us)]
-
-
-def why_not(spec: DriverSpec) -> str | None:
-    """Why ``spec``'s kit cannot serve through a batcher, if it cannot."""
-    if language_key(spec) in BATCHER_LANGUAGES:
-        return None
-    return (f"its kit has no batcher yet (contract 7: "
-            f"{', '.join(BATCHER_LANGUAGES.values())} do)")  # fmt: skip
 
 
 def padding(sizes: Sequence[int]) -> int:

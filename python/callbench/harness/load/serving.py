@@ -69,12 +69,9 @@ ROUND_S = 0.1
 LATENCY_CAP = 100_000
 
 
-def why_not(
-    spec: DriverSpec, callers: int, deal: str | None = None, batcher: bool = False
-) -> str | None:
+def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | None:
     """Why a row cannot be served at a rate here (at ``callers`` callers a copy, its copies
-    dealt by ``deal`` where it has copies, through its kit's batcher if ``batcher``), if it
-    cannot."""
+    dealt by ``deal`` where it has copies), if it cannot."""
     if spec.id.startswith("independent-"):
         return "a plain caller: it speaks no paced rounds (it shares no kit)"
     if language_key(spec) not in PACED_LANGUAGES:
@@ -86,8 +83,6 @@ def why_not(
     if callers > 1 and spec.callers is None:
         return f"{ONE_CALLER} ({spec.one_caller})"
     if deal is not None and (why := dealing.why_not(language_key(spec), deal)) is not None:
-        return why
-    if batcher and (why := dynamic_batcher.why_not(spec)) is not None:
         return why
     return spec.available()
 
@@ -149,7 +144,7 @@ class RowAtRate:
     def begin(self) -> None:
         """Load the driver, time its closed loop and serve the curve (or skip it, saying why)."""
         options = self._options
-        reason = (self._skip or why_not(self.spec, self.callers, self.deal, bool(self.batcher))
+        reason = (self._skip or why_not(self.spec, self.callers, self.deal)
                   or batch_reach.why_not_at(self.spec, options.models, options.batch))  # fmt: skip
         if reason is not None:
             self.record.status, self.record.error = "skipped", reason

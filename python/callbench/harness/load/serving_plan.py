@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from callbench.harness.load import callers_plan
-from callbench.harness.load.dynamic_batcher import BATCHER_LANGUAGES, Batcher
+from callbench.harness.load.dynamic_batcher import Batcher
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record
 from callbench.registry import language_key
@@ -94,8 +94,7 @@ def plan(
     points = [ServingPoint(s, 1) for s in best]
     if cores > 1:
         points += [ServingPoint(s, cores) for s in best]
-    points += [ServingPoint(s, 1, batcher=b) for s in best for b in batchers
-               if language_key(s) in BATCHER_LANGUAGES]  # fmt: skip
+    points += [ServingPoint(s, 1, batcher=b) for s in best for b in batchers]
     if cores > 1:
         points += [ServingPoint(s, 1, cores) for s in best
                    if language_key(s) in callers_plan.SERVED_AS_PROCESSES]  # fmt: skip
