@@ -8,7 +8,9 @@
 // "fail-in-caller-C" (caller C throws in its first round); "hang-in-caller-C"
 // (caller C sleeps ten minutes in its first round); "stall-at-call-J" (after
 // its warm-up, the first call over the samples of call J, whichever caller
-// makes it, sleeps 50 ms first: contract 6's paced test).
+// makes it, sleeps 50 ms first: contract 6's paced test). It takes --gathered
+// (contract 7): the batcher's call of n samples is the forward over n, and the
+// result line's notes count the samples those calls took (gathered_samples).
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -77,6 +79,12 @@ class ForwardState {
     forward_(reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out[0]), batch_);
   }
 
+  // The forward over the first n samples only (a gathered call).
+  void call_samples(std::span<const std::byte* const> in, std::span<std::byte* const> out,
+                    std::size_t n) {
+    forward_(reinterpret_cast<const float*>(in[0]), reinterpret_cast<float*>(out[0]), n);
+  }
+
  private:
   callbench::MlpForward forward_;
   std::size_t batch_;
@@ -96,6 +104,11 @@ class CallersTestModel {
   void call(std::span<const std::byte* const> in, std::span<std::byte* const> out) {
     one_.call(in, out);
   }
+  void call_gathered(std::span<const std::byte* const> in, std::span<std::byte* const> out,
+                     std::size_t n) {
+    gathered_samples_ += static_cast<std::int64_t>(n);
+    one_.call_samples(in, out, n);
+  }
   ForwardState caller() {
     return ForwardState(options_, made_++ == mode_.caller, mode_.how, mode_.stall_at);
   }
@@ -104,10 +117,14 @@ class CallersTestModel {
   }
   const callbench::Signature& signature() const { return callbench::mlp_signature(); }
   std::string runtime_version() const { return "0"; }
-  callbench::Notes notes() const { return {}; }
+  callbench::Notes notes() const {
+    if (!options_.gathered) return {};
+    return {{"gathered_samples", gathered_samples_}};
+  }
 
  private:
   callbench::Options options_;
+  std::int64_t gathered_samples_ = 0;
   Mode mode_;
   ForwardState one_;
   int made_ = 0;  // call states made: the kit makes them in caller order

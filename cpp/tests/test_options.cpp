@@ -79,7 +79,13 @@ TEST(Options, HelpIsAskedNotAnError) {
   EXPECT_EQ(help_line("cpp-x"),
             "usage: cpp-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
             "[--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] "
-            "[--outputs PATH] [--latencies PATH] [--serve] [--debug]");
+            "[--gathered] [--outputs PATH] [--latencies PATH] [--serve] [--debug]");
+}
+
+TEST(Options, GatheredSizesTheBatchersCallsOnly) {
+  EXPECT_EQ(problem_of({"--gathered"}), kGatheredAlone);
+  const std::vector<std::string_view> args = {"--max-delay", "10", "--gathered"};
+  EXPECT_TRUE(parse_options(std::span<const std::string_view>(args)).gathered);
 }
 
 // The parser is CLI11; the words are the contract's, as every kit writes them.

@@ -22,6 +22,20 @@ import "time"
 // own schedule.
 const OneGatherer = "--max-delay takes one caller: the batcher gathers for one"
 
+// GatheredAlone is what --gathered answers without --max-delay; FixedBatch, from a driver
+// whose model is no GatheredModel.
+const (
+	GatheredAlone = "--gathered takes --max-delay: it sizes the batcher's calls"
+	FixedBatch    = "--gathered is not supported: this driver's call takes a fixed batch"
+)
+
+// GatheredModel is a model whose call takes a changing batch without reloading (contract
+// 7's --gathered): CallGathered makes one call of the first n samples of in into the first
+// n of out (1 <= n <= B).
+type GatheredModel interface {
+	CallGathered(in, out [][]byte, n int) error
+}
+
 // Batcher is the one caller's rounds (Rounds), its paced rounds served by the batcher.
 type Batcher struct {
 	rounds     *Rounds
@@ -33,9 +47,10 @@ type Batcher struct {
 	inSample   []int    // each input's bytes a sample
 	outSample  []int    // each output's bytes a sample
 	dtypes     []Dtype
-	in, out    [][]byte // the call's B places of each tensor
-	served     [][]byte // each output's S sample slots
-	pacedSlots int      // the sample slots the last paced round filled (0: a round's)
+	in, out    [][]byte      // the call's B places of each tensor
+	served     [][]byte      // each output's S sample slots
+	pacedSlots int           // the sample slots the last paced round filled (0: a round's)
+	gathered   GatheredModel // --gathered: each call at the size it gathered; nil: padded to B
 }
 
 // NewBatcher: rounds is the one caller's, over the same model and inputs.
@@ -95,7 +110,13 @@ func (b *Batcher) call(slots []int) error {
 			copy(b.in[k][i*size:(i+1)*size], b.inputs[k][slot*size:(slot+1)*size])
 		}
 	}
-	if err := b.model.Call(b.in, b.out); err != nil {
+	var err error
+	if b.gathered != nil {
+		err = b.gathered.CallGathered(b.in, b.out, len(slots))
+	} else {
+		err = b.model.Call(b.in, b.out)
+	}
+	if err != nil {
 		return err
 	}
 	for o, size := range b.outSample {

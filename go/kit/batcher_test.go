@@ -56,3 +56,30 @@ func TestARoundAfterThePacedOneIsTheModelsOwn(t *testing.T) {
 		t.Fatalf("outputs %v", got)
 	}
 }
+
+// gatheredSum is sumModel's sums at any batch: each gathered call's n is kept.
+type gatheredSum struct {
+	FloatModel
+	sizes []int
+}
+
+func (g *gatheredSum) CallGathered(in, out [][]byte, n int) error {
+	g.sizes = append(g.sizes, n)
+	return g.Model.Call(floats(in[0])[:2*n], floats(out[0])[:n])
+}
+
+func TestAGatheredCallTakesOnlyTheArrivalsItGathered(t *testing.T) {
+	batcher, sum := sumBatcher(3, 0)
+	gathered := &gatheredSum{FloatModel: FloatModel{sum}}
+	batcher.gathered = gathered
+	// A burst of two, then one alone: calls of 2 and 1, not two of B = 2.
+	if _, err := batcher.Paced([]int64{0, 0, 5_000_000}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gathered.sizes, []int{2, 1}) {
+		t.Fatalf("gathered calls of %v", gathered.sizes)
+	}
+	if got := floats(batcher.LastOutputs()[0]); !slices.Equal(got, []float32{1, 2, 3}) {
+		t.Fatalf("outputs %v", got)
+	}
+}

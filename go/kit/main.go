@@ -110,6 +110,9 @@ func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, std
 	if err != nil {
 		return err
 	}
+	if _, ok := model.(GatheredModel); o.Gathered && !ok {
+		return Usagef("%s", FixedBatch)
+	}
 	inputs, err := checkedInputs(o, model.Signature())
 	if err != nil {
 		return err
@@ -127,6 +130,9 @@ func drive(id string, o Options, load TensorLoader, stdin io.Reader, stdout, std
 	}
 	if o.MaxDelayUs >= 0 { // contract 7: paced rounds through the batcher
 		batcher := NewBatcher(rounds, model, inputs, o.Calls, o.Batch, o.MaxDelayUs)
+		if o.Gathered {
+			batcher.gathered = model.(GatheredModel) // checked before the inputs were read
+		}
 		m.runner = batcher
 		m.writeOutputs = func(path string) error { return WriteOutputs(path, batcher.LastOutputs()) }
 	}

@@ -22,6 +22,7 @@ type Options struct {
 	Threads    int     // intra-op threads for the runtime
 	Callers    int     // contract 4: callers calling the model at once (DriverMain refuses more than 1)
 	MaxDelayUs int     // contract 7's batcher's longest wait in µs (batcher.go); -1 when not given
+	Gathered   bool    // ... its calls at the size they gathered (a GatheredModel's), not padded to B
 	Outputs    string  // "" when not given
 	Latencies  string  // "" when not given
 	Serve      bool    // take commands from stdin instead of running --repeats rounds
@@ -82,6 +83,7 @@ func ParseOptions(args []string) (Options, error) {
 	count("max-delay", &o.MaxDelayUs, 0)
 	path("outputs", "a path", &o.Outputs)
 	path("latencies", "a path", &o.Latencies)
+	flags.BoolVar(&o.Gathered, "gathered", false, "")
 	flags.BoolVar(&o.Serve, "serve", false, "")
 	flags.BoolVar(&o.Debug, "debug", false, "")
 	flags.BoolVar(&o.Help, "help", false, "")
@@ -101,6 +103,9 @@ func ParseOptions(args []string) (Options, error) {
 	if o.MaxDelayUs >= 0 && o.Callers > 1 {
 		return o, Usagef("%s", OneGatherer)
 	}
+	if o.Gathered && o.MaxDelayUs < 0 {
+		return o, Usagef("%s", GatheredAlone)
+	}
 	// calls * batch * 2 floats must be addressable; the inputs bound it further.
 	if o.Calls > math.MaxInt/2/o.Batch {
 		return o, Usagef("--calls x --batch is too large")
@@ -111,7 +116,7 @@ func ParseOptions(args []string) (Options, error) {
 // HelpLine is what --help prints, the same in every kit (docs/contract.md, "The contract's words").
 func HelpLine(id string) string {
 	return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] " +
-		"[--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH] " +
+		"[--batch B] [--threads T] [--callers N] [--max-delay US] [--gathered] [--outputs PATH] [--latencies PATH] " +
 		"[--serve] [--debug]"
 }
 

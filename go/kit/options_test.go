@@ -46,6 +46,7 @@ func TestBadOptionsAreUsageErrors(t *testing.T) {
 		"zero threads":       {[]string{"--threads", "0"}, "--threads must be >= 1"},
 		"a negative wait":    {[]string{"--max-delay", "-1"}, "--max-delay must be >= 0, got -1"},
 		"one gatherer":       {[]string{"--max-delay", "100", "--callers", "2"}, OneGatherer},
+		"gathered alone":     {[]string{"--gathered"}, GatheredAlone},
 		"zero callers":       {[]string{"--callers", "0"}, "--callers must be >= 1, got 0"},
 		"not an integer":     {[]string{"--calls", "ten"}, "--calls needs an integer, got 'ten'"},
 		"a fraction":         {[]string{"--batch", "1.5"}, "--batch needs an integer"},

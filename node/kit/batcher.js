@@ -24,17 +24,25 @@ import { DTYPES, poison, sampleSize } from './tensors.js';
 
 /** What --max-delay refuses beside --callers N > 1: one gatherer, over its own schedule. */
 export const ONE_GATHERER = '--max-delay takes one caller: the batcher gathers for one';
+/** What --gathered answers without --max-delay. */
+export const GATHERED_ALONE = "--gathered takes --max-delay: it sizes the batcher's calls";
+/** What --gathered answers from a driver whose model has no callGathered (its call takes a fixed batch). */
+export const FIXED_BATCH = "--gathered is not supported: this driver's call takes a fixed batch";
 
 /** The one caller's rounds (Rounds), its paced rounds served by the batcher. */
 export class Batcher {
-  /** `rounds` are the one caller's over `model` and `inputs` (each {values, count}), at `batch`. */
-  constructor(rounds, model, inputs, maxCalls, batch, maxDelayUs) {
+  /**
+   * `rounds` are the one caller's over `model` and `inputs` (each {values, count}), at `batch`;
+   * `gathered`: each call at the size it gathered (the model's callGathered(inputs, outputs, n)).
+   */
+  constructor(rounds, model, inputs, maxCalls, batch, maxDelayUs, gathered = false) {
     const signature = model.signature();
     this.rounds = rounds;
     this.model = model;
     this.batch = batch;
     this.slots = maxCalls * batch; // S: the samples the run's inputs hold for its calls
     this.maxDelayNs = maxDelayUs * 1000;
+    this.gathered = gathered;
     this.inputs = inputs.map((samples) => samples.values);
     this.inSample = signature.inputs.map(sampleSize); // each tensor's values a sample
     this.outSample = signature.outputs.map(sampleSize);
@@ -130,7 +138,8 @@ export class Batcher {
       const values = this.inputs[k];
       slots.forEach((slot, i) => place.set(values.subarray(slot * size, (slot + 1) * size), i * size));
     });
-    await this.model.call(this.callIn, this.callOut);
+    if (this.gathered) await this.model.callGathered(this.callIn, this.callOut, slots.length);
+    else await this.model.call(this.callIn, this.callOut);
     this.callOut.forEach((out, o) => {
       const size = this.outSample[o];
       slots.forEach((slot, i) => this.served[o].set(out.subarray(i * size, (i + 1) * size), slot * size));

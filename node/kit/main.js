@@ -17,7 +17,7 @@
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { Batcher } from './batcher.js';
+import { Batcher, FIXED_BATCH } from './batcher.js';
 import { InFlightCallers, WorkerCallers } from './callers.js';
 import { isCallerWorker, serveAsCaller } from './caller_worker.js';
 import { UsageError, report } from './errors.js';
@@ -82,6 +82,7 @@ async function drive(id, options, load, io, callers) {
   const start = process.hrtime.bigint();
   const model = checkModel(await load(options));
   const loadNs = Number(process.hrtime.bigint() - start);
+  if (options.gathered && typeof model.callGathered !== 'function') throw new UsageError(FIXED_BATCH);
 
   // Read after loading: which files hold the samples is the model's signature to say.
   const signature = model.signature();
@@ -101,7 +102,7 @@ async function drive(id, options, load, io, callers) {
 function oneCaller(model, inputs, options) {
   const rounds = new Rounds(model, inputs, options.calls, options.batch);
   if (options.max_delay === null) return rounds;
-  return new Batcher(rounds, model, inputs, options.calls, options.batch, options.max_delay);
+  return new Batcher(rounds, model, inputs, options.calls, options.batch, options.max_delay, options.gathered);
 }
 
 /** Contract 4's 'workers': each caller a worker_thread of the driver's own file. */

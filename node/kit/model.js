@@ -7,6 +7,9 @@
 //                         a promise (the kit awaits it)
 //   runtimeVersion()      the runtime's own version string
 //   notes()               {key: string | number}: how the runtime is called
+// and, where its runtime takes a changing batch without reloading (contract 7's
+// --gathered), callGathered(inputs, outputs, n): one call of the first n
+// samples of each input's arrays into the first n of each output's.
 // Our MLP's float model, call(input, output) on one Float32Array each way,
 // is one through floatModel (kit/float_model.js).
 // The kit does everything else (options, inputs, rounds, serve, result).

@@ -3,7 +3,7 @@
 
 import { parseArgs } from 'node:util';
 
-import { ONE_GATHERER } from './batcher.js';
+import { GATHERED_ALONE, ONE_GATHERER } from './batcher.js';
 import { UsageError } from './errors.js';
 
 /** The contract's defaults. */
@@ -17,6 +17,7 @@ export const DEFAULTS = Object.freeze({
   threads: 1,
   callers: 1, // contract 4: callers calling the model at once (a driver of one caller refuses more)
   max_delay: null, // contract 7's batcher's longest wait in µs (batcher.js)
+  gathered: false, // ... its calls at the size they gathered (a model's callGathered), not padded to B
   outputs: null,
   latencies: null,
   serve: false,
@@ -31,6 +32,7 @@ const PATHS = { models: 'a folder', outputs: 'a path', latencies: 'a path' };
 const DECLARED = {
   ...Object.fromEntries([...Object.keys(COUNTS), ...Object.keys(PATHS)].map((name) => [name, { type: 'string' }])),
   ...Object.fromEntries([...SECONDS, 'max_delay'].map((name) => [flag(name), { type: 'string' }])),
+  gathered: { type: 'boolean' },
   serve: { type: 'boolean' },
   debug: { type: 'boolean' },
   help: { type: 'boolean' },
@@ -40,8 +42,8 @@ const DECLARED = {
 export function helpLine(id) {
   return (
     `usage: ${id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] ` +
-    '[--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH] ' +
-    '[--serve] [--debug]'
+    '[--batch B] [--threads T] [--callers N] [--max-delay US] [--gathered] [--outputs PATH] ' +
+    '[--latencies PATH] [--serve] [--debug]'
   );
 }
 
@@ -84,6 +86,8 @@ export function parseOptions(args) {
   }
   if (values['max-delay'] !== undefined) options.max_delay = parseCount('max-delay', values['max-delay'], 0);
   if (options.max_delay !== null && options.callers > 1) throw new UsageError(ONE_GATHERER);
+  options.gathered = values.gathered ?? false;
+  if (options.gathered && options.max_delay === null) throw new UsageError(GATHERED_ALONE);
   options.serve = values.serve ?? false;
   options.debug = values.debug ?? false;
   options.help = values.help ?? false;

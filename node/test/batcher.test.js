@@ -36,3 +36,19 @@ test('a round after the paced one is the model\'s own', async () => {
   await batcher.round(2);
   assert.deepEqual([...batcher.lastOutputs()[0]], [1, 2, 3, 4]);
 });
+
+test('a gathered call takes only the arrivals it gathered', async () => {
+  const { batcher, sum } = sumBatcher(3, 0);
+  const sizes = [];
+  batcher.gathered = true;
+  batcher.model = {
+    callGathered(inputs, outputs, n) {
+      sizes.push(n);
+      return sum.call(inputs[0].subarray(0, 2 * n), outputs[0].subarray(0, n));
+    },
+  };
+  // A burst of two, then one alone: calls of 2 and 1, not two of B = 2.
+  await batcher.paced(Float64Array.from([0, 0, 5e6]), null);
+  assert.deepEqual(sizes, [2, 1]);
+  assert.deepEqual([...batcher.lastOutputs()[0]], [1, 2, 3]);
+});

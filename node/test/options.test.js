@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { UsageError } from '../kit/errors.js';
-import { ONE_GATHERER } from '../kit/batcher.js';
+import { GATHERED_ALONE, ONE_GATHERER } from '../kit/batcher.js';
 import { DEFAULTS, parseOptions } from '../kit/options.js';
 
 test('defaults are the contract', () => {
@@ -21,7 +21,7 @@ test('every option', () => {
     '--threads', '3', '--outputs', 'o.f32', '--latencies=l.i64', '--serve', '--debug'];
   assert.deepEqual(parseOptions(args), {
     models: 'm', calls: 10, warmup: 0, warmup_time: 0.25, repeats: 2, batch: 4, threads: 3, callers: 1,
-    max_delay: null, outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
+    max_delay: null, gathered: false, outputs: 'o.f32', latencies: 'l.i64', serve: true, debug: true, help: false,
   });
   assert.equal(parseOptions(['--help']).help, true);
 });
@@ -36,6 +36,7 @@ const BAD = {
   'zero batch': [['--batch', '0'], '--batch must be >= 1'],
   'a negative wait': [['--max-delay=-1'], '--max-delay must be >= 0, got -1'],
   'one gatherer': [['--max-delay', '100', '--callers', '2'], ONE_GATHERER],
+  'gathered alone': [['--gathered'], GATHERED_ALONE],
   'zero threads': [['--threads', '0'], '--threads must be >= 1'],
   'zero callers': [['--callers', '0'], '--callers must be >= 1, got 0'],
   'not an integer': [['--calls', 'ten'], "--calls needs an integer, got 'ten'"],

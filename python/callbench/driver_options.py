@@ -40,6 +40,9 @@ class Options:
     # Contract 7: a paced round served by a batcher of up to --batch arrivals a call, the
     # oldest it holds waiting at most this many µs (Triton's max_queue_delay_microseconds).
     max_delay: int | None = None
+    # ... each of its calls at the size it gathered, not padded to B (a driver whose runtime
+    # takes a changing batch, by its opt-in).
+    gathered: bool = False
     outputs: Path | None = None
     latencies: Path | None = None
     serve: bool = False
@@ -57,6 +60,8 @@ class Options:
             args += ["--callers", str(self.callers)]
         if self.max_delay is not None:
             args += ["--max-delay", str(self.max_delay)]
+        if self.gathered:
+            args.append("--gathered")
         if not self.serve:  # in serve mode the harness asks for each round itself
             args += ["--repeats", str(self.repeats)]
         for flag, path in (("--outputs", self.outputs), ("--latencies", self.latencies)):
@@ -74,11 +79,14 @@ def help_line(driver_id: str) -> str:
     words")."""
     return (f"usage: {driver_id} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] "
             "[--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] "
-            "[--outputs PATH] [--latencies PATH] [--serve] [--debug]")  # fmt: skip
+            "[--gathered] [--outputs PATH] [--latencies PATH] [--serve] [--debug]")  # fmt: skip
 
 
 # What a driver answers to --callers N > 1 when it runs one caller (contract 4).
 ONE_CALLER = "--callers N > 1 is not supported: this driver runs one caller"
+# What --gathered without --max-delay answers, and a driver whose call takes a fixed batch.
+GATHERED_ALONE = "--gathered takes --max-delay: it sizes the batcher's calls"
+FIXED_BATCH = "--gathered is not supported: this driver's call takes a fixed batch"
 
 
 # The value checks raise UsageError in the contract's words; argparse lets it through (it
@@ -154,6 +162,9 @@ def parse_options(argv: Sequence[str]) -> Options:
         flag = "--" + option.name.replace("_", "-")
         if flag in _TYPES:
             parser.add_argument(flag, type=_TYPES[flag], default=option.default)
-        else:  # --serve, --debug, --help
+        else:  # --gathered, --serve, --debug, --help
             parser.add_argument(flag, action="store_true")
-    return Options(**vars(parser.parse_args(argv)))
+    options = Options(**vars(parser.parse_args(argv)))
+    if options.gathered and options.max_delay is None:
+        raise UsageError(GATHERED_ALONE)
+    return options

@@ -36,6 +36,9 @@ CALLERS_ONLY = "callers_only"
 # N > 1 callers only (CALLERS_ONLY too), to show what the default costs there. It holds the
 # model as its row does, so no "a model per caller against a shared one" reading takes it.
 RUNTIME_DEFAULT = "runtime_default"
+# Contract 7's --gathered: the driver's batcher calls at the size it gathered, its runtime
+# taking a changing batch without reloading (registry.gathered); the others pad to B.
+GATHERED = "gathered"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,10 @@ forward over its own arrays, so its outputs are the model's and only MODE can fa
   it carry the wait);
 - ``copy-P-MODE``: MODE in copy P of N only (``--processes``: the harness runs copy P in a
   folder ``process-P``), the other copies as ``ok``.
+
+It takes ``--gathered`` (contract 7): its batcher's call of n samples is python-numpy's
+forward at batch n, and the result line's notes count the samples those calls took
+(``gathered_samples``), so a test can tell a gathered call from a padded one.
 """
 
 from __future__ import annotations
@@ -23,17 +27,21 @@ import re
 import sys
 import threading
 import time
+from dataclasses import replace
+from typing import Any
 
 from callbench.driver_options import Options
 from callbench.driverkit.driver_main import driver_main
 from callbench.driverkit.model import (
     PER_CALLER,
     Arrays,
+    Gathered,
     Loop,
     Model,
     Sharing,
     every_tensor,
     takes_callers,
+    takes_gathered,
 )
 from callbench.drivers import numpy_forward
 
@@ -86,6 +94,7 @@ def mode_setup(mode: str) -> object:
     stall_at = int(which) if how == "stall-at-call" else -1
     call_us = int(which) if how == "call-takes" else 0
 
+    @takes_gathered
     @takes_callers
     @every_tensor
     def setup(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
@@ -121,15 +130,32 @@ def mode_setup(mode: str) -> object:
         one = numpy_forward.setup(options, inputs[0], outputs[0])
         # At one caller (a copy of --processes N), caller 0 is the driver's own loop.
         alone = misbehaving(one.loop, outputs, 0) if chosen == 0 else shaped(one.loop)
+        notes: dict[str, Any] = {}
         return Model(
             alone,
             one.runtime_version,
+            notes,
             sharing=Sharing(
                 PER_CALLER, "python-numpy's forward, its buffers made by each caller", caller
             ),
+            gathered=gathered(options, inputs, outputs, notes) if options.gathered else None,
         )
 
     return setup
+
+
+def gathered(options: Options, inputs: Arrays, outputs: Arrays, notes: dict[str, Any]) -> Gathered:
+    """The batcher's call of call 0's first n samples: python-numpy's forward at batch n (one
+    made for each n), the samples it took counted in ``notes``."""
+    loops = [numpy_forward.setup(replace(options, batch=n), inputs[0][:n], outputs[0][:n]).loop
+             for n in range(1, options.batch + 1)]  # fmt: skip
+    notes["gathered_samples"] = 0
+
+    def call(n: int) -> None:
+        loops[n - 1](0, 1)
+        notes["gathered_samples"] += n
+
+    return call
 
 
 if __name__ == "__main__":

@@ -398,6 +398,7 @@ class PacedRound:
     started: np.ndarray
     ended: np.ndarray
     outputs: np.ndarray
+    result: dict[str, Any]  # the result line
 
 
 def paced_round(
@@ -434,6 +435,7 @@ def paced_round(
             proc.stdout.readline()
         proc.stdin.write("end\n")
         proc.stdin.flush()
+        result = json.loads(proc.stdout.readline())
         assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
     finally:
         proc.kill()
@@ -441,7 +443,7 @@ def paced_round(
     times = np.fromfile(latencies, dtype="<i8")
     assert times.shape == (3 * arrivals,)
     taken, started, ended = times.reshape(3, arrivals)
-    return PacedRound(answer, taken, started, ended, np.fromfile(outputs, dtype="<f4"))
+    return PacedRound(answer, taken, started, ended, np.fromfile(outputs, dtype="<f4"), result)
 
 
 @pytest.mark.parametrize("kit", PACED_KITS)

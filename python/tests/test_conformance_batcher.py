@@ -4,6 +4,7 @@ arrivals in calls of up to B, each arrival's sample and output at its own slot."
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -11,6 +12,9 @@ import numpy as np
 import pytest
 
 from callbench.driverkit.batcher import ONE_GATHERER
+from callbench.registry import DRIVERS, lookup
+from callbench.roles import GATHERED
+from tests.conftest import require_available, run_driver
 from tests.test_conformance import STALL_NS, PacedRound, callers_test_driver, paced_round
 
 # Every kit has the batcher; Node.js's test driver both ways (at one caller, the same path).
@@ -22,11 +26,13 @@ GAP_NS = 1_000_000
 
 def batched_round(
     kit: str, mode: str, offsets: np.ndarray, max_delay_us: int, models: Path, tmp_path: Path,
-    then: str = "",
+    then: str = "", gathered: bool = False,
 ) -> PacedRound:  # fmt: skip
     """One ``paced FILE START`` round of ``offsets`` served by the batcher at BATCH with
-    --max-delay ``max_delay_us``, then the command ``then`` (if any) before ``end``."""
-    batcher = ["--batch", str(BATCH), "--max-delay", str(max_delay_us)]
+    --max-delay ``max_delay_us`` (and ``--gathered``), then the command ``then`` (if any)
+    before ``end``."""
+    batcher = ["--batch", str(BATCH), "--max-delay", str(max_delay_us),
+               *(["--gathered"] if gathered else [])]  # fmt: skip
     return paced_round(kit, mode, 1, models, tmp_path, CALLS, offsets=offsets, then=then,
                        options=batcher)  # fmt: skip
 
@@ -114,6 +120,52 @@ def test_arrivals_past_the_samples_wrap_and_a_closed_round_after_is_the_models(
     assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
     after = batched_round(kit, "ok", offsets, 0, small_models, tmp_path, then=f"round {CALLS}")
     assert np.abs(after.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+# The kits whose callers test driver takes --gathered (its call of n samples the forward over
+# n, the samples those calls took in its result line's notes).
+GATHERED_KITS = ["python", "cpp"]
+
+
+@pytest.mark.parametrize("kit", GATHERED_KITS)
+def test_a_gathered_call_takes_only_the_arrivals_it_gathered(
+    kit: str, small_models: Path, tmp_path: Path
+) -> None:
+    # Bursts of three, a millisecond apart, D 0: each call takes what has arrived, at its size,
+    # not padded to B = 4 (a batcher woken late takes a burst and part of the next: the calls
+    # of 4 and of the rest); the samples every call took are the arrivals (a padded batcher's
+    # calls would take B each: 4 x 67 = 268 for 200 arrivals in bursts of three).
+    offsets = GAP_NS * (np.arange(SAMPLES) // 3)
+    done = batched_round(kit, "ok", offsets, 0, small_models, tmp_path, gathered=True)
+    sizes = done.answer["batch_sizes"]
+    assert sum(k * n for k, n in enumerate(sizes, 1)) == SAMPLES and sizes[2] > 0
+    assert done.result["notes"]["gathered_samples"] == SAMPLES
+    assert np.abs(done.outputs - reference(small_models)[:SAMPLES]).max() < 1e-4
+
+
+# The rows whose runtime takes a changing batch and say so (their registry line's gathered).
+GATHERED_DRIVERS = [s.id for s in DRIVERS if GATHERED in s.roles]
+
+
+@pytest.mark.parametrize("driver_id", GATHERED_DRIVERS)
+def test_a_runtimes_gathered_calls_give_the_models_outputs(
+    driver_id: str, small_models: Path, tmp_path: Path
+) -> None:
+    spec = lookup(driver_id)
+    require_available(spec)
+    schedule, outputs, latencies = tmp_path / "a.i64", tmp_path / "o.f32", tmp_path / "l.i64"
+    (GAP_NS * (np.arange(SAMPLES) // 3)).astype("<i8").tofile(schedule)  # bursts of three
+    done = run_driver(spec, "--models", str(small_models), "--calls", str(CALLS), "--batch",
+                      str(BATCH), "--warmup", "5", "--max-delay", "0", "--gathered", "--serve",
+                      "--outputs", str(outputs), "--latencies", str(latencies),
+                      stdin=f"paced {schedule}\nend\n")  # fmt: skip
+    assert done.returncode == 0, done.stderr[-500:]
+    ready, paced, result = (json.loads(line) for line in done.stdout.splitlines())
+    assert ready["event"] == "ready" and paced["event"] == "paced"
+    assert sum(k * n for k, n in enumerate(paced["batch_sizes"], 1)) == SAMPLES
+    assert "gathered_call" in result["notes"], result["notes"]
+    got = np.fromfile(outputs, dtype="<f4")
+    assert np.abs(got - reference(small_models)[:SAMPLES]).max() < 1e-4
 
 
 @pytest.mark.parametrize("kit", BATCHER_KITS)

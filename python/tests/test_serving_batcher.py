@@ -5,6 +5,7 @@ checked sample by sample, the record beside the row's callers', and the report's
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,11 +26,13 @@ __all__ = ["short_points"]  # the fixture: a few hundred arrivals a point
 BATCHER = dynamic_batcher.Batcher(batch=4, max_delay_us=100)
 
 
-def serve(spec: DriverSpec, models: Path, tmp_path: Path) -> tuple[serving.Record, Path]:
+def serve(
+    spec: DriverSpec, models: Path, tmp_path: Path, batcher: dynamic_batcher.Batcher = BATCHER
+) -> tuple[serving.Record, Path]:
     run_dir = run_folder(tmp_path)
     options = RunOptions(models=models, warmup=5, pin=False)
     record = serving.serve_row(spec, 1, options, run_dir, check_models(models), 1e6,
-                               "a test's", batcher=BATCHER)  # fmt: skip
+                               "a test's", batcher=batcher)  # fmt: skip
     return record, run_dir
 
 
@@ -62,6 +65,22 @@ def test_a_row_is_served_through_its_batcher_every_call_counted(
         shown["closed loop calls a second"] == f"{calls(float(np.median(drains)))} (bursts drained)"
     )
     assert shown["rate ÷ closed loop"] == f"{found['rate'] / float(np.median(drains)):.2f}"
+
+
+def test_a_gathered_batcher_is_a_row_of_its_own_that_says_so(
+    small_models: Path, tmp_path: Path
+) -> None:
+    # The Python callers test driver takes --gathered (its calls of n the forward over n).
+    gathered = replace(BATCHER, gathered=True)
+    record, run_dir = serve(callers_spec("ok"), small_models, tmp_path, gathered)
+    assert record.status == "ok" and record.callers_verified == 1, record.error
+    found = record.serving
+    assert found is not None and found["batcher"]["gathered"] is True
+    assert found["batcher"]["call"] == dynamic_batcher.GATHERED
+    folder = run_dir / "sweep-serving" / "1-batcher-b4-d100-gathered"
+    assert (folder / f"{record.id}.json").is_file()
+    (back,) = load_run(run_dir).sweeps["serving"][1]
+    assert way(back).startswith("batcher B 4, D 100 µs, gathered (last point's calls: ")
 
 
 def test_wrong_outputs_through_the_batcher_fail_the_row(small_models: Path, tmp_path: Path) -> None:

@@ -68,10 +68,13 @@ def test_with_batchers_each_best_row_goes_through_each_after_its_callers() -> No
     batchers = dynamic_batcher.batchers([4, 16], [200])
     planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=3600, batchers=batchers)
     labels = [p.label for p in planned.kept]
-    assert labels[4:8] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
-                           "python-onnxruntime-iobinding batcher B 16 D 200 us",
-                           "go-onnxruntime-iobinding batcher B 4 D 200 us",
-                           "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
+    # A runtime that takes a changing batch (roles.GATHERED) is served padded and gathered.
+    assert labels[4:10] == ["python-onnxruntime-iobinding batcher B 4 D 200 us",
+                            "python-onnxruntime-iobinding batcher B 4 D 200 us gathered",
+                            "python-onnxruntime-iobinding batcher B 16 D 200 us",
+                            "python-onnxruntime-iobinding batcher B 16 D 200 us gathered",
+                            "go-onnxruntime-iobinding batcher B 4 D 200 us",
+                            "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
 
 

@@ -62,6 +62,7 @@ class Parser {
     path("--models", "a folder", [&options](const std::string& v) { options.models = v; });
     path("--outputs", "a path", [&options](const std::string& v) { options.outputs = v; });
     path("--latencies", "a path", [&options](const std::string& v) { options.latencies = v; });
+    app_.add_flag("--gathered", options.gathered)->disable_flag_override();
     app_.add_flag("--serve", options.serve)->disable_flag_override();
     app_.add_flag("--debug", options.debug)->disable_flag_override();
     app_.add_flag("--help", options.help)->disable_flag_override();
@@ -132,13 +133,14 @@ class Parser {
 std::string help_line(std::string_view id) {
   return "usage: " + std::string(id) +
          " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R] [--batch B]"
-         " [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
-         " [--serve] [--debug]";
+         " [--threads T] [--callers N] [--max-delay US] [--gathered] [--outputs PATH]"
+         " [--latencies PATH] [--serve] [--debug]";
 }
 
 Options parse_options(std::span<const std::string_view> args) {
   Options options;
   Parser(options).parse(args);
+  if (options.gathered && !options.max_delay_us) throw UsageError(std::string(kGatheredAlone));
   // calls * batch floats must be addressable; the input check bounds it further.
   if (options.calls > std::numeric_limits<std::int64_t>::max() / 2 / options.batch) {
     throw UsageError("--calls x --batch is too large");

@@ -90,6 +90,7 @@ Ort::Value wrap(const Ort::MemoryInfo& memory, void* data, std::size_t bytes,
 
 OrtModel::OrtModel(const std::filesystem::path& path, std::int64_t threads, std::int64_t batch)
     : path_(path),
+      batch_(static_cast<std::size_t>(batch)),
       env_(ORT_LOGGING_LEVEL_ERROR, "callbench"),
       session_(open_session(env_, path, threads)),
       memory_(Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault)) {
@@ -125,6 +126,27 @@ Ort::Value OrtModel::wrap_input(std::size_t k, const std::byte* data) const {
 
 Ort::Value OrtModel::wrap_output(std::size_t k, std::byte* data) const {
   return wrap(memory_, data, output_bytes_[k], output_shapes_[k], signature_.outputs[k].dtype);
+}
+
+Ort::Value OrtModel::wrap_input(std::size_t k, const std::byte* data, std::size_t samples) const {
+  const Tensor& tensor = signature_.inputs[k];
+  return wrap(memory_, const_cast<std::byte*>(data), samples * tensor.sample_bytes(),
+              batch_shape(tensor, static_cast<std::int64_t>(samples)), tensor.dtype);
+}
+
+Ort::Value OrtModel::wrap_output(std::size_t k, std::byte* data, std::size_t samples) const {
+  const Tensor& tensor = signature_.outputs[k];
+  return wrap(memory_, data, samples * tensor.sample_bytes(),
+              batch_shape(tensor, static_cast<std::int64_t>(samples)), tensor.dtype);
+}
+
+std::optional<std::int64_t> OrtModel::fixed_batch() const {
+  for (std::size_t k = 0; k < input_count(); ++k) {
+    const std::vector<std::int64_t> shape =
+        session_.GetInputTypeInfo(k).GetTensorTypeAndShapeInfo().GetShape();
+    if (shape.front() > 0) return shape.front();
+  }
+  return std::nullopt;
 }
 
 void OrtModel::check_outputs(const std::vector<Ort::Value>& values) const {
@@ -167,6 +189,52 @@ OrtFixedBuffers::OrtFixedBuffers(OrtModel& model) {
   for (std::size_t k = 0; k < model.output_count(); ++k) {
     out_.emplace_back(model.output_bytes(k));
     outputs_.push_back(model.wrap_output(k, out_.back().data()));
+  }
+}
+
+OrtGatheredCalls::OrtGatheredCalls(OrtModel& model) : model_(model) {
+  if (const std::optional<std::int64_t> fixed = model.fixed_batch()) {
+    throw DataError(model.path(), "its graph fixes the batch at " + std::to_string(*fixed) +
+                                      ": it takes no gathered call");
+  }
+  for (const Tensor& tensor : model.signature().inputs) in_sample_.push_back(tensor.sample_bytes());
+  for (const Tensor& tensor : model.signature().outputs) {
+    out_sample_.push_back(tensor.sample_bytes());
+  }
+  // Reserved: the buffers' addresses are bound, so none may move once made.
+  sized_.reserve(model.batch());
+  for (std::size_t n = 1; n <= model.batch(); ++n) {
+    Sized& sized = sized_.emplace_back(Sized{{}, {}, {}, {}, Ort::IoBinding(model.session())});
+    sized.in.reserve(model.input_count());
+    sized.out.reserve(model.output_count());
+    for (std::size_t k = 0; k < model.input_count(); ++k) {
+      sized.in.emplace_back(n * in_sample_[k]);
+      sized.inputs.push_back(model.wrap_input(k, sized.in.back().data(), n));
+      sized.binding.BindInput(model.input_names()[k], sized.inputs.back());
+    }
+    for (std::size_t k = 0; k < model.output_count(); ++k) {
+      sized.out.emplace_back(n * out_sample_[k]);
+      sized.outputs.push_back(model.wrap_output(k, sized.out.back().data(), n));
+      sized.binding.BindOutput(model.output_names()[k], sized.outputs.back());
+    }
+    try {  // a graph that takes no batch of n refuses here, at load
+      model.session().Run(run_options_, sized.binding);
+    } catch (const Ort::Exception& e) {
+      throw DataError(model.path(), "refuses a gathered call of " + std::to_string(n) + ": " +
+                                        first_line(e.what()));
+    }
+  }
+}
+
+void OrtGatheredCalls::call(std::span<const std::byte* const> in,
+                            std::span<std::byte* const> out, std::size_t n) {
+  Sized& sized = sized_[n - 1];
+  for (std::size_t k = 0; k < sized.in.size(); ++k) {
+    std::memcpy(sized.in[k].data(), in[k], n * in_sample_[k]);
+  }
+  model_.session().Run(run_options_, sized.binding);
+  for (std::size_t k = 0; k < sized.out.size(); ++k) {
+    std::memcpy(out[k], sized.out[k].data(), n * out_sample_[k]);
   }
 }
 

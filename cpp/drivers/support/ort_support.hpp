@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,14 @@ class OrtModel {
   // ORT only reads its inputs; its API takes a non-const pointer.
   Ort::Value wrap_input(std::size_t k, const std::byte* data) const;
   Ort::Value wrap_output(std::size_t k, std::byte* data) const;
+  // ... of `samples` samples, not the batch (contract 7's gathered calls).
+  Ort::Value wrap_input(std::size_t k, const std::byte* data, std::size_t samples) const;
+  Ort::Value wrap_output(std::size_t k, std::byte* data, std::size_t samples) const;
+
+  // The batch the session was opened for, and the batch size each input's graph
+  // fixes, if one does (a dimension of the graph's, not a batch dimension).
+  std::size_t batch() const { return batch_; }
+  std::optional<std::int64_t> fixed_batch() const;
 
   // Throws DataError(path, ...) unless the values are the model's outputs of one call:
   // each of its dtype and of shape [batch, *shape].
@@ -51,6 +60,7 @@ class OrtModel {
 
  private:
   std::filesystem::path path_;
+  std::size_t batch_;
   Ort::Env env_;
   Ort::Session session_;
   Ort::MemoryInfo memory_;
@@ -101,6 +111,34 @@ class OrtReuseCall {
   OrtFixedBuffers buffers_;
   Ort::RunOptions run_options_;
 };
+
+// Contract 7's gathered calls: for each size n of 1..B, OrtValues over fixed
+// buffers of n samples bound once to an IoBinding of their own (ONNX Runtime
+// takes a changing batch dimension without reloading); each call copies its n
+// samples in, runs the binding of n and copies the n results out. A model whose
+// graph fixes its batch size takes no gathered call (DataError at load).
+class OrtGatheredCalls {
+ public:
+  explicit OrtGatheredCalls(OrtModel& model);
+
+  void call(std::span<const std::byte* const> in, std::span<std::byte* const> out,
+            std::size_t n);
+
+ private:
+  struct Sized {
+    std::vector<Bytes> in, out;
+    std::vector<Ort::Value> inputs, outputs;
+    Ort::IoBinding binding;
+  };
+  OrtModel& model_;
+  std::vector<Sized> sized_;  // sized_[n - 1]: the calls of n
+  std::vector<std::size_t> in_sample_, out_sample_;  // each tensor's bytes a sample
+  Ort::RunOptions run_options_;
+};
+
+// What a row whose batcher calls at the gathered size says of it (its notes).
+inline constexpr std::string_view kGatheredCall =
+    "IoBinding to OrtValues over fixed buffers of each size 1..B, the one of n run";
 
 // Contract 4: how the rows sharing one session say so.
 inline constexpr std::string_view kSharedSession =

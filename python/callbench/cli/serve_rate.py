@@ -102,7 +102,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--batcher", type=counts(1), metavar="B,B...", dest="batcher_sizes", default=[],
         help="also serve each row (with no row named: each best row) through its kit's "
-        "dynamic batcher of up to B arrivals a call, each B with each --max-delay (contract 7)",
+        "dynamic batcher of up to B arrivals a call, each B with each --max-delay (contract 7); "
+        "a row whose runtime takes a changing batch both padded to B and gathered",
     )  # fmt: skip
     p.add_argument(
         "--max-delay", type=counts(0), metavar="US,US...", dest="batcher_delays",
@@ -142,8 +143,9 @@ def main(args: argparse.Namespace) -> int:
                 [serving_plan.ServingPoint(spec, n) for n in callers for spec in specs]
                 + [serving_plan.ServingPoint(spec, 1, n) for n in args.process_counts
                    for spec in specs]
-                + [serving_plan.ServingPoint(spec, 1, batcher=b) for b in batchers
-                   for spec in specs], deal, options.models)  # fmt: skip
+                + [serving_plan.ServingPoint(spec, 1, batcher=way) for b in batchers
+                   for spec in specs for way in dynamic_batcher.ways(spec, b)],
+                deal, options.models)  # fmt: skip
             one_caller: list[Record] | None = None
         else:
             with phases.timed("measure"):

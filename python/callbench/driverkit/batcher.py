@@ -8,10 +8,11 @@ more, at a rate batch-1 calls cannot serve. The driver is loaded at batch B (``-
 D is ``--max-delay`` (µs). Arrival j takes sample j mod S (S: the samples the run's arrays
 hold, ``--calls`` x B) and its outputs go to sample slot j mod S; the call runs at B, the
 places no arrival took padded with what they held (valid samples: a fixed-shape runtime pays
-for its padding, as it would in a service). Each arrival keeps the three times of contract 6:
-taken (when the batcher turned to it: negative when it was waiting for it), started (its
-call's start, the gathering of samples included) and ended (the call's end, the outputs put
-back included); the answer counts the calls by the arrivals they took.
+for its padding, as it would in a service), or with ``--gathered`` at the size it gathered
+(the model's ``gathered`` call: a runtime that takes a changing batch). Each arrival keeps
+the three times of contract 6: taken (when the batcher turned to it: negative when it was
+waiting for it), started (its call's start, the gathering of samples included) and ended (the
+call's end, the outputs put back included); the answer counts the calls by the arrivals they took.
 
 The batcher knows the schedule, not the future: it waits for an arrival only while the oldest
 it holds may still wait, and waits out D when the next arrival comes later, as a service's
@@ -21,13 +22,13 @@ batcher that cannot see it does.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from callbench.driverkit.model import Arrays, Loop
+from callbench.driverkit.model import Arrays, Gathered
 from callbench.driverkit.paced import Pacing, wait_until
 from callbench.driverkit.rounds import OneCaller, Round, poison
 from callbench.driverkit.shared_counter import SharedCounter
@@ -45,6 +46,7 @@ class Batcher:
     one: OneCaller
     inputs: Arrays  # the run's arrays: call 0's B places are the batcher's call
     max_delay_ns: int
+    gathered: Gathered | None = None  # --gathered: the model's call of the n gathered
     _served: list[np.ndarray] | None = None  # after a paced round: outputs by sample slot
 
     def timed_round(self, calls: int) -> Round:
@@ -66,9 +68,11 @@ class Batcher:
         poison(served)
         pacing = BatchedPacing(offsets, slots=samples)
         pacing.begin(1, start_ns)
+        loop = self.one.loop
+        call = self.gathered or (lambda _: loop(0, 1))  # padded: call 0's B places, whatever n
         try:
             pacing.gather(batch, self.max_delay_ns, Places(self.inputs, pristine, outputs, served),
-                          self.one.loop)  # fmt: skip
+                          call)  # fmt: skip
         finally:
             for now, kept in zip(self.inputs, pristine, strict=True):
                 now[:batch] = kept[:batch]  # the closed rounds' call 0 as before
@@ -107,7 +111,11 @@ class BatchedPacing(Pacing):
 
     sizes: list[int] = field(default_factory=list)  # sizes[k - 1]: calls that took k arrivals
 
-    def gather(self, batch: int, max_delay_ns: int, places: Places, loop: Loop) -> None:
+    def gather(
+        self, batch: int, max_delay_ns: int, places: Places, call: Callable[[int], None]
+    ) -> None:
+        """Serves every arrival; ``call(n)`` makes one call of the n gathered into call 0's
+        first places."""
         offsets, taken, started, ended = self._offsets, self._taken, self._started, self._ended
         start, slots, count, clock = self.start_ns, self.slots, len(offsets), time.monotonic_ns
         self.sizes = [0] * batch
@@ -136,7 +144,7 @@ class BatchedPacing(Pacing):
             which = [i % slots for i in range(j, held)]
             begin = clock()
             places.gather(which)
-            loop(0, 1)
+            call(len(which))
             places.scatter(which)
             end = clock()
             for i in range(j, held):

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Sequence
 
 from callbench.command_line import report_errors
-from callbench.driver_options import ONE_CALLER, Options, help_line, parse_options
+from callbench.driver_options import FIXED_BATCH, ONE_CALLER, Options, help_line, parse_options
 from callbench.driverkit import callers, rounds
 from callbench.driverkit.batcher import ONE_GATHERER, Batcher
 from callbench.driverkit.inputs import read_inputs
-from callbench.driverkit.model import TAKES_CALLERS, LoadedModel, Setup, load
+from callbench.driverkit.model import TAKES_CALLERS, TAKES_GATHERED, LoadedModel, Setup, load
 from callbench.driverkit.outputs import write_outputs
 from callbench.driverkit.result import result_line
 from callbench.driverkit.serve import Done, answer, run_script, serve
@@ -38,6 +38,8 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
             raise UsageError(ONE_CALLER)
         if options.max_delay is not None and options.callers > 1:
             raise UsageError(ONE_GATHERER)
+        if options.gathered and not getattr(setup, TAKES_GATHERED, False):
+            raise UsageError(FIXED_BATCH)
         progress("loading")
         loaded = load(setup, options)
         if options.callers > 1:
@@ -50,7 +52,8 @@ def driver_main(driver_id: str, setup: Setup, argv: Sequence[str] | None = None)
             one = rounds.OneCaller(model.loop, loaded.outputs, options.batch)
             runner: rounds.Runner = one
             if options.max_delay is not None:  # contract 7: paced rounds through the batcher
-                runner = Batcher(one, loaded.inputs, options.max_delay * 1000)
+                gathered = model.gathered if options.gathered else None
+                runner = Batcher(one, loaded.inputs, options.max_delay * 1000, gathered)
             done = run_rounds(options, runner, loaded, warmup)
         finish(driver_id, options, loaded, runner, done, dict(model.notes))
         return 0

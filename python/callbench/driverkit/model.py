@@ -10,6 +10,11 @@ A driver that takes callers (contract 4) also returns ``Model.sharing``: how its
 callers hold what setup loaded, and ``caller(inputs, outputs) -> Loop``, which makes
 one caller's own call state (its buffers, bindings, requests) over that caller's own
 arrays. ``loop`` stays the one caller's, timed as before.
+
+A driver whose runtime takes a changing batch without reloading (contract 7's ``--gathered``)
+is marked ``@takes_gathered`` and returns ``Model.gathered``: ``gathered(n)`` makes one call
+of the first n samples of call 0's places (1 <= n <= B), its outputs into the first n of
+call 0's output places, as a service's batcher calls with what it gathered.
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from callbench.errors import DataError, first_line
 from callbench.model.artifacts import MANIFEST, signature
 from callbench.roles import PER_CALLER, SHARED
 
-__all__ = ["PER_CALLER", "SHARED", "Arrays", "Loop", "Model", "Setup", "Sharing", "takes_callers"]
+__all__ = ["PER_CALLER", "SHARED", "Arrays", "Gathered", "Loop", "Model", "Setup", "Sharing",
+           "takes_callers", "takes_gathered"]  # fmt: skip
 
 Loop = Callable[[int, int], None]
+Gathered = Callable[[int], None]
 Arrays = tuple[np.ndarray, ...]
 
 
@@ -59,6 +66,7 @@ class Model:
     # With callers, each caller's thread enters it too (inference mode is thread-local).
     context: Callable[[], AbstractContextManager[object]] = contextlib.nullcontext
     sharing: Sharing | None = None  # None: the driver runs one caller
+    gathered: Gathered | None = None  # None: its call takes a fixed batch
 
 
 Setup = Callable[[Options, np.ndarray, np.ndarray], Model]
@@ -81,6 +89,17 @@ TAKES_CALLERS = "callbench_takes_callers"
 def takes_callers(setup: F) -> F:
     """Mark ``setup`` as returning a Model with ``sharing``: it takes ``--callers N``."""
     setattr(setup, TAKES_CALLERS, True)
+    return setup
+
+
+# The mark of a setup whose Model has ``gathered`` (contract 7's --gathered): the entry
+# refuses --gathered before loading anything for a setup without it.
+TAKES_GATHERED = "callbench_takes_gathered"
+
+
+def takes_gathered(setup: F) -> F:
+    """Mark ``setup`` as returning a Model with ``gathered``: it takes ``--gathered``."""
+    setattr(setup, TAKES_GATHERED, True)
     return setup
 
 

@@ -7,7 +7,10 @@ call, with no loop over names.
 
 The plain variant calls ``session.run`` with a NumPy view of the call's
 inputs. ``-iobinding`` is the documented way to avoid per-call allocation:
-input and output OrtValues are bound once and refilled in place.
+input and output OrtValues are bound once and refilled in place. With ``--gathered``
+(contract 7), ``-iobinding``'s batcher calls at the size it gathered: an IoBinding over
+OrtValues of each size 1..B, bound at load (ONNX Runtime takes a changing batch dimension
+without reloading; a model whose batch dimension is fixed refuses it at load).
 """
 
 from __future__ import annotations
@@ -23,14 +26,17 @@ from callbench.driverkit.model import (
     PER_CALLER,
     SHARED,
     Arrays,
+    Gathered,
     Loop,
     Model,
     Sharing,
     every_tensor,
     model_error,
     takes_callers,
+    takes_gathered,
 )
 from callbench.drivers.checks import Ports, check_output, per_call, ports
+from callbench.errors import DataError
 from callbench.model.artifacts import ONNX
 
 Caller = Callable[[Arrays, Arrays], Loop]
@@ -163,9 +169,48 @@ def bound_caller(options: Options, sess: ort.InferenceSession, io: Ports) -> Cal
     return caller
 
 
+def gathered_call(
+    options: Options, sess: ort.InferenceSession, io: Ports, inputs: Arrays, outputs: Arrays
+) -> Gathered:
+    """Contract 7's call at the gathered size n (1..B) over call 0's first n places: an
+    IoBinding over OrtValues of n samples for each n, bound here, each checked by one run."""
+    for declared in sess.get_inputs():
+        if declared.shape and isinstance(declared.shape[0], int):
+            fixed = f"input {declared.name!r} has a fixed batch dimension of {declared.shape[0]}"
+            raise DataError(options.models / ONNX, f"{fixed}: it takes no gathered call")
+    run = sess.run_with_iobinding
+    xs, ys = [x[: options.batch] for x in inputs], [y[: options.batch] for y in outputs]
+    sized = []
+    for n in range(1, options.batch + 1):
+        x_bufs, y_bufs = [np.zeros_like(x[:n]) for x in xs], [np.zeros_like(y[:n]) for y in ys]
+        binding = sess.io_binding()
+        for name, buf in zip(io.inputs, x_bufs, strict=True):
+            binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(buf))
+        for name, buf in zip(io.outputs, y_bufs, strict=True):
+            binding.bind_ortvalue_output(name, ort.OrtValue.ortvalue_from_numpy(buf))
+        try:
+            run(binding)
+        except Exception as exc:  # ORT refuses a batch its graph does not take
+            raise model_error(options.models / ONNX, exc) from None
+        sized.append((binding, list(zip(x_bufs, xs, strict=True)),
+                      list(zip(ys, y_bufs, strict=True))))  # fmt: skip
+
+    def gathered(n: int) -> None:
+        binding, fills, drains = sized[n - 1]
+        for buf, x in fills:
+            buf[...] = x[:n]
+        run(binding)
+        for y, buf in drains:
+            y[:n] = buf
+
+    return gathered
+
+
 IOBINDING_NOTES = {"call": "run_with_iobinding, OrtValues bound once"}
+GATHERED_NOTE = "run_with_iobinding over OrtValues of the n gathered, an IoBinding for each n"
 
 
+@takes_gathered
 @takes_callers
 @every_tensor
 def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
@@ -173,8 +218,13 @@ def iobinding(options: Options, inputs: Arrays, outputs: Arrays) -> Model:
     io = names_and_shapes(options, sess, inputs, outputs)
     caller = bound_caller(options, sess, io)
     how = f"{SHARED_SESSION}; an IoBinding and OrtValues of its own in each caller"
-    return Model(caller(inputs, outputs), ort.__version__, IOBINDING_NOTES,
-                 sharing=Sharing(SHARED, how, caller))  # fmt: skip
+    if not options.gathered:
+        return Model(caller(inputs, outputs), ort.__version__, IOBINDING_NOTES,
+                     sharing=Sharing(SHARED, how, caller))  # fmt: skip
+    return Model(caller(inputs, outputs), ort.__version__,
+                 {**IOBINDING_NOTES, "gathered_call": GATHERED_NOTE},
+                 sharing=Sharing(SHARED, how, caller),
+                 gathered=gathered_call(options, sess, io, inputs, outputs))  # fmt: skip
 
 
 @takes_callers

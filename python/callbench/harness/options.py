@@ -97,6 +97,7 @@ class RunOptions:
     # Contract 7: paced rounds served by each driver's batcher of up to ``batch`` arrivals a
     # call, waiting at most this many µs (serve-rate --batcher); None: no batcher.
     max_delay: int | None = None
+    gathered: bool = False  # ... each call at the size it gathered (--gathered)
     pin: bool = _option(True, "do not pin drivers to a core", name="--no-pin")
     latencies: bool = True
     # A flagged round (the driver did not have the CPU) is re-run at most this often.
@@ -154,7 +155,8 @@ class RunOptions:
         warm = warmup or warmups.of_run(self)
         mine = {"models": self.models, "warmup": warm.calls, "warmup_time": warm.seconds,
                 "batch": self.batch, "threads": self.threads, "callers": self.callers,
-                "max_delay": self.max_delay, "debug": self.debug}  # fmt: skip
+                "max_delay": self.max_delay, "gathered": self.gathered,
+                "debug": self.debug}  # fmt: skip
         return Options(calls=calls, **{**mine, **more})
 
 

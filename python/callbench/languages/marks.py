@@ -14,6 +14,7 @@ from callbench.roles import (
     BATCH_ONE,
     CALLERS_ONLY,
     FLOOR,
+    GATHERED,
     GPU,
     GPU_FLOOR,
     PER_CALLER,
@@ -58,6 +59,12 @@ def callers(spec: DriverSpec, holds: str) -> DriverSpec:
     """The driver takes ``--callers N`` (contract 4), its callers holding the model as
     ``holds`` says (``roles.SHARED`` or ``roles.PER_CALLER``)."""
     return replace(spec, callers=holds)
+
+
+def gathered(spec: DriverSpec) -> DriverSpec:
+    """The driver takes ``--gathered`` (contract 7): its batcher's calls at the size they
+    gathered, its runtime taking a changing batch without reloading (``GATHERED``)."""
+    return replace(spec, roles=spec.roles | {GATHERED})
 
 
 def mlp_only(spec: DriverSpec) -> DriverSpec:

@@ -84,6 +84,8 @@ def record_folder(run_dir: Path, record: Record) -> Path:
     copies = "-processes" if record.processes > 1 and sweep["kind"] != "processes" else ""
     batcher = sweep.get("batcher")
     way = f"-batcher-b{batcher['batch']}-d{batcher['max_delay_us']}" if batcher else ""
+    if batcher and batcher.get("gathered"):
+        way += "-gathered"
     return run_dir / f"sweep-{sweep['kind']}{width}" / f"{sweep['value']}{copies}{way}"
 
 

@@ -25,6 +25,10 @@ use crate::tensors::{Bytes, Dtype, Samples};
 
 /// What `--max-delay` refuses beside `--callers N` > 1: one gatherer, over its own schedule.
 pub const ONE_GATHERER: &str = "--max-delay takes one caller: the batcher gathers for one";
+/// What `--gathered` answers without `--max-delay`, and from a driver whose model's call
+/// takes a fixed batch ([`TensorModel::TAKES_GATHERED`] false).
+pub const GATHERED_ALONE: &str = "--gathered takes --max-delay: it sizes the batcher's calls";
+pub const FIXED_BATCH: &str = "--gathered is not supported: this driver's call takes a fixed batch";
 
 /// The one caller's rounds ([`Rounds`]), its paced rounds served by the batcher.
 pub struct Batcher<'a, M: TensorModel> {
@@ -45,6 +49,8 @@ pub struct Batcher<'a, M: TensorModel> {
     served: Vec<Bytes>,
     /// The sample slots the last paced round filled (0: a round's outputs are the last).
     paced_slots: usize,
+    /// `--gathered`: each call at the size it gathered ([`TensorModel::call_gathered`]).
+    gathered: bool,
 }
 
 impl<'a, M: TensorModel> Batcher<'a, M> {
@@ -55,6 +61,7 @@ impl<'a, M: TensorModel> Batcher<'a, M> {
         max_calls: u64,
         batch: u64,
         max_delay_us: u64,
+        gathered: bool,
     ) -> Self {
         let batch = batch as usize;
         let slots = max_calls as usize * batch;
@@ -88,6 +95,7 @@ impl<'a, M: TensorModel> Batcher<'a, M> {
             call_out,
             served,
             paced_slots: 0,
+            gathered,
         }
     }
 
@@ -103,7 +111,11 @@ impl<'a, M: TensorModel> Batcher<'a, M> {
         }
         let inputs: Vec<&[u8]> = self.call_in.iter().map(|b| &b[..]).collect();
         let mut outputs: Vec<&mut [u8]> = self.call_out.iter_mut().map(|b| &mut b[..]).collect();
-        self.rounds.model().call(&inputs, &mut outputs)?;
+        if self.gathered {
+            self.rounds.model().call_gathered(&inputs, &mut outputs, slots.len())?;
+        } else {
+            self.rounds.model().call(&inputs, &mut outputs)?;
+        }
         black_box(&mut outputs);
         for ((into, out), &size) in
             self.served.iter_mut().zip(&self.call_out).zip(&self.output_sample)
@@ -263,7 +275,7 @@ mod tests {
         let inputs = inputs(3);
         let mut model = FloatModel(Sum { calls: 0 });
         let rounds = Rounds::new(&mut model, &inputs, 3, 2);
-        let mut batcher = Batcher::new(rounds, &inputs, 3, 2, 1_000_000);
+        let mut batcher = Batcher::new(rounds, &inputs, 3, 2, 1_000_000, false);
         let offsets = vec![0, 0, 1_000_000, 1_000_000, 2_000_000, 2_000_000, 3_000_000];
         let paced = batcher.paced(offsets, None).unwrap();
         assert_eq!((paced.batch_sizes.clone(), paced.slots), (vec![1, 3], 6));
@@ -280,9 +292,58 @@ mod tests {
         let inputs = inputs(2);
         let mut model = FloatModel(Sum { calls: 0 });
         let rounds = Rounds::new(&mut model, &inputs, 2, 2);
-        let mut batcher = Batcher::new(rounds, &inputs, 2, 2, 0);
+        let mut batcher = Batcher::new(rounds, &inputs, 2, 2, 0, false);
         batcher.paced(vec![0, 5, 10], None).unwrap();
         batcher.round(2).unwrap();
         assert_eq!(floats(batcher.last_outputs()[0]), [1.0, 2.0, 3.0, 4.0]);
+    }
+
+    /// Sums over any batch, each gathered call's size kept.
+    struct GatheredSum {
+        signature: crate::tensors::Signature,
+        sizes: Vec<usize>,
+    }
+
+    impl TensorModel for GatheredSum {
+        const TAKES_GATHERED: bool = true;
+        fn signature(&self) -> &crate::tensors::Signature {
+            &self.signature
+        }
+        fn call(&mut self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<()> {
+            let samples = outputs[0].len() / 4;
+            self.call_gathered(inputs, outputs, samples)
+        }
+        fn call_gathered(
+            &mut self,
+            inputs: &[&[u8]],
+            outputs: &mut [&mut [u8]],
+            samples: usize,
+        ) -> Result<()> {
+            self.sizes.push(samples);
+            let x = floats(&inputs[0][..8 * samples]);
+            for s in 0..samples {
+                let sum = x[2 * s] + x[2 * s + 1];
+                outputs[0][4 * s..4 * s + 4].copy_from_slice(&sum.to_le_bytes());
+            }
+            Ok(())
+        }
+        fn runtime_version(&self) -> String {
+            "test".into()
+        }
+    }
+
+    #[test]
+    fn a_gathered_call_takes_only_the_arrivals_it_gathered() {
+        // A burst of two, then one alone: calls of 2 and 1, not two of B = 2.
+        let inputs = inputs(3);
+        let mut model = GatheredSum {
+            signature: crate::float_model::mlp_signature().clone(),
+            sizes: Vec::new(),
+        };
+        let rounds = Rounds::new(&mut model, &inputs, 3, 2);
+        let mut batcher = Batcher::new(rounds, &inputs, 3, 2, 0, true);
+        batcher.paced(vec![0, 0, 5_000_000], None).unwrap();
+        assert_eq!(floats(batcher.last_outputs()[0]), [1.0, 2.0, 3.0]);
+        assert_eq!(model.sizes, [2, 1]);
     }
 }

@@ -82,6 +82,7 @@ pub fn driver_main<M: TensorModel>(id: &str, load: impl FnOnce(&Options) -> Resu
         if options.callers > 1 {
             return Err(Error::usage(options::ONE_CALLER));
         }
+        refuse_fixed_batch::<M>(options)?;
         let (mut model, load_ns) = timed_load(options, load)?;
         let samples = checked_inputs(options, model.signature())?;
         progress("warm-up");
@@ -108,6 +109,7 @@ pub fn driver_main_callers_over<M: TakesCallers>(
     load: impl FnOnce(&Options) -> Result<M>,
 ) -> ExitCode {
     guarded_run(id, args, |options| {
+        refuse_fixed_batch::<M>(options)?;
         let (mut model, load_ns) = timed_load(options, load)?;
         let samples = checked_inputs(options, model.signature())?;
         progress("warm-up");
@@ -134,11 +136,26 @@ fn measure_one_caller<M: TensorModel>(
     let warmup = rounds.warm_up(options.warmup, options.warmup_time)?;
     match options.max_delay {
         Some(max_delay_us) => {
-            let batcher = Batcher::new(rounds, samples, options.calls, options.batch, max_delay_us);
+            let batcher = Batcher::new(
+                rounds,
+                samples,
+                options.calls,
+                options.batch,
+                max_delay_us,
+                options.gathered,
+            );
             measure(id, options, batcher, load_ns, warmup)
         }
         None => measure(id, options, rounds, load_ns, warmup),
     }
+}
+
+/// `--gathered` for a model whose call takes a fixed batch: refused before it loads.
+fn refuse_fixed_batch<M: TensorModel>(options: &Options) -> Result<()> {
+    if options.gathered && !M::TAKES_GATHERED {
+        return Err(Error::usage(batcher::FIXED_BATCH));
+    }
+    Ok(())
 }
 
 /// Each input's samples, read by the naming rule and checked to hold a round's.

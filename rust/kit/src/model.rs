@@ -49,6 +49,23 @@ pub trait TensorModel {
         Notes::default()
     }
 
+    /// Contract 7's `--gathered`: whether [`TensorModel::call_gathered`] makes a call of
+    /// fewer than B samples (the runtime takes a changing batch without reloading).
+    const TAKES_GATHERED: bool = false;
+
+    /// One call of the first `samples` samples of each `inputs[k]` (1 <= samples <= B),
+    /// storing the first `samples` of each `outputs[k]`: a batcher's call at the size it
+    /// gathered. Only a model with [`TensorModel::TAKES_GATHERED`] is asked.
+    fn call_gathered(
+        &mut self,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+        samples: usize,
+    ) -> Result<()> {
+        let _ = (inputs, outputs, samples);
+        Err(Error::usage(crate::batcher::FIXED_BATCH))
+    }
+
     /// The timed loop: calls `first .. first + calls` over `buffers`. The
     /// kit's ([`call_each`]) serves any model; `FloatModel` keeps our MLP's
     /// cheaper one. A driver leaves it alone.

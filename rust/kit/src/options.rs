@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-use crate::batcher::ONE_GATHERER;
+use crate::batcher::{GATHERED_ALONE, ONE_GATHERER};
 use crate::errors::{Error, Result};
 
 /// What a driver that runs one caller answers to `--callers N` > 1 (contract 4).
@@ -58,6 +58,10 @@ pub struct Options {
     /// max_queue_delay_microseconds: batcher.rs); one caller only
     #[arg(long, value_name = "US", value_parser = at_least_0, allow_negative_numbers = true)]
     pub max_delay: Option<u64>,
+    /// ... each of its calls at the size it gathered, not padded to B (a model whose
+    /// runtime takes a changing batch: `TensorModel::TAKES_GATHERED`)
+    #[arg(long)]
+    pub gathered: bool,
     /// Write the last round's outputs here (float32 LE)
     #[arg(long, value_name = "PATH", value_parser = path)]
     pub outputs: Option<PathBuf>,
@@ -80,7 +84,7 @@ pub fn help_line(program: &str) -> String {
     format!(
         "usage: {program} [--models DIR] [--calls N] [--warmup W] [--warmup-time S] \
          [--repeats R] [--batch B] [--threads T] [--callers N] [--max-delay US] \
-         [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
+         [--gathered] [--outputs PATH] [--latencies PATH] [--serve] [--debug]"
     )
 }
 
@@ -111,6 +115,9 @@ impl Options {
     fn checked(self) -> Result<Self> {
         if self.max_delay.is_some() && self.callers > 1 {
             return Err(Error::usage(ONE_GATHERER));
+        }
+        if self.gathered && self.max_delay.is_none() {
+            return Err(Error::usage(GATHERED_ALONE));
         }
         // calls * batch samples of 2 floats must be addressable; the input
         // check bounds it further.
@@ -262,6 +269,7 @@ mod tests {
         assert_eq!(usage_message(&["--callers", "0"]), "--callers must be >= 1, got 0");
         assert_eq!(usage_message(&["--max-delay", "-1"]), "--max-delay must be >= 0, got -1");
         assert_eq!(usage_message(&["--max-delay", "100", "--callers", "2"]), ONE_GATHERER);
+        assert_eq!(usage_message(&["--gathered"]), GATHERED_ALONE);
         assert_eq!(parse(&["--max-delay", "100"]).unwrap().max_delay, Some(100));
     }
 

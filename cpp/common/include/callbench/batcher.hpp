@@ -9,7 +9,8 @@
 // samples the run's inputs hold for its calls, --calls x B) and its outputs go
 // to sample slot j mod S; the call runs at B, the places no arrival took padded
 // with the samples they last held (a fixed-shape runtime pays for padding, as in
-// a service). Each arrival keeps contract 6's three times: taken (when the
+// a service), or with --gathered at the size it gathered (a model that takes a
+// changing batch: TakesGathered). Each arrival keeps contract 6's three times: taken (when the
 // batcher turned to it, negative when it was waiting for it), started (its
 // call's start, the copying of its samples in included) and ended (the call's
 // end, its outputs copied out included).
@@ -29,6 +30,15 @@
 #include "callbench/tensors.hpp"
 
 namespace callbench {
+
+// A model whose call takes a changing batch without reloading (contract 7's
+// --gathered): call_gathered(in, out, n) makes one call of the first n samples
+// of each input's B places into the first n of each output's (1 <= n <= B).
+template <class M>
+concept TakesGathered = requires(M& model, std::span<const std::byte* const> in,
+                                 std::span<std::byte* const> out, std::size_t n) {
+  model.call_gathered(in, out, n);
+};
 
 // What a kit's batcher refuses beside it: one gatherer, over its own schedule.
 inline constexpr std::string_view kOneGatherer =
@@ -117,13 +127,15 @@ class Batching {
 template <TensorModel M>
 class Batcher final : public Runner {
  public:
+  // gathered: each call at the size it gathered (M must be TakesGathered).
   Batcher(M& model, Rounds<M>& rounds, const std::vector<Samples>& inputs, std::int64_t max_calls,
-          std::int64_t batch, std::int64_t max_delay_us)
+          std::int64_t batch, std::int64_t max_delay_us, bool gathered = false)
       : model_(model),
         rounds_(rounds),
         batch_(static_cast<std::size_t>(batch)),
         slots_(static_cast<std::size_t>(max_calls) * batch_),
-        max_delay_ns_(max_delay_us * 1000) {
+        max_delay_ns_(max_delay_us * 1000),
+        gathered_(gathered) {
     const Signature& signature = model.signature();
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       const std::size_t sample = signature.inputs[k].sample_bytes();
@@ -165,7 +177,17 @@ class Batcher final : public Runner {
           std::memcpy(call_in_[k].data() + i * size, input_base_[k] + slots[i] * size, size);
         }
       }
-      model_.call(std::span<const std::byte* const>(in_), std::span<std::byte* const>(out_));
+      const std::span<const std::byte* const> in(in_);
+      const std::span<std::byte* const> out(out_);
+      if constexpr (TakesGathered<M>) {
+        if (gathered_) {
+          model_.call_gathered(in, out, slots.size());
+        } else {
+          model_.call(in, out);
+        }
+      } else {
+        model_.call(in, out);
+      }
       clobber_memory();
       for (std::size_t o = 0; o < call_out_.size(); ++o) {
         const std::size_t size = output_sample_[o];
@@ -191,6 +213,7 @@ class Batcher final : public Runner {
   Rounds<M>& rounds_;
   std::size_t batch_, slots_;
   std::int64_t max_delay_ns_;
+  bool gathered_;
   std::vector<const std::byte*> input_base_;  // each input's samples as read
   std::vector<std::size_t> input_sample_, output_sample_;  // each tensor's bytes a sample
   std::vector<Bytes> call_in_, call_out_;  // the call's B places of each tensor

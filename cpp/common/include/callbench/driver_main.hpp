@@ -95,6 +95,7 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
     using Loaded = decltype(load_tensor_model(load, options));
     if (options.callers > 1 && !TakesCallers<Loaded>) throw UsageError(std::string(kOneCaller));
     if (options.max_delay_us && options.callers > 1) throw UsageError(std::string(kOneGatherer));
+    if (options.gathered && !TakesGathered<Loaded>) throw UsageError(std::string(kFixedBatch));
     progress("loading");
     const auto start = Clock::now();
     auto model = load_tensor_model(load, options);
@@ -111,7 +112,8 @@ int driver_main(int argc, const char* const* argv, std::string_view id, Load&& l
     Rounds rounds(model, inputs, options.calls, options.batch);
     const Warmup warmup = rounds.warm_up(options.warmup, options.warmup_time);
     if (options.max_delay_us) {  // contract 7: paced rounds through the batcher
-      Batcher batcher(model, rounds, inputs, options.calls, options.batch, *options.max_delay_us);
+      Batcher batcher(model, rounds, inputs, options.calls, options.batch, *options.max_delay_us,
+                      options.gathered);
       measure(id, options, model, batcher, load_ns, warmup);
       return;
     }

@@ -23,6 +23,9 @@ struct Options {
   // call, the oldest it holds waiting at most this many µs (Triton's
   // max_queue_delay_microseconds).
   std::optional<std::int64_t> max_delay_us;
+  // ... each of its calls at the size it gathered, not padded to B (a driver
+  // whose model takes a changing batch: batcher.hpp's TakesGathered).
+  bool gathered = false;
   std::optional<std::filesystem::path> outputs;
   std::optional<std::filesystem::path> latencies;
   bool serve = false;  // take commands from stdin instead of running --repeats rounds
@@ -33,6 +36,13 @@ struct Options {
 // What a driver that runs one caller answers to --callers N > 1 (contract 4).
 inline constexpr std::string_view kOneCaller =
     "--callers N > 1 is not supported: this driver runs one caller";
+
+// What --gathered answers without --max-delay, and from a driver whose call
+// takes a fixed batch (contract 7).
+inline constexpr std::string_view kGatheredAlone =
+    "--gathered takes --max-delay: it sizes the batcher's calls";
+inline constexpr std::string_view kFixedBatch =
+    "--gathered is not supported: this driver's call takes a fixed batch";
 
 // What --help prints, the same in every kit (docs/contract.md, "The contract's words").
 std::string help_line(std::string_view id);

@@ -120,7 +120,8 @@ class RowAtRate:
                       else f"{spec.id} x{processes} processes")  # fmt: skip
         if batcher is not None:
             self.label = f"{spec.id} {batcher.label}"
-            options = replace(options, batch=batcher.batch, max_delay=batcher.max_delay_us)
+            options = replace(options, batch=batcher.batch, max_delay=batcher.max_delay_us,
+                              gathered=batcher.gathered)  # fmt: skip
         # The searches after the curve (1 is --quick's single search, whose rate has no
         # interval), and how many rows and N took turns with it (rows_in_turn.py sets it).
         self.repeats = rate_repeats.REPEATS if repeats is None else repeats
@@ -211,8 +212,7 @@ class RowAtRate:
             "in_turn": self.in_turn, "served_again": points.served_again,
             **({"deal": self.deal, "deal_how": dealing.how(self.deal, language_key(self.spec))}
                if self.deal is not None else {}),
-            **({"batcher": {**self.batcher.to_json(), "call": dynamic_batcher.PADDED,
-                            "drained_per_s": self._drains}}
+            **({"batcher": {**self.batcher.to_json(), "drained_per_s": self._drains}}
                if self.batcher is not None else {}),
             "windows_rule": rate_windows.rule(),
             "curve": list(rate_repeats.CURVE),

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from callbench.harness.load import callers_plan
+from callbench.harness.load import callers_plan, dynamic_batcher
 from callbench.harness.load.dynamic_batcher import Batcher
 from callbench.languages.spec import DriverSpec
 from callbench.records.record import Record
@@ -94,7 +94,8 @@ def plan(
     points = [ServingPoint(s, 1) for s in best]
     if cores > 1:
         points += [ServingPoint(s, cores) for s in best]
-    points += [ServingPoint(s, 1, batcher=b) for s in best for b in batchers]
+    points += [ServingPoint(s, 1, batcher=way) for s in best for b in batchers
+               for way in dynamic_batcher.ways(s, b)]  # fmt: skip
     if cores > 1:
         points += [ServingPoint(s, 1, cores) for s in best
                    if language_key(s) in callers_plan.SERVED_AS_PROCESSES]  # fmt: skip

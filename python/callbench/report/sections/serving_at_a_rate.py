@@ -28,9 +28,10 @@ def served(points: Points | None) -> list[Record]:
                                  _delay(r)))  # fmt: skip
 
 
-def _delay(r: Record) -> int:
-    """A batcher's D (-1: none), so that a row's batchers follow its callers in order."""
-    return int(((r.serving or {}).get("batcher") or {}).get("max_delay_us", -1))
+def _delay(r: Record) -> tuple[int, bool]:
+    """A batcher's D (-1: none), then gathered: a row's batchers after its callers, in order."""
+    batcher = (r.serving or {}).get("batcher") or {}
+    return int(batcher.get("max_delay_us", -1)), bool(batcher.get("gathered"))
 
 
 def confirmed(serving: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -16,7 +16,8 @@ def way(r: Record) -> str:
     the arrivals they took at the last point)."""
     if batcher := (r.serving or {}).get("batcher"):
         took = calls_taken((r.serving or {}).get("points", [{}])[-1].get("batch_sizes") or [])
-        return (f"batcher B {batcher['batch']}, D {batcher['max_delay_us']} µs"
+        gathered = ", gathered" if batcher.get("gathered") else ""
+        return (f"batcher B {batcher['batch']}, D {batcher['max_delay_us']} µs{gathered}"
                 + (f" (last point's calls: {took})" if took else ""))  # fmt: skip
     if r.processes > 1:
         deal = (r.serving or {}).get("deal")

@@ -24,6 +24,10 @@ import java.util.List;
 public final class Batcher implements Runner {
     /** What {@code --max-delay} refuses beside {@code --callers N > 1}: one gatherer, over its own schedule. */
     public static final String ONE_GATHERER = "--max-delay takes one caller: the batcher gathers for one";
+    /** What {@code --gathered} answers without {@code --max-delay}. */
+    public static final String GATHERED_ALONE = "--gathered takes --max-delay: it sizes the batcher's calls";
+    /** What {@code --gathered} answers from a driver whose model's call takes a fixed batch. */
+    public static final String FIXED_BATCH = "--gathered is not supported: this driver's call takes a fixed batch";
 
     private final Rounds rounds;
     private final TensorModel model;
@@ -40,16 +44,18 @@ public final class Batcher implements Runner {
     private final ByteBuffer[] served; // each output's S sample slots
     private final int[] which; // the sample slots of the call being gathered
     private int pacedSlots; // the sample slots the last paced round filled (0: a round's outputs are the last)
+    private final boolean gathered; // each call at the size it gathered (TensorModel.callGathered)
 
     /** {@code rounds} are the one caller's over {@code model} and {@code inputs}, at {@code batch}. */
     public Batcher(Rounds rounds, TensorModel model, Path modelPath, List<Tensors.Samples> inputs,
-            int maxCalls, int batch, long maxDelayUs) {
+            int maxCalls, int batch, long maxDelayUs, boolean gathered) {
         this.rounds = rounds;
         this.model = model;
         this.modelPath = modelPath;
         this.batch = batch;
         this.slots = maxCalls * batch;
         this.maxDelayNs = maxDelayUs * 1000;
+        this.gathered = gathered;
         Signature signature = model.signature();
         this.inSample = signature.inputs().stream().mapToInt(Tensor::sampleBytes).toArray();
         this.outputTensors = signature.outputs();
@@ -173,7 +179,11 @@ public final class Batcher implements Runner {
                 callIn[k].put(i * size, inputs[k], which[i] * size, size);
             }
         }
-        model.call(callIn, 0, callOut);
+        if (gathered) {
+            model.callGathered(callIn, callOut, n);
+        } else {
+            model.call(callIn, 0, callOut);
+        }
         for (int k = 0; k < callOut.length; k++) {
             int size = outSample[k];
             for (int i = 0; i < n; i++) {

@@ -90,6 +90,9 @@ public final class DriverMain {
         TensorModel model = load(driver, modelPath, options);
         long loadNs = System.nanoTime() - loadStart;
         try (model) {
+            if (options.gathered && !model.takesGathered()) { // said before the inputs are read
+                throw new UsageException(Batcher.FIXED_BATCH);
+            }
             // Read after loading: which files hold the samples, and their sizes, are the model's to say.
             Signature signature = model.signature();
             List<Tensors.Samples> inputs = Inputs.read(options.models, signature);
@@ -109,7 +112,8 @@ public final class DriverMain {
             progress("warm-up");
             Warmup warmup = rounds.warmUp(options.warmup, options.warmupTime);
             Runner runner = options.maxDelayUs == null ? rounds // contract 7: paced rounds through the batcher
-                    : new Batcher(rounds, model, modelPath, inputs, options.calls, options.batch, options.maxDelayUs);
+                    : new Batcher(rounds, model, modelPath, inputs, options.calls, options.batch,
+                            options.maxDelayUs, options.gathered);
             measure(driver, options, model, runner, model.notes(), loadNs, warmup, in, out);
         }
     }

@@ -29,6 +29,8 @@ public final class Options {
      * waiting at most this many µs (Triton's max_queue_delay_microseconds); null when not given.
      */
     public Integer maxDelayUs;
+    /** ... each of its calls at the size it gathered, not padded to B (a {@link TensorModel#takesGathered} model's). */
+    public boolean gathered;
     public Path outputs;
     public Path latencies;
     /** Take rounds from standard input instead of running {@link #repeats}. */
@@ -52,6 +54,7 @@ public final class Options {
         @CommandLine.Option(names = "--threads") String threads;
         @CommandLine.Option(names = "--callers") String callers;
         @CommandLine.Option(names = "--max-delay") String maxDelay;
+        @CommandLine.Option(names = "--gathered") boolean gathered;
         @CommandLine.Option(names = "--outputs") String outputs;
         @CommandLine.Option(names = "--latencies") String latencies;
         @CommandLine.Option(names = "--serve") boolean serve;
@@ -62,8 +65,8 @@ public final class Options {
     /** What --help prints, the same in every kit (docs/contract.md, "The contract's words"). */
     public static String helpLine(String id) {
         return "usage: " + id + " [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
-                + " [--serve] [--debug]";
+                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--gathered] [--outputs PATH]"
+                + " [--latencies PATH] [--serve] [--debug]";
     }
 
     /**
@@ -100,6 +103,10 @@ public final class Options {
         o.threads = atLeast("--threads", given.threads, 1, o.threads);
         o.callers = atLeast("--callers", given.callers, 1, o.callers);
         o.maxDelayUs = given.maxDelay == null ? null : atLeast("--max-delay", given.maxDelay, 0, 0);
+        o.gathered = given.gathered;
+        if (o.gathered && o.maxDelayUs == null) {
+            throw new UsageException(Batcher.GATHERED_ALONE);
+        }
         o.outputs = given.outputs == null ? null : Path.of(given.outputs);
         o.latencies = given.latencies == null ? null : Path.of(given.latencies);
         o.serve = given.serve;

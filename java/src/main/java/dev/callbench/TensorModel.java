@@ -22,6 +22,23 @@ public interface TensorModel extends AutoCloseable {
      */
     void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception;
 
+    /**
+     * Contract 7's {@code --gathered}: whether {@link #callGathered} makes a call of fewer than
+     * B samples (the runtime takes a changing batch without reloading).
+     */
+    default boolean takesGathered() {
+        return false;
+    }
+
+    /**
+     * One call of the first {@code samples} samples of each input (1 &lt;= samples &lt;= B),
+     * storing the first {@code samples} of each output, both from position 0: a batcher's
+     * call at the size it gathered. Only a model that {@link #takesGathered} is asked.
+     */
+    default void callGathered(ByteBuffer[] inputs, ByteBuffer[] outputs, int samples) throws Exception {
+        throw new UsageException(Batcher.FIXED_BATCH);
+    }
+
     /** The runtime's version as the result line reports it (some runtimes only know it once loaded). */
     String runtimeVersion();
 

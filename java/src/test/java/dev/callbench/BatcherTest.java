@@ -26,7 +26,7 @@ class BatcherTest {
         List<Tensors.Samples> inputs = List.of(new Tensors.Samples(
                 ByteBuffer.wrap(SumTensorDriver.samples(2 * calls)).order(ByteOrder.LITTLE_ENDIAN), 2 * calls));
         Rounds rounds = new Rounds(model, dir.resolve("sum.model"), inputs, calls, 2);
-        return new Batcher(rounds, model, dir.resolve("sum.model"), inputs, calls, 2, maxDelayUs);
+        return new Batcher(rounds, model, dir.resolve("sum.model"), inputs, calls, 2, maxDelayUs, false);
     }
 
     /** The sums (output 's') that {@code runner} writes as its outputs. */
@@ -56,6 +56,50 @@ class BatcherTest {
         assertTrue(times[7 + 6] >= 1_000_000_000L, "the last arrival waited out D: " + times[13]);
         // Arrival 6 took sample 0 (6 mod 6): its sum is at slot 0.
         assertArrayEquals(new long[] {0, 11, 22, 33, 44, 55}, sums(batcher, 6));
+    }
+
+    @Test
+    void aGatheredCallTakesOnlyTheArrivalsItGathered() throws Exception {
+        TensorModel fixed = driver.model(2);
+        List<Integer> sizes = new java.util.ArrayList<>();
+        TensorModel gathering = new TensorModel() {
+            @Override
+            public Signature signature() {
+                return fixed.signature();
+            }
+
+            @Override
+            public void call(ByteBuffer[] inputs, int first, ByteBuffer[] outputs) throws Exception {
+                fixed.call(inputs, first, outputs);
+            }
+
+            @Override
+            public boolean takesGathered() {
+                return true;
+            }
+
+            @Override
+            public void callGathered(ByteBuffer[] inputs, ByteBuffer[] outputs, int samples) {
+                sizes.add(samples);
+                driver.compute(inputs, 0, samples, outputs);
+            }
+
+            @Override
+            public String runtimeVersion() {
+                return "1.0";
+            }
+
+            @Override
+            public void close() {}
+        };
+        List<Tensors.Samples> inputs = List.of(new Tensors.Samples(
+                ByteBuffer.wrap(SumTensorDriver.samples(6)).order(ByteOrder.LITTLE_ENDIAN), 6));
+        Rounds rounds = new Rounds(gathering, dir.resolve("sum.model"), inputs, 3, 2);
+        Batcher batcher = new Batcher(rounds, gathering, dir.resolve("sum.model"), inputs, 3, 2, 0, true);
+        // A burst of two, then one alone: calls of 2 and 1, not two of B = 2.
+        batcher.paced(new long[] {0, 0, 5_000_000}, null);
+        assertEquals(List.of(2, 1), sizes);
+        assertArrayEquals(new long[] {0, 11, 22}, sums(batcher, 3));
     }
 
     @Test

@@ -57,10 +57,16 @@ class OptionsTest {
     }
 
     @Test
+    void gatheredSizesTheBatchersCallsOnly() throws UsageException {
+        assertUsage("java-x: usage: " + Batcher.GATHERED_ALONE, "--gathered");
+        assertTrue(Options.parse(new String[] {"--max-delay", "10", "--gathered"}).gathered);
+    }
+
+    @Test
     void helpIsAskedNotAnError() throws UsageException {
         assertTrue(Options.parse(new String[] {"--help"}).help);
         assertEquals("usage: java-x [--models DIR] [--calls N] [--warmup W] [--warmup-time S] [--repeats R]"
-                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--outputs PATH] [--latencies PATH]"
+                + " [--batch B] [--threads T] [--callers N] [--max-delay US] [--gathered] [--outputs PATH] [--latencies PATH]"
                 + " [--serve] [--debug]",
                 Options.helpLine("java-x"));
     }
