@@ -165,8 +165,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Java: java/src/main/java/dev/callbench/drivers/<Class>.java, hosted by JPype. ONNX Runtime's
     # session shared, DJL's model shared with a Predictor per caller, org.pytorch a Module each.
     callers(java.driver("java-onnxruntime", "onnxruntime", ONNX, "OnnxRuntimeDriver"), SHARED),
-    swept(callers(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX,
-                              "OnnxRuntimeReuseDriver"), SHARED)),
+    gathered(swept(callers(java.driver("java-onnxruntime-reuse", "onnxruntime", ONNX,
+                                       "OnnxRuntimeReuseDriver"), SHARED))),
     callers_only(java.driver("java-onnxruntime-reuse-sessions", "onnxruntime", ONNX,
                              "OnnxRuntimeReuseSessionsDriver")),
     # java/ffm/...: the C API through java.lang.foreign, in its own JVM of a JDK >= 22.
@@ -187,7 +187,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     callers(rust.driver("rust-tch", "libtorch", WEIGHTS), PER_CALLER),
     program(callers(rust.driver("rust-tch-torchscript", "libtorch", TORCHSCRIPT), SHARED)),
     callers(rust.driver("rust-ort", "onnxruntime", ONNX), PER_CALLER),
-    swept(callers(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX), PER_CALLER)),
+    gathered(swept(callers(rust.driver("rust-ort-iobinding", "onnxruntime", ONNX), PER_CALLER))),
     callers(rust.driver("rust-tract", "tract", ONNX), SHARED),
     swept(callers(rust.driver("rust-tract-state", "tract", ONNX), SHARED)),
     swept(callers(rust.driver("rust-candle", "candle", WEIGHTS), SHARED)),
@@ -196,7 +196,7 @@ DRIVERS: tuple[DriverSpec, ...] = (
     # Go: go/cmd/<id>/main.go -> build/go/bin/<id>. An AdvancedSession's tensors are bound
     # when it is made (one per caller); a DynamicAdvancedSession is shared, a binding each.
     callers(go.driver("go-onnxruntime", "onnxruntime", ONNX), PER_CALLER),
-    swept(callers(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX), SHARED)),
+    gathered(swept(callers(go.driver("go-onnxruntime-iobinding", "onnxruntime", ONNX), SHARED))),
     callers_only(go.driver("go-onnxruntime-iobinding-sessions", "onnxruntime", ONNX)),
     go.driver("go-handwritten", "handwritten", WEIGHTS),
     # Node.js: node/drivers/<id>.js, run by node. Callers in flight on one event loop share
@@ -206,8 +206,8 @@ DRIVERS: tuple[DriverSpec, ...] = (
                               "onnxruntime-node"), SHARED)),
     callers_only(node.driver("node-onnxruntime-reuse-workers", "onnxruntime-node", ONNX,
                              "onnxruntime-node")),
-    callers(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX, "onnxruntime-web"),
-            SHARED),
+    gathered(callers(node.driver("node-onnxruntime-web", "onnxruntime-web", ONNX,
+                                 "onnxruntime-web"), SHARED)),
     callers_only(node.driver("node-onnxruntime-web-workers", "onnxruntime-web", ONNX,
                              "onnxruntime-web")),
 )  # fmt: skip

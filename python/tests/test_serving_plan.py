@@ -64,7 +64,7 @@ def test_the_candidates_are_the_serving_kits_rows_that_take_callers_without_twin
 
 
 def test_with_batchers_each_best_row_goes_through_each_after_its_callers() -> None:
-    done = ran({"python-onnxruntime-iobinding": 5.0, "go-onnxruntime-iobinding": 2.0})
+    done = ran({"python-onnxruntime-iobinding": 5.0, "rust-burn": 2.0})
     batchers = dynamic_batcher.batchers([4, 16], [200])
     planned = serving_plan.plan(DRIVERS, done, cores=2, budget_s=3600, batchers=batchers)
     labels = [p.label for p in planned.kept]
@@ -73,8 +73,8 @@ def test_with_batchers_each_best_row_goes_through_each_after_its_callers() -> No
                             "python-onnxruntime-iobinding batcher B 4 D 200 us gathered",
                             "python-onnxruntime-iobinding batcher B 16 D 200 us",
                             "python-onnxruntime-iobinding batcher B 16 D 200 us gathered",
-                            "go-onnxruntime-iobinding batcher B 4 D 200 us",
-                            "go-onnxruntime-iobinding batcher B 16 D 200 us"]  # fmt: skip
+                            "rust-burn batcher B 4 D 200 us",
+                            "rust-burn batcher B 16 D 200 us"]  # fmt: skip
     assert all(p.callers == 1 and p.processes == 1 for p in planned.kept if p.batcher)
 
 

@@ -60,7 +60,14 @@ abstract class BoundFamily implements Driver {
 
         @Override
         public final Map<String, Object> notes() {
-            return family.notes();
+            Map<String, Object> notes = new LinkedHashMap<>(family.notes());
+            notes.putAll(bindingNotes());
+            return notes;
+        }
+
+        /** What this model's own binding adds to its family's notes (contract 7's gathered call). */
+        Map<String, Object> bindingNotes() {
+            return Map.of();
         }
 
         /** This model, over a handle another model owns (a caller's, contract 4): closing it leaves the handle. */

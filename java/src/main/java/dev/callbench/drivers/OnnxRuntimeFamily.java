@@ -43,6 +43,13 @@ abstract class OnnxRuntimeFamily extends BoundFamily implements CallersDriver {
             throws OrtException;
 
     /**
+     * With {@code --gathered} (contract 7): makes {@code bound}'s calls of each size 1..B
+     * ready, for a driver whose call takes the gathered size; the others leave it (their
+     * model does not take it, and the entry refuses the option).
+     */
+    void gatherUpTo(Bound bound, OrtEnvironment env) throws Exception {}
+
+    /**
      * Whether each caller opens a session of its own (the other holding: no caller's run
      * waits on another's session, at the cost of a copy of the model a caller); false: the
      * callers share the one session.
@@ -71,7 +78,11 @@ abstract class OnnxRuntimeFamily extends BoundFamily implements CallersDriver {
         return releasingOnFailure(() -> OnnxRuntimeSessions.close(session), () -> {
             Signature signature = OnnxRuntimeSessions.signature(session, model);
             OnnxRuntimeSessions.checkAnswers(env, session, model, options.batch, signature);
-            BoundFamily.Bound first = bind(env, session, options.batch, signature).describedBy(this);
+            Bound bound = bind(env, session, options.batch, signature);
+            if (options.gathered) {
+                gatherUpTo(bound, env);
+            }
+            BoundFamily.Bound first = bound.describedBy(this);
             if (sessionPerCaller()) {
                 Holding holding = new Holding(Holding.PER_CALLER,
                         "an OrtSession of its own in each caller; the driver's call bound over it");

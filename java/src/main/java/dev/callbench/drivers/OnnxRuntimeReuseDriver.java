@@ -1,9 +1,11 @@
 package dev.callbench.drivers;
 
+import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
 import dev.callbench.CallbenchException;
 import dev.callbench.DriverMain;
 import dev.callbench.Signature;
@@ -21,7 +23,9 @@ import java.util.Map;
  * one tensor per input is made once, at load, and its buffer rewritten each
  * call; every output is a pinned tensor over another direct buffer
  * ({@code OrtSession.run(inputs, pinnedOutputs)}), so no output tensor or
- * Java array is allocated per call either.
+ * Java array is allocated per call either. With {@code --gathered} (contract 7) the
+ * batcher's calls run at the size they gathered: tensors of each size 1..B made at load
+ * the same way (ONNX Runtime takes a changing batch dimension without reloading).
  */
 public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
     static final String CALL =
@@ -45,6 +49,15 @@ public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         return new Reuse(env, session, batch, signature);
     }
 
+    @Override
+    void gatherUpTo(Bound bound, OrtEnvironment env) throws Exception {
+        ((Reuse) bound).gatherUpTo(env);
+    }
+
+    /** One size's tensors for contract 7's gathered calls: over direct buffers of n samples. */
+    private record Sized(ByteBuffer[] in, ByteBuffer[] out, Map<String, OnnxTensor> inputs,
+            Map<String, OnnxTensor> pinned) {}
+
     private static final class Reuse extends Bound {
         private final int[] inSamples;
         private final int[] outSamples;
@@ -54,6 +67,7 @@ public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         private final List<OnnxTensor> made = new ArrayList<>();
         private final Map<String, OnnxTensor> inputs;
         private final Map<String, OnnxTensor> pinned;
+        private Sized[] sized; // --gathered: sized[n - 1], the tensors of n samples; else null
 
         Reuse(OrtEnvironment env, OrtSession session, int batch, Signature signature)
                 throws OrtException {
@@ -77,11 +91,17 @@ public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
         /** A tensor over a direct buffer made once for each of {@code tensors}, by name. */
         private Map<String, OnnxTensor> wrap(OrtEnvironment env, List<Tensor> tensors,
                 ByteBuffer[] buffers) throws OrtException {
+            return wrap(env, tensors, buffers, batch);
+        }
+
+        /** ... of {@code samples} samples each. */
+        private Map<String, OnnxTensor> wrap(OrtEnvironment env, List<Tensor> tensors,
+                ByteBuffer[] buffers, int samples) throws OrtException {
             Map<String, OnnxTensor> byName = new LinkedHashMap<>();
             for (int k = 0; k < buffers.length; k++) {
                 Tensor tensor = tensors.get(k);
-                buffers[k] = OnnxRuntimeSessions.direct(batch * tensor.sampleBytes());
-                OnnxTensor wrapped = OnnxRuntimeSessions.tensor(env, buffers[k], tensor, batch);
+                buffers[k] = OnnxRuntimeSessions.direct(samples * tensor.sampleBytes());
+                OnnxTensor wrapped = OnnxRuntimeSessions.tensor(env, buffers[k], tensor, samples);
                 made.add(wrapped);
                 byName.put(tensor.name(), wrapped);
             }
@@ -97,6 +117,53 @@ public class OnnxRuntimeReuseDriver extends OnnxRuntimeFamily {
             session.run(inputs, pinned).close();
             for (int k = 0; k < outBuffers.length; k++) {
                 into[k].put(first * outSamples[k], outBuffers[k], 0, batch * outSamples[k]);
+            }
+        }
+
+        /**
+         * Contract 7's gathered calls: the tensors of each size 1..B, each size run once here
+         * (a graph that fixes its batch takes none: refused, naming the model).
+         */
+        void gatherUpTo(OrtEnvironment env) throws OrtException {
+            for (NodeInfo node : session.getInputInfo().values()) {
+                if (node.getInfo() instanceof TensorInfo info && info.getShape().length > 0
+                        && info.getShape()[0] > 0) {
+                    throw new IllegalArgumentException("input '" + node.getName()
+                            + "' has a fixed batch dimension of " + info.getShape()[0]
+                            + ": it takes no gathered call");
+                }
+            }
+            sized = new Sized[batch];
+            for (int n = 1; n <= batch; n++) {
+                ByteBuffer[] in = new ByteBuffer[inBuffers.length];
+                ByteBuffer[] out = new ByteBuffer[outBuffers.length];
+                Sized s = new Sized(in, out, wrap(env, signature.inputs(), in, n),
+                        wrap(env, signature.outputs(), out, n));
+                session.run(s.inputs(), s.pinned()).close();
+                sized[n - 1] = s;
+            }
+        }
+
+        @Override
+        Map<String, Object> bindingNotes() {
+            return sized == null ? Map.of()
+                    : Map.of("gathered_call", "session.run over tensors of the n gathered, made at load for each n");
+        }
+
+        @Override
+        public boolean takesGathered() {
+            return sized != null;
+        }
+
+        @Override
+        public void callGathered(ByteBuffer[] values, ByteBuffer[] into, int samples) throws OrtException {
+            Sized s = sized[samples - 1];
+            for (int k = 0; k < inBuffers.length; k++) {
+                s.in()[k].put(0, values[k], 0, samples * inSamples[k]);
+            }
+            session.run(s.inputs(), s.pinned()).close();
+            for (int k = 0; k < outBuffers.length; k++) {
+                into[k].put(0, s.out()[k], 0, samples * outSamples[k]);
             }
         }
 
