@@ -10,10 +10,10 @@
 // to sample slot j mod S; the call runs at B, the places no arrival took padded
 // with the samples they last held (a fixed-shape runtime pays for padding, as in
 // a service), or with --gathered at the size it gathered (a model that takes a
-// changing batch: TakesGathered). Each arrival keeps contract 6's three times: taken (when the
-// batcher turned to it, negative when it was waiting for it), started (its
-// call's start, the copying of its samples in included) and ended (the call's
-// end, its outputs copied out included).
+// changing batch: TakesGathered). Each arrival keeps contract 6's three times:
+// taken (when the batcher turned to it, negative when it was waiting for it),
+// started (its call's start, the copying of its samples in included) and ended
+// (the call's end, its outputs copied out included).
 #pragma once
 
 #include <algorithm>
