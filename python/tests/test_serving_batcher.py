@@ -16,6 +16,7 @@ from callbench.harness.options import RunOptions
 from callbench.harness.run import check_models
 from callbench.languages.spec import DriverSpec
 from callbench.records.store import load_run
+from callbench.report.blocks import format as fmt
 from callbench.report.sections import serving_at_a_rate
 from callbench.report.sections.many_callers import calls
 from callbench.report.sections.serving_way import calls_taken, way
@@ -31,7 +32,9 @@ def serve(
 ) -> tuple[serving.Record, Path]:
     run_dir = run_folder(tmp_path)
     options = RunOptions(models=models, warmup=5, pin=False)
-    record = serving.serve_row(spec, 1, options, run_dir, check_models(models), 1e6,
+    # A bound of 10 ms: a busy host (the whole suite beside it) kept a 1 ms p99 out of reach
+    # of every point once, and what is tested here is the record, not the rate.
+    record = serving.serve_row(spec, 1, options, run_dir, check_models(models), 1e7,
                                "a test's", batcher=batcher)  # fmt: skip
     return record, run_dir
 
@@ -64,7 +67,9 @@ def test_a_row_is_served_through_its_batcher_every_call_counted(
     assert (
         shown["closed loop calls a second"] == f"{calls(float(np.median(drains)))} (bursts drained)"
     )
-    assert shown["rate ÷ closed loop"] == f"{found['rate'] / float(np.median(drains)):.2f}"
+    rate = found["rate"]  # None where no point passed the bound
+    ratio = f"{rate / float(np.median(drains)):.2f}" if rate else fmt.NOT_SHOWN
+    assert shown["rate ÷ closed loop"] == ratio
 
 
 def test_a_gathered_batcher_is_a_row_of_its_own_that_says_so(

@@ -235,25 +235,7 @@ fn gather(
 mod tests {
     use super::*;
     use crate::float_model::FloatModel;
-    use crate::model::Model;
-
-    /// Stores x1 + x2 for each sample and counts its calls.
-    struct Sum {
-        calls: usize,
-    }
-
-    impl Model for Sum {
-        fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
-            self.calls += 1;
-            for (s, out) in output.iter_mut().enumerate() {
-                *out = input[2 * s] + input[2 * s + 1];
-            }
-            Ok(())
-        }
-        fn runtime_version(&self) -> String {
-            "test".into()
-        }
-    }
+    use crate::testing::Sum;
 
     /// `calls` x 2 samples, sample i (i, 1): its sum i + 1 names it.
     fn inputs(calls: usize) -> Vec<Samples> {

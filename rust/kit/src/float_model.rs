@@ -101,25 +101,7 @@ mod tests {
     use super::*;
     use crate::errors::Kind;
     use crate::rounds::{Rounds, Runner};
-    use crate::testing::float_samples;
-
-    /// y = x0 + x1 per sample; counts its calls.
-    struct Sum {
-        calls: usize,
-    }
-
-    impl Model for Sum {
-        fn call(&mut self, input: &[f32], output: &mut [f32]) -> Result<()> {
-            self.calls += 1;
-            for (y, x) in output.iter_mut().zip(input.chunks_exact(2)) {
-                *y = x[0] + x[1];
-            }
-            Ok(())
-        }
-        fn runtime_version(&self) -> String {
-            "test".into()
-        }
-    }
+    use crate::testing::{Sum, float_samples};
 
     fn floats_of(bytes: &[u8]) -> Vec<f32> {
         bytes.chunks_exact(4).map(|b| f32::from_le_bytes(b.try_into().unwrap())).collect()

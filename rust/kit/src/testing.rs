@@ -22,3 +22,21 @@ pub fn float_samples(values: &[f32]) -> Vec<crate::tensors::Samples> {
     bytes.copy_from_slice(&raw);
     vec![crate::tensors::Samples { bytes, count: values.len() / 2 }]
 }
+
+/// y = x0 + x1 per sample (our MLP's shapes); counts its calls.
+pub struct Sum {
+    pub calls: usize,
+}
+
+impl crate::model::Model for Sum {
+    fn call(&mut self, input: &[f32], output: &mut [f32]) -> crate::errors::Result<()> {
+        self.calls += 1;
+        for (y, x) in output.iter_mut().zip(input.chunks_exact(2)) {
+            *y = x[0] + x[1];
+        }
+        Ok(())
+    }
+    fn runtime_version(&self) -> String {
+        "test".into()
+    }
+}
