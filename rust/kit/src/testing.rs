@@ -1,4 +1,4 @@
-//! Scratch files for the unit tests, in a folder of this test process.
+//! What the unit tests share: scratch files in a folder of this test process, samples, a sum model.
 
 use std::path::PathBuf;
 
