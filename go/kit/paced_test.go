@@ -174,3 +174,14 @@ func TestServeAnswersPacedAndWritesItsTimes(t *testing.T) {
 		t.Fatalf("latencies %v, %v", info, err)
 	}
 }
+
+// WaitUntil never returns before due: from past the sleep (a nanosleep that a
+// signal may end early, then a spin), and at once for a due already gone.
+func TestWaitUntilReturnsAtDueOrAfterItFromBothSidesOfTheSpin(t *testing.T) {
+	for _, ahead := range []time.Duration{-time.Millisecond, 0, SpinNS / 2, 3 * time.Millisecond} {
+		due := time.Now().Add(ahead)
+		if got := WaitUntil(due); got.Before(due) {
+			t.Errorf("%v ahead: back %v before due", ahead, due.Sub(got))
+		}
+	}
+}
