@@ -15,11 +15,11 @@
 // ended (the call's end, its outputs copied out included).
 //
 // The batcher is Node's one caller on the event loop, and waits as that caller
-// does (waitOnLoop: a timer, then a check of the clock each turn of the loop), so
-// a runtime whose call resolves on the loop (onnxruntime-node's session.run) is
-// awaited as in any round.
+// does (waitInThread: nothing else of the round is on the loop while it waits,
+// so it blocks the loop, a sleep then a spin); a runtime whose call resolves on
+// the loop (onnxruntime-node's session.run) is awaited as in any round.
 
-import { Pacing, since, waitOnLoop } from './paced.js';
+import { Pacing, since, waitInThread } from './paced.js';
 import { DTYPES, poison, sampleSize } from './tensors.js';
 
 /** What --max-delay refuses beside --callers N > 1: one gatherer, over its own schedule. */
@@ -96,7 +96,7 @@ export class Batcher {
         let now = since(start);
         const first = offsets[j];
         times[j] = now - first;
-        if (now < first) now = await waitOnLoop(start, first);
+        if (now < first) now = waitInThread(start, first);
         const deadline = first + maxDelayNs;
         let held = j + 1;
         while (held - j < batch) {
@@ -105,9 +105,9 @@ export class Batcher {
             times[held] = now - due;
           } else if (due <= deadline) { // wait for it: the oldest may
             times[held] = now - due;
-            now = await waitOnLoop(start, due);
+            now = waitInThread(start, due);
           } else { // none before the oldest has waited D: wait that out, then call
-            if (now < deadline) await waitOnLoop(start, deadline);
+            if (now < deadline) waitInThread(start, deadline);
             break;
           }
           held += 1;

@@ -14,17 +14,27 @@
 // that slot's samples; the outputs hold each slot's last arrival.
 //
 // How a Node.js caller waits, by where it runs (the contract's sleep, then a
-// spin that yields, as near as Node allows; the round's own waits measure it):
-// - on the event loop (one caller, or callers in flight): a timer to
+// spin, as near as Node allows; the round's own waits measure it):
+// - alone on its thread (one caller, the batcher, a worker): Atomics.wait with
+//   a timeout to THREAD_SLEEP_SLACK_NS before the arrival, then a spin on the
+//   clock that cannot yield its core: Node has no sched_yield, and its shortest
+//   sleep (Atomics.wait with a 1 µs timeout) took 74 µs here. The sleep stops
+//   short by more than SPIN_NS because Atomics.wait wakes late: over sleeps of
+//   a few ms, p50 70 µs and p99 250 µs late on this VM, so a sleep to SPIN_NS
+//   before woke after the arrival about once in a hundred (the clock late p99
+//   93-192 µs of 20261205T1945Z-serving-policy-value-node-clock). The spin reads
+//   the clock once every SPIN_CHECK_LOADS loads of a shared word: each reading
+//   (process.hrtime.bigint) allocates, and a spin that read it back to back
+//   filled the young generation every ~2 ms, whose scavenges made it late
+//   (p99 58 µs late at 200 µs gaps; 7 µs reading once every 64 loads, about
+//   0.5 µs). A waiting thread holds its core at most THREAD_SLEEP_SLACK_NS an
+//   arrival.
+// - on the event loop beside other callers (callers in flight): a timer to
 //   LOOP_SLEEP_SLACK_NS before the arrival (Node's timers count whole
 //   milliseconds and fire late: up to 0.84 ms in 50 timers of 1 ms on this
 //   VM), then a check of the clock each turn of the loop (setImmediate, about
 //   1.7 µs a turn here), so the other callers' calls run while one waits. The
 //   loop's thread stays busy while it spins: it holds its core.
-// - in a worker: Atomics.wait with a timeout to SPIN_NS before the arrival, then
-//   a spin on the clock that cannot yield its core: Node has no sched_yield,
-//   and its shortest sleep (Atomics.wait with a 1 µs timeout) took 74 µs here.
-//   A waiting worker holds its core for at most SPIN_NS an arrival.
 //
 // Times within the round are Numbers of ns from its start (exact to 2^53 ns),
 // the start itself a BigInt.
@@ -38,6 +48,10 @@ import { DataError } from './errors.js';
 export const SPIN_NS = 200_000;
 /** A round without START begins this long after the set-up is done (the callers' release off the clock too). */
 export const PACED_LEAD_NS = 1_000_000;
+/** Alone on its thread a caller sleeps (Atomics.wait) to this long before an arrival, then spins: past its wakes' lateness. */
+export const THREAD_SLEEP_SLACK_NS = 500_000;
+/** A spinning caller reads the clock once every this many loads of a shared word (about 0.5 µs here): a reading allocates. */
+export const SPIN_CHECK_LOADS = 64;
 /** On the event loop a timer sleeps to this long before an arrival: SPIN_NS and a millisecond of the timer's lateness. */
 export const LOOP_SLEEP_SLACK_NS = SPIN_NS + 1_000_000;
 
@@ -85,13 +99,14 @@ export async function waitOnLoop(start, due) {
 
 const nap = new Int32Array(new SharedArrayBuffer(4)); // never notified: Atomics.wait on it is a sleep
 
-/** A caller of its own thread (a worker) back at `due` ns after `start` or just after: the clock's reading then. */
+/** A caller alone on its thread back at `due` ns after `start` or just after: the clock's reading then. */
 export function waitInThread(start, due) {
   const left = due - since(start);
-  if (left > SPIN_NS) Atomics.wait(nap, 0, 0, (left - SPIN_NS) / 1e6);
+  if (left > THREAD_SLEEP_SLACK_NS) Atomics.wait(nap, 0, 0, (left - THREAD_SLEEP_SLACK_NS) / 1e6);
   for (;;) {
     const now = since(start);
     if (now >= due) return now;
+    for (let k = 0; k < SPIN_CHECK_LOADS; k++) Atomics.load(nap, 0);
   }
 }
 

@@ -8,7 +8,7 @@
 // system over all its threads, in µs), and the drivers say so in their notes.
 
 import { UsageError } from './errors.js';
-import { Pacing, waitOnLoop } from './paced.js';
+import { Pacing, waitInThread } from './paced.js';
 import { DTYPES, poison, sampleSize } from './tensors.js';
 
 /**
@@ -136,7 +136,8 @@ export class Rounds {
     const pacing = Pacing.create(offsets, 1, this.maxCalls);
     this.poisonSlots(pacing.filled);
     pacing.begin(startNs);
-    await this.serveArrivals(pacing, 0, waitOnLoop);
+    // The one caller waits as a thread of its own: nothing else of the round is on the loop.
+    await this.serveArrivals(pacing, 0, waitInThread);
     return pacing;
   }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { DataError } from '../kit/errors.js';
-import { PACED_LEAD_NS, Pacing, readSchedule, waitInThread, waitOnLoop } from '../kit/paced.js';
+import {
+  PACED_LEAD_NS, Pacing, THREAD_SLEEP_SLACK_NS, readSchedule, since, waitInThread, waitOnLoop,
+} from '../kit/paced.js';
 import { tempDir } from './helpers.js';
 
 function schedule(dir, name, offsets) {
@@ -60,6 +62,19 @@ for (const [where, wait] of [['on the loop', waitOnLoop], ['in a thread', waitIn
     assert.equal(answer.end_ns - answer.start_ns, BigInt(answer.ns));
   });
 }
+
+test('a thread never comes back before due, from both sides of its sleep', () => {
+  // Due past the sleep's slack (it sleeps, then spins) and within it (it spins only).
+  for (const ahead of [THREAD_SLEEP_SLACK_NS * 3, THREAD_SLEEP_SLACK_NS / 4]) {
+    for (let i = 0; i < 5; i++) {
+      const start = process.hrtime.bigint();
+      const back = waitInThread(start, ahead);
+      const after = since(start);
+      assert.ok(back >= ahead, `back ${back} ns before due ${ahead}`);
+      assert.ok(after >= back, 'the reading it gave is not the clock\'s');
+    }
+  }
+});
 
 test('without a start the round starts a lead after the set-up', () => {
   const pacing = Pacing.create(new Float64Array(1), 1, 1);
