@@ -333,7 +333,19 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
     cores = len(machine.usable_cpus())
     assert sorted(run.sweeps["callers"]) == sorted({1, cores, 2 * cores})
     assert sorted(run.sweeps["processes"]) == sorted({cores, 2 * cores} - {1})
-    assert {r.id for r in run.sweeps["callers"][1]} >= {"python-openvino-static"}
+    # At one caller, OpenVINO's fastest main-group row that takes callers: -reuse or -static,
+    # whichever ran faster here (on this small graph they are within each other's noise).
+    from callbench.registry import lookup
+    from callbench.roles import CALLERS_ONLY
+
+    def takes_callers(driver: str) -> bool:
+        spec = lookup(driver)
+        return spec.callers is not None and CALLERS_ONLY not in spec.roles
+
+    takes = [r for r in run.drivers if r.ok and r.sweep is None and r.runtime == "openvino"
+             and takes_callers(r.id)]  # fmt: skip
+    openvino = min(takes, key=lambda r: r.median_ns).id
+    assert openvino in {r.id for r in run.sweeps["callers"][1]}
     # Python's best row at N = the cores again at as many intra-op threads, and batching at
     # batch C (its batch sweep's best point, if it is that row's, is not run again).
     # (Its callers-only twin, a session per caller, is at one caller the fastest ONNX Runtime
