@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -35,6 +36,18 @@ def count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+# A time's units, in ns.
+UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def duration_ns(text: str) -> float:
+    """A time with its unit (250us, 1ms, 0.02s), in ns."""
+    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ns|us|ms|s)\s*", text)
+    if found is None or float(found.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time with a unit (250us, 1ms, 2s)")
+    return float(found.group(1)) * UNITS[found.group(2)]
 
 
 def counts(minimum: int) -> Callable[[str], list[int]]:

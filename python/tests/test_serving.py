@@ -13,6 +13,7 @@ import pytest
 
 from callbench.harness import processes
 from callbench.harness.load import (
+    closed_loop,
     rate_points,
     rate_repeats,
     rate_search,
@@ -35,7 +36,7 @@ CALLERS_DRIVER = Path(__file__).with_name("callers_driver.py")
 def short_points(monkeypatch: pytest.MonkeyPatch) -> None:
     # A few hundred arrivals a point: the search's path, not a p99 worth reporting.
     monkeypatch.setattr(rate_search, "MIN_CALLS", 300)
-    monkeypatch.setattr(serving, "ROUND_S", 0.01)
+    monkeypatch.setattr(closed_loop, "ROUND_S", 0.01)
     monkeypatch.setattr(rate_windows, "WINDOW_S", 0.005)
     monkeypatch.setattr(rate_windows, "WINDOW_ARRIVALS", 100)
     monkeypatch.setattr(rate_windows, "POINT_MAX_S", 0.3)
@@ -77,7 +78,7 @@ def test_a_row_is_served_at_a_rate_its_last_outputs_checked(
     assert record.callers_verified is not None and record.callers_verified >= 1
     found = record.serving
     assert found is not None and found["bound_ns"] == 1e6 and found["bound_from"] == "a test's"
-    assert len(record.rounds) == serving.CLOSED_ROUNDS and found["closed_calls_per_s"] > 0
+    assert len(record.rounds) == closed_loop.CLOSED_ROUNDS and found["closed_calls_per_s"] > 0
     last = found["points"][-1]
     assert sum(last["caller_calls"]) == last["calls"] and len(last["caller_calls"]) == callers
     # The curve, then the repeated searches from its bracket; the rate their median.

@@ -320,6 +320,7 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
     done = run_module("callbench.cli", "bench", "--onnx", str(path), "--no-build",
                       "--only", "python-onnxruntime", "--only", "python-openvino",
                       "--rounds", "2", "--round-time", "0.005", "--warmup", "10",
+                      "--serving-budget", "0.2",
                       "--runs-dir", str(tmp_path / "runs"), "--run-id", "mine")  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     run = load_run(tmp_path / "runs" / "mine")
@@ -328,7 +329,8 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
     swept = {(kind, v): sorted(r.id.split("-")[1] for r in rs)
              for kind, points in run.sweeps.items() for v, rs in points.items()}  # fmt: skip
     assert swept[("batch", 1000)] == swept[("threads", 1)] == ["onnxruntime", "openvino"]
-    assert all(r.ok for points in run.sweeps.values() for rs in points.values() for r in rs)
+    assert all(r.ok for kind, points in run.sweeps.items() if kind != "serving"
+               for rs in points.values() for r in rs)  # fmt: skip
     # Then the callers sweep at 1, the cores and twice them, threads and (Python) processes.
     cores = len(machine.usable_cpus())
     assert sorted(run.sweeps["callers"]) == sorted({1, cores, 2 * cores})
@@ -364,7 +366,17 @@ def test_bench_on_a_users_model_sweeps_each_runtime_and_reports_in_its_run_folde
     phases = [p["phase"] for p in json.loads((run.path / "env.json").read_text())["phases"]]
     # (Under nox, its install arrives first as the venv phase.)
     ran = [p for p in phases if p != "venv"]
-    assert ran == ["export", "measure", "sweeps", "callers", "report"]
+    assert ran == ["export", "measure", "sweeps", "callers", "serving", "report"]
+    # Served within a bound from its own call (10x the slowest compared row's median at one
+    # caller): as far as the serving budget of 0.2 min allows, Python's best row at one
+    # caller; the rest recorded as skipped (past the budget, or out of contention), saying why.
+    served = [r for rs in run.sweeps["serving"].values() for r in rs]
+    ok = [r for r in served if r.ok]
+    assert [(r.callers, r.processes, r.threads) for r in ok] == [(1, 1, 1)]
+    assert ok[0].serving is not None and ok[0].serving["coarse"]
+    assert ok[0].serving["bound_from"].startswith("10x the slowest row's median call")
+    assert all(r.status == "skipped" and ("budget" in (r.error or "") or "contention" in
+               (r.error or "")) for r in served if not r.ok)  # fmt: skip
     # The report in the run's folder, the project's committed one left as it was.
     text = (tmp_path / "runs" / "mine" / "report.md").read_text()
     assert "## What decides a call's cost here" in text and "## Batch-size sweep" in text

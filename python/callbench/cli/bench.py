@@ -16,6 +16,7 @@ from callbench.cli.phases.kernels import kernels
 from callbench.cli.phases.ladder import ladder
 from callbench.cli.phases.measure import measure
 from callbench.cli.phases.report import write_report
+from callbench.cli.phases.serving import served_ways
 from callbench.cli.phases.sweeps import sweeps
 from callbench.cli.phases.user_model import brought, user_model_run
 from callbench.cli.phases.ways_of_the_cores import ways_of_the_cores
@@ -124,7 +125,11 @@ def bench(args: argparse.Namespace) -> int:
         with phases.timed("callers"):
             counts = QUICK_CALLERS if args.quick else None
             many = many_callers(specs, done, options, run_dir, counts)
-            ways_of_the_cores(specs, done, many, swept.batched, options, run_dir)
+            spent = ways_of_the_cores(specs, done, many, swept.batched, options, run_dir)
+        if not args.no_serving:
+            with phases.timed("serving"):
+                served_ways(specs, done, [*many, *spent], options, run_dir, args.p99_ns,
+                            args.quick, args.serving_budget)  # fmt: skip
         if sizes:  # with --only, every chosen driver; else each runtime's fastest and the GPU's
             widened = [*swept.sweepers, *(s for s in swept.on_gpu if gpu_sweep.runs_here(s))]
             rows = specs if args.only else widened

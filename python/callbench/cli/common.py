@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from callbench.command_line import counts
+from callbench.command_line import counts, duration_ns
 from callbench.errors import UsageError
-from callbench.harness.load import gpu_sweep
+from callbench.harness.load import gpu_sweep, ways_plan
 from callbench.harness.options import FIXED_ROUNDS, RunOptions, add_options
 from callbench.languages.spec import DriverSpec
 from callbench.model import family
@@ -126,10 +126,30 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     add_where(p)
     p.add_argument("--quick", action="store_true", help="the whole pipeline at a small size")
     p.add_argument("--no-build", action="store_true")
+    add_p99(p, "the serving phase's p99 bound")
+    p.add_argument(
+        "--serving-budget", type=float, metavar="MIN", default=ways_plan.BUDGET_MIN,
+        help="the minutes the serving phase may take (default "
+        f"{ways_plan.BUDGET_MIN:g}): the ways past it are skipped, each said once",
+    )  # fmt: skip
+    p.add_argument(
+        "--no-serving", action="store_true",
+        help="leave out the serving phase (each language's ways served at a rate within the "
+        "bound, coarse: callbench serve-rate serves at the full pace)",
+    )  # fmt: skip
     add_user_model(p)
     add_widths(
         p, "also the model-size sweep at these widths ('all': every exported one); with "
         "--only, every chosen driver runs at each, else each runtime's fastest (--swept)",
+    )  # fmt: skip
+
+
+def add_p99(p: argparse.ArgumentParser, what: str) -> None:
+    """``--p99``: one bound for every row served, and its default."""
+    p.add_argument(
+        "--p99", type=duration_ns, metavar="T", dest="p99_ns",
+        help=f"{what} (default: 1ms for our MLP; for your model 10x the slowest compared "
+        "row's median call at one caller, up to a 1-2-5 step)",
     )  # fmt: skip
 
 

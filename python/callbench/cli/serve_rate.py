@@ -23,7 +23,7 @@ it said once and recorded as skipped.
 from __future__ import annotations
 
 import argparse
-import re
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
@@ -57,21 +57,12 @@ from callbench.records.phases import Phases
 from callbench.records.record import Record
 from callbench.records.store import new_run_dir
 from callbench.registry import language_key, select
-from callbench.report.sections import serving_at_a_rate
+from callbench.report.sections import serving_times
 
 # Our MLP's bound: a call of a few microseconds, a service's millisecond.
 MLP_BOUND_NS = 1e6
 # One caller's rounds before a user's model's bound is set from them.
 BOUND_ROUNDS = 5
-UNITS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-
-
-def duration_ns(text: str) -> float:
-    """A time with its unit (250us, 1ms, 0.02s), in ns."""
-    found = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:e[+-]?[0-9]+)?)\s*(ns|us|ms|s)\s*", text)
-    if found is None or float(found.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a time with a unit (250us, 1ms, 2s)")
-    return float(found.group(1)) * UNITS[found.group(2)]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,11 +74,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--callers", type=counts(1), metavar="N,N...", dest="caller_counts",
         help="serve each row from N callers, each N in turn (default: 1 and the usable cores)",
     )  # fmt: skip
-    p.add_argument(
-        "--p99", type=duration_ns, metavar="T", dest="p99_ns",
-        help="the p99 bound, one for every row (default: 1ms for our MLP; for your model 10x "
-        "the slowest chosen row's median call at one caller, up to a 1-2-5 step)",
-    )  # fmt: skip
+    common.add_p99(p, "the p99 bound, one for every row")
     p.add_argument(
         "--processes", type=counts(2), metavar="N,N...", dest="process_counts", default=[],
         help="also serve each named row in N copies, each N in turn, one caller each (default "
@@ -181,14 +168,10 @@ def main(args: argparse.Namespace) -> int:
             for point, why in plan.skipped:
                 at_rate(point, why).begin()  # its record written, skipped, saying why
 
-            def pinned(row: serving.RowAtRate) -> AbstractContextManager[None]:
-                cpus = machine.driver_cpus(options.threads * row.callers * row.processes,
-                                           options.pin)  # fmt: skip
-                return harness_pinned(machine.harness_cpus(cpus))
-
             done = rows_in_turn.serve_in_turn(
-                rows, pinned, lambda row: console.say(f"  {row.label}: {summary(row.record)}")
-            )
+                rows, pinned_for(options),
+                lambda row: console.say(f"  {row.label}: {summary(row.record)}"),
+            )  # fmt: skip
         close_env(run_dir)
         with phases.timed("report"):
             write_report(run_dir)
@@ -198,6 +181,28 @@ def main(args: argparse.Namespace) -> int:
     phases.write(run_dir)
     print(f"\nrecords: {run_dir}\n{phases.summary()}")
     return 0 if all(r.status != "failed" for r in done) else 1
+
+
+def pinned_for(
+    options: RunOptions,
+) -> Callable[[serving.RowAtRate], AbstractContextManager[None]]:
+    """Each row's steps with the harness kept off the cores its drivers' threads take."""
+
+    def pinned(row: serving.RowAtRate) -> AbstractContextManager[None]:
+        threads = row.threads * row.callers * row.processes
+        return harness_pinned(machine.harness_cpus(machine.driver_cpus(threads, options.pin)))
+
+    return pinned
+
+
+def bound_of_run(p99_ns: float | None, models: Path, timed: list[Record]) -> tuple[float, str]:
+    """The run's p99 bound and where it comes from: ``p99_ns`` (--p99), else our MLP's, else
+    (a user's model) from ``timed``, the compared rows at one caller."""
+    if p99_ns is not None:
+        return p99_ns, "--p99"
+    if user_model(models) is None and not (models / PROGRAM).is_file():
+        return MLP_BOUND_NS, "our MLP's bound (1 ms)"
+    return _bound_of_model(timed)
 
 
 def _named_plan(
@@ -238,10 +243,10 @@ def _bound(
     one_caller: list[Record] | None, run_dir: Path, phases: Phases,
 ) -> tuple[float, str]:  # fmt: skip
     """The p99 bound of the run, and where it comes from."""
-    if args.p99_ns is not None:
-        return args.p99_ns, "--p99"
-    if user_model(options.models) is None and not (options.models / PROGRAM).is_file():
-        return MLP_BOUND_NS, "our MLP's bound (1 ms)"
+    if args.p99_ns is not None or (
+        user_model(options.models) is None and not (options.models / PROGRAM).is_file()
+    ):
+        return bound_of_run(args.p99_ns, options.models, [])
     specs = list({point.spec.id: point.spec for point in plan.kept}.values())
     if one_caller is None:
         with phases.timed("measure"):
@@ -268,7 +273,7 @@ def summary(record: Record) -> str:
     found = record.serving
     if found["rate"] is None:
         return "no rate within the bound"
-    at = serving_at_a_rate.confirmed(found)
+    at = serving_times.confirmed(found)
     low, high = found.get("rate_interval") or (found["rate"], found["rate"])
     interval = (f" [{low:,.0f}-{high:,.0f}] of {found['repeats']} searches"
                 if found.get("repeats", 1) > 1 else "")  # fmt: skip

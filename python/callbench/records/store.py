@@ -76,7 +76,8 @@ def record_folder(run_dir: Path, record: Record) -> Path:
     """``sweep-batch/256``; a batch point of a wider model (the GPU grid) goes to
     ``sweep-batch-w512/256``; a row's N copies (serve-rate --processes), beside its N
     threads, to ``sweep-serving/2-processes``; a row served through a batcher (contract 7) to
-    ``sweep-serving/1-batcher-b16-d200`` (B 16, D 200 µs)."""
+    ``sweep-serving/1-batcher-b16-d200`` (B 16, D 200 µs); one caller of T intra-op threads
+    served to ``sweep-serving/1-intra-op{T}``."""
     sweep = record.sweep
     if not sweep:
         return run_dir
@@ -86,6 +87,8 @@ def record_folder(run_dir: Path, record: Record) -> Path:
     way = f"-batcher-b{batcher['batch']}-d{batcher['max_delay_us']}" if batcher else ""
     if batcher and batcher.get("gathered"):
         way += "-gathered"
+    if sweep["kind"] == "serving" and record.threads > 1:  # one caller of T intra-op threads
+        way += f"-intra-op{record.threads}"
     return run_dir / f"sweep-{sweep['kind']}{width}" / f"{sweep['value']}{copies}{way}"
 
 

@@ -11,6 +11,7 @@ from callbench.report.blocks import tables
 from callbench.report.sections import (
     answer,
     callers_screen,
+    cores_within_bound,
     coverage,
     cpu_or_gpu,
     gpu_floor,
@@ -174,6 +175,9 @@ def _run_sections(run: Run, title: str, chart_dir: Path, others: Sequence[Run] =
         parts.append(sweeps.sweep_table(points, kind))
     if run.sweeps.get("callers") or run.sweeps.get("processes"):
         parts += ["", f"## {many_callers.TITLE}{title}", "", _many_callers(run, chart_dir)]
+    within = cores_within_bound.section(run.sweeps.get(serving_at_a_rate.KIND))
+    if within:
+        parts += ["", f"## {cores_within_bound.TITLE}{title}", "", within]
     spent = ways_of_the_cores.section(run.sweeps, int(run.env.get("cores") or 2))
     if spent:
         parts += ["", f"## {ways_of_the_cores.TITLE}{title}", "", spent]

@@ -1,5 +1,5 @@
 """A model the user brought (``--onnx`` or ``--torch``): its own run, checked and prepared,
-then every chosen driver that can run it; ``bench`` adds its sweeps, callers and report
+then every chosen driver that can run it; ``bench`` adds its sweeps, callers, serving and report
 (the kernels and the ladder are about our MLP and the machine, not the model brought)."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from callbench.cli.phases import sweeps
 from callbench.cli.phases.callers import many_callers
 from callbench.cli.phases.measure import measure
 from callbench.cli.phases.report import write_report
+from callbench.cli.phases.serving import served_ways
 from callbench.cli.phases.ways_of_the_cores import ways_of_the_cores
 from callbench.errors import UsageError
 from callbench.harness import console, machine
@@ -106,7 +107,12 @@ def user_model_run(args: argparse.Namespace, options: RunOptions, build_first: b
             batched = sweeps.of_user_model(rows, done, mine, run_dir, phases)
             with phases.timed("callers"):
                 many = many_callers(rows, done, mine, run_dir, user_model=True)
-                ways_of_the_cores(rows, done, many, batched, mine, run_dir, user_model=True)
+                spent = ways_of_the_cores(rows, done, many, batched, mine, run_dir,
+                                          user_model=True)  # fmt: skip
+            if not args.no_serving:  # as far as its call's cost allows (ways_plan.py)
+                with phases.timed("serving"):
+                    served_ways(rows, done, [*many, *spent], mine, run_dir, args.p99_ns,
+                                budget_min=args.serving_budget)  # fmt: skip
     except KeyboardInterrupt as stop:
         if run_dir is not None:
             phases.write(run_dir)

@@ -35,12 +35,26 @@ from callbench.records import stats
 # Shares of the closed loop's capacity the curve serves, lowest first.
 CURVE = (0.1, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95)
 REPEATS = 5
+# bench's coarse serving (its serving phase): the fewest searches whose rates give an interval
+# from repeats. With 3, the median's order-statistics interval is their smallest to largest,
+# of 75% coverage (1 - 2 / 2^3), not 95%: wider, and said so wherever it is shown.
+COARSE_REPEATS = 3
 METHOD = ("the lower median of the repeats' rates, its 95% interval by order statistics (a "
           "quantile test; with 5 repeats, their smallest to largest); each repeat re-serves "
           "the curve's failing end, raised by a drawn share of up to the step, on its own "
           "arrivals before it halves its own bracket, and its rate is one it served and "
           "passed (the curve's passing end re-served, lowered by a drawn share of up to the "
           "step, where its halving passed none)")  # fmt: skip
+COARSE_METHOD = (f"the lower median of the repeats' rates, its interval their smallest to "
+                 f"largest (with {COARSE_REPEATS} repeats, bench's coarse mode: "
+                 f"{1 - 2 * 0.5**COARSE_REPEATS:.0%} coverage, not 95%); each repeat searches "
+                 "as serve-rate's do")  # fmt: skip
+
+
+def method(repeats: int) -> str:
+    """How a record's interval was found, as it says it: METHOD, or with bench's
+    COARSE_REPEATS, COARSE_METHOD (the interval's true coverage)."""
+    return COARSE_METHOD if repeats == COARSE_REPEATS else METHOD
 
 
 def curve(point: Callable[[float, bool], Point], capacity: float) -> list[Point]:

@@ -45,11 +45,17 @@ TOLERANCE = 0.10
 # serving runs, 38 were stable, 17 of them only with the 4th) and cost 2 s of every point, a
 # quarter of a run: the budget (4 rows and N of our MLP within 15 minutes) could not hold it.
 MAX_WINDOWS = 3
+# bench's serving phase (coarse mode, ways_plan.py): windows of this length, so that a point
+# of our MLP takes about 0.35 s and the phase fits a warm bench of 25 minutes. At our MLP's
+# rates (tens to hundreds of thousands a second) a window still holds thousands of arrivals;
+# a row serving fewer than WINDOW_ARRIVALS in it holds WINDOW_ARRIVALS (longer windows).
+COARSE_WINDOW_S = 0.1
 
 
-def rule() -> dict[str, Any]:
-    """The windows' rule as a record states it."""
-    return {"window_s": WINDOW_S, "window_arrivals": WINDOW_ARRIVALS,
+def rule(window_s: float | None = None) -> dict[str, Any]:
+    """The windows' rule as a record states it (``window_s``: the length the row's points
+    were cut at, bench's coarse one; None: WINDOW_S)."""
+    return {"window_s": window_s or WINDOW_S, "window_arrivals": WINDOW_ARRIVALS,
             "window_most_arrivals": WINDOW_MOST_ARRIVALS,
             "point_max_s": POINT_MAX_S, "agree": AGREE, "tolerance": TOLERANCE,
             "most_windows": MAX_WINDOWS}  # fmt: skip
@@ -63,8 +69,11 @@ class WindowSize:
     most: int
 
     @classmethod
-    def at(cls, rate: float) -> WindowSize:
-        per_window = min(WINDOW_MOST_ARRIVALS, max(WINDOW_ARRIVALS, math.ceil(rate * WINDOW_S)))
+    def at(cls, rate: float, window_s: float | None = None) -> WindowSize:
+        """The cut at ``rate`` arrivals a second, windows of at least ``window_s`` (None:
+        WINDOW_S, read when called)."""
+        length = window_s or WINDOW_S
+        per_window = min(WINDOW_MOST_ARRIVALS, max(WINDOW_ARRIVALS, math.ceil(rate * length)))
         fits = int(rate * POINT_MAX_S / AGREE)  # arrivals a window where AGREE fit the limit
         arrivals = max(1, min(per_window, fits))
         most = max(AGREE, min(MAX_WINDOWS, int(rate * POINT_MAX_S / arrivals)))

@@ -36,6 +36,7 @@ from callbench.harness.expected import Expected
 from callbench.harness.launch import Live, Placement, base_record, start, wait_ready
 from callbench.harness.load import (
     batcher_drain,
+    closed_loop,
     dealing,
     dynamic_batcher,
     rate_repeats,
@@ -44,11 +45,11 @@ from callbench.harness.load import (
     served_record,
 )
 from callbench.harness.load.arrival_times import ArrivalTimes
-from callbench.harness.load.rate_points import ROUND_LIMIT, RatePoints
+from callbench.harness.load.rate_points import RatePoints
 from callbench.harness.options import RunOptions
 from callbench.harness.processes import DriverError, kill_all
 from callbench.languages.spec import DriverSpec
-from callbench.records.record import Record, Round
+from callbench.records.record import Record
 from callbench.records.store import write_record
 from callbench.registry import language_key
 from callbench.roles import CALLERS_ONLY
@@ -63,10 +64,6 @@ PACED_LANGUAGES = {
     "node": "Node.js",
 }
 KIND = rate_search.KIND
-# The closed loop: rounds of about ROUND_S each, and a latency pass of at least MIN_CALLS.
-CLOSED_ROUNDS = 5
-ROUND_S = 0.1
-LATENCY_CAP = 100_000
 
 
 def why_not(spec: DriverSpec, callers: int, deal: str | None = None) -> str | None:
@@ -107,9 +104,13 @@ class RowAtRate:
         self, spec: DriverSpec, callers: int, options: RunOptions, run_dir: Path,
         expected: Expected, bound_ns: float, bound_from: str, repeats: int | None = None,
         processes: int = 1, deal: str | None = None, skip: str | None = None,
-        batcher: dynamic_batcher.Batcher | None = None,
+        batcher: dynamic_batcher.Batcher | None = None, coarse: bool = False,
     ) -> None:  # fmt: skip
         self.spec, self.callers, self.processes = spec, callers, processes
+        # bench's serving phase: COARSE_REPEATS searches and windows of COARSE_WINDOW_S, the
+        # record saying so ("coarse"), its interval the wider for it.
+        self.coarse = coarse
+        self._window_s = rate_windows.COARSE_WINDOW_S if coarse else None  # None: WINDOW_S
         self.batcher = batcher  # contract 7: served through the kit's batcher, one caller
         self._drains: list[float] = []  # its bursts' arrivals a second (batcher_drain.py)
         self._skip = skip  # why the run skips it (a plan's budget), if it does
@@ -118,15 +119,19 @@ class RowAtRate:
         self.deal = dealing.deal_for(language_key(spec), deal) if processes > 1 else None
         self.label = (f"{spec.id} x{callers}" if processes == 1
                       else f"{spec.id} x{processes} processes")  # fmt: skip
+        if options.threads > 1:  # one caller of T intra-op threads (a way of using the cores)
+            self.label += f" at {options.threads} intra-op threads"
         if batcher is not None:
             self.label = f"{spec.id} {batcher.label}"
             options = replace(options, batch=batcher.batch, max_delay=batcher.max_delay_us,
                               gathered=batcher.gathered)  # fmt: skip
         # The searches after the curve (1 is --quick's single search, whose rate has no
         # interval), and how many rows and N took turns with it (rows_in_turn.py sets it).
-        self.repeats = rate_repeats.REPEATS if repeats is None else repeats
+        full = rate_repeats.COARSE_REPEATS if coarse else rate_repeats.REPEATS
+        self.repeats = full if repeats is None else repeats
         self.in_turn = 1
         self._options = replace(options, callers=callers, processes=processes)
+        self.threads = options.threads  # each caller's intra-op threads
         self._run_dir, self._expected = run_dir, expected
         self._bound_ns, self._bound_from = bound_ns, bound_from
         sweep = {"kind": KIND, "value": self._options.all_callers,
@@ -140,6 +145,9 @@ class RowAtRate:
         self._points: RatePoints | None = None
         self._shape: list[rate_search.Point] = []
         self._searches: list[rate_search.Search] = []
+        # bench's coarse pass: the batchers served as curves to choose this one (its record's
+        # chosen_from); empty elsewhere.
+        self.chosen_from: list[dict[str, Any]] = []
         self.ended = False
 
     def begin(self) -> None:
@@ -161,6 +169,24 @@ class RowAtRate:
         if not self.ended and index < self.repeats:
             self._step(lambda: self._search(index))
 
+    def curve_rate(self) -> float | None:
+        """Once begun: the highest rate its curve passed below the lowest that failed (None:
+        none passed, or the row ended). bench's coarse pass chooses a batcher by it."""
+        if self.ended or not self._shape:
+            return None
+        return rate_repeats.bracket_of(self._shape)[0] or None
+
+    def drop(self) -> None:
+        """End a row served for its curve only (bench's coarse pass): its driver killed and
+        its folder removed, no record written (its curve chose; it is not a figure)."""
+        live = self._live
+        if live is not None and live.process is not None:
+            live.process.kill()
+            live.process = None
+        if self._workdir is not None:
+            self._workdir.cleanup()
+        self.ended = True
+
     def end(self) -> Record:
         """The last point's outputs checked and the record written (once)."""
         if not self.ended:
@@ -181,13 +207,14 @@ class RowAtRate:
         place = Placement.of(options)
         start(live, options, self._max_calls, place, f"[{self.label}]")
         wait_ready(live, place, f"[{self.label}]")
-        capacity, what = _closed_loop(live, self._max_calls), "closed loop {:,.0f} calls/s"
+        capacity, what = closed_loop.timed(live, self._max_calls), "closed loop {:,.0f} calls/s"
         if self.batcher is not None:  # its closed loop: bursts drained B a call
             self._drains = batcher_drain.drain(live, capacity, options.batch)
             capacity, what = float(np.median(self._drains)), "a burst drained {:,.0f}/s"
         console.say(f"  {self.label}: {what.format(capacity)}; searching the "
                     f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
-        self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal)
+        self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal,
+                                  self._window_s)  # fmt: skip
         self._shape = rate_repeats.curve(self._points.serve, capacity)
 
     def _search(self, index: int) -> None:
@@ -208,13 +235,15 @@ class RowAtRate:
             "seed": self.seed, "step": rate_search.STEP, "spin_ns": SPIN_NS,
             "closed_calls_per_s": points.capacity, "rate": found.median or None,
             "capped": found.capped, "rate_interval": [low, high], "repeats": self.repeats,
-            "repeat_rates": list(found.rates), "interval_method": rate_repeats.METHOD,
+            "repeat_rates": list(found.rates), "interval_method": rate_repeats.method(self.repeats),
             "in_turn": self.in_turn, "served_again": points.served_again,
             **({"deal": self.deal, "deal_how": dealing.how(self.deal, language_key(self.spec))}
                if self.deal is not None else {}),
             **({"batcher": {**self.batcher.to_json(), "drained_per_s": self._drains}}
                if self.batcher is not None else {}),
-            "windows_rule": rate_windows.rule(),
+            "windows_rule": rate_windows.rule(self._window_s),
+            **({"coarse": True} if self.coarse else {}),
+            **({"chosen_from": self.chosen_from} if self.chosen_from else {}),
             "curve": list(rate_repeats.CURVE),
             "points": [p.to_json() for p in self._shape]
                       + [p.to_json() | {"repeat": i} for i, s in enumerate(self._searches)
@@ -264,31 +293,3 @@ def serve_row(
         return row.end()
     finally:
         kill_all()
-
-
-def _closed_loop(live: Live, max_calls: int) -> float:
-    """The closed loop at the row's callers: rounds of about ROUND_S (into the record), then
-    its latency pass; its calls a second (the curve's capacity)."""
-    process = live.process
-    assert process is not None
-    callers = live.record.callers
-
-    def closed_round(k: int) -> dict[str, Any]:
-        process.send(f"round {k}")
-        live.sent_rounds += 1
-        return process.event("round", ROUND_LIMIT)
-
-    first = closed_round(min(100, max_calls))
-    per_call = first["ns"] / first["calls"]  # one caller's time per call, N at once
-    k = max(1, min(max_calls, int(ROUND_S * 1e9 / max(per_call, 1.0))))
-    for index in range(CLOSED_ROUNDS):
-        answer = closed_round(k)
-        live.record.rounds.append(Round(index, k, int(answer["ns"]), answer.get("cpu_ns"),
-                                        callers=callers,
-                                        caller_ns=answer.get("caller_ns")))  # fmt: skip
-    capacity = 1e9 / float(np.median([r.per_call_ns for r in live.record.rounds]))
-    latency_calls = min(max_calls, LATENCY_CAP, max(k, -(-rate_search.MIN_CALLS // callers)))
-    process.send(f"latencies {latency_calls}")
-    process.event("latencies", ROUND_LIMIT)
-    live.latencies = np.fromfile(live.workdir / "latencies.i64", dtype="<i8")
-    return capacity

@@ -41,6 +41,7 @@ class ServingPoint:
     callers: int
     processes: int = 1
     batcher: Batcher | None = None  # contract 7: one caller through its kit's batcher
+    threads: int = 1  # intra-op threads (bench's serving phase: one caller of C of them)
 
     @property
     def label(self) -> str:
@@ -48,6 +49,8 @@ class ServingPoint:
             return f"{self.spec.id} {self.batcher.label}"
         if self.processes > 1:
             return f"{self.spec.id} x{self.processes} processes"
+        if self.threads > 1:
+            return f"{self.spec.id} x{self.callers} at {self.threads} intra-op threads"
         return f"{self.spec.id} x{self.callers}"
 
 

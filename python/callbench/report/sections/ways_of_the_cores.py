@@ -161,6 +161,9 @@ def section(sweeps: Sweeps, cores: int) -> str | None:
                          p99_us(w.record), w.asks])  # fmt: skip
         answers.append(f"- **{language}**: {verdict(found)}.")
     intro = (
+        f"The ceiling each way reaches when latency does not matter: closed loops, no bound "
+        f"(so batching thousands wins; where a run served at a rate, *How best to use the "
+        f"cores, within the bound* above answers for a service). "
         f"Three ways to spend this machine's {cores} cores on one model, per language on its "
         f"row with the most calls a second at {cores} callers (at one caller, a callers-only "
         f"row is its runtime's row sharing the model): {cores} callers of one intra-op "

@@ -1,0 +1,80 @@
+"""bench's serving phase's coarse rows: fewer searches and shorter windows, said in the
+record; a batcher pass's row served as a curve only, then dropped without a record; one
+caller of several intra-op threads in a folder of its own."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from callbench.harness.load import (
+    dynamic_batcher,
+    rate_repeats,
+    rate_windows,
+    rows_in_turn,
+    serving,
+)
+from callbench.harness.options import RunOptions
+from callbench.harness.run import check_models
+from callbench.records.store import load_run
+from tests.test_serving import callers_spec, run_folder, short_points
+
+__all__ = ["short_points"]  # the fixture: a few hundred arrivals a point
+
+
+@pytest.fixture(autouse=True)
+def short_coarse_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rate_windows, "COARSE_WINDOW_S", 0.004)
+
+
+def test_a_coarse_row_says_its_searches_and_windows(small_models: Path, tmp_path: Path) -> None:
+    run_dir = run_folder(tmp_path)
+    options = RunOptions(models=small_models, warmup=5, pin=False)
+    row = serving.RowAtRate(callers_spec("ok"), 1, options, run_dir, check_models(small_models),
+                            1e7, "a test's", coarse=True)  # fmt: skip
+    [record] = rows_in_turn.serve_in_turn([row], lambda row: nullcontext())
+    assert record.status == "ok", record.error
+    found = record.serving
+    assert found is not None and found["coarse"] is True
+    assert found["repeats"] == rate_repeats.COARSE_REPEATS == len(found["repeat_rates"])
+    assert found["windows_rule"]["window_s"] == 0.004
+    assert "75% coverage, not 95%" in found["interval_method"]
+
+
+def test_a_batcher_pass_row_gives_its_curve_rate_and_leaves_nothing(
+    small_models: Path, tmp_path: Path
+) -> None:
+    run_dir = run_folder(tmp_path)
+    options = RunOptions(models=small_models, warmup=5, pin=False)
+    row = serving.RowAtRate(callers_spec("ok"), 1, options, run_dir, check_models(small_models),
+                            1e7, "a test's", batcher=dynamic_batcher.Batcher(4, 100),
+                            coarse=True)  # fmt: skip
+    row.begin()
+    live = row._live
+    assert live is not None and live.process is not None
+    rate = row.curve_rate()
+    assert rate is not None and rate > 0
+    row.drop()
+    assert row.ended and live.process is None and row.curve_rate() is None
+    assert list(run_dir.rglob("sweep-*")) == []  # no record, no folder
+
+
+def test_one_caller_of_intra_op_threads_is_a_row_of_its_own(
+    small_models: Path, tmp_path: Path
+) -> None:
+    run_dir = run_folder(tmp_path)
+    options = RunOptions(models=small_models, warmup=5, pin=False)
+    spec = callers_spec("ok")
+    rows = [serving.RowAtRate(spec, 1, replace(options, threads=t), run_dir,
+                              check_models(small_models), 1e7, "a test's", 1, coarse=True)
+            for t in (1, 2)]  # fmt: skip
+    assert [r.label for r in rows] == [f"{spec.id} x1", f"{spec.id} x1 at 2 intra-op threads"]
+    records = rows_in_turn.serve_in_turn(rows, lambda row: nullcontext())
+    assert [r.status for r in records] == ["ok", "ok"], [r.error for r in records]
+    run = load_run(run_dir)
+    assert sorted(run.sweeps["serving"]) == [1]
+    assert sorted(r.threads for r in run.sweeps["serving"][1]) == [1, 2]
+    assert (run_dir / "sweep-serving" / "1-intra-op2" / f"{spec.id}.json").is_file()
