@@ -134,7 +134,11 @@ def test_a_quick_search_is_labelled_without_an_interval() -> None:
     row = with_repeats("cpp-q", [6e4], repeats=1)
     text = serving_at_a_rate.section({1: [row]})
     assert "60,000 (one search, --quick: no interval)" in text
-    assert "--quick: no interval, so no claim" in text and "[95%]" in text
+    # The rate's column names the bound, and no interval where there is none.
+    assert "--quick: no interval, so no claim" in text and "[95%]" not in text
+    assert "| requests a second within p99 1 ms |" in text
+    five = serving_at_a_rate.section({1: [with_repeats("cpp-r", [5e4, 6e4, 5.5e4, 7e4, 6.5e4])]})
+    assert "| requests a second within p99 1 ms [95%] |" in five
 
 
 def test_serve_rates_line_gives_the_interval_of_repeated_searches() -> None:

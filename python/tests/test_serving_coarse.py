@@ -5,8 +5,8 @@ caller of several intra-op threads in a folder of its own."""
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,11 +30,18 @@ def short_coarse_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rate_windows, "COARSE_WINDOW_S", 0.004)
 
 
+def coarse_row(
+    models: Path, run_dir: Path, bound_ns: float = 1e7, threads: int = 1, **given: Any
+) -> serving.RowAtRate:
+    """The test driver's row at one caller, coarse, its bound ``bound_ns``."""
+    options = RunOptions(models=models, warmup=5, pin=False, threads=threads)
+    return serving.RowAtRate(callers_spec("ok"), 1, options, run_dir, check_models(models),
+                             bound_ns, "a test's", coarse=True, **given)  # fmt: skip
+
+
 def test_a_coarse_row_says_its_searches_and_windows(small_models: Path, tmp_path: Path) -> None:
     run_dir = run_folder(tmp_path)
-    options = RunOptions(models=small_models, warmup=5, pin=False)
-    row = serving.RowAtRate(callers_spec("ok"), 1, options, run_dir, check_models(small_models),
-                            1e7, "a test's", coarse=True)  # fmt: skip
+    row = coarse_row(small_models, run_dir)
     [record] = rows_in_turn.serve_in_turn([row], lambda row: nullcontext())
     assert record.status == "ok", record.error
     found = record.serving
@@ -48,10 +55,7 @@ def test_a_batcher_pass_row_gives_its_curve_rate_and_leaves_nothing(
     small_models: Path, tmp_path: Path
 ) -> None:
     run_dir = run_folder(tmp_path)
-    options = RunOptions(models=small_models, warmup=5, pin=False)
-    row = serving.RowAtRate(callers_spec("ok"), 1, options, run_dir, check_models(small_models),
-                            1e7, "a test's", batcher=dynamic_batcher.Batcher(4, 100),
-                            coarse=True)  # fmt: skip
+    row = coarse_row(small_models, run_dir, batcher=dynamic_batcher.Batcher(4, 100))
     row.begin()
     live = row._live
     assert live is not None and live.process is not None
@@ -66,11 +70,8 @@ def test_one_caller_of_intra_op_threads_is_a_row_of_its_own(
     small_models: Path, tmp_path: Path
 ) -> None:
     run_dir = run_folder(tmp_path)
-    options = RunOptions(models=small_models, warmup=5, pin=False)
     spec = callers_spec("ok")
-    rows = [serving.RowAtRate(spec, 1, replace(options, threads=t), run_dir,
-                              check_models(small_models), 1e7, "a test's", 1, coarse=True)
-            for t in (1, 2)]  # fmt: skip
+    rows = [coarse_row(small_models, run_dir, threads=t, repeats=1) for t in (1, 2)]
     assert [r.label for r in rows] == [f"{spec.id} x1", f"{spec.id} x1 at 2 intra-op threads"]
     records = rows_in_turn.serve_in_turn(rows, lambda row: nullcontext())
     assert [r.status for r in records] == ["ok", "ok"], [r.error for r in records]
@@ -78,3 +79,24 @@ def test_one_caller_of_intra_op_threads_is_a_row_of_its_own(
     assert sorted(run.sweeps["serving"]) == [1]
     assert sorted(r.threads for r in run.sweeps["serving"][1]) == [1, 2]
     assert (run_dir / "sweep-serving" / "1-intra-op2" / f"{spec.id}.json").is_file()
+
+
+def test_a_batcher_pass_that_passes_nothing_is_recorded_skipped_saying_why(
+    small_models: Path, tmp_path: Path
+) -> None:
+    from callbench.cli.phases.serving import _batcher_pass
+    from callbench.harness.load.serving_plan import ServingPoint
+
+    run_dir = run_folder(tmp_path)
+    spec = callers_spec("ok")
+    points = [ServingPoint(spec, 1, batcher=dynamic_batcher.Batcher(b, 100)) for b in (2, 4)]
+
+    def row_of(point: ServingPoint, skip: str | None) -> serving.RowAtRate:
+        # A bound of 1 ns: no point can pass it.
+        return coarse_row(small_models, run_dir, 1.0, skip=skip, batcher=point.batcher)
+
+    row = _batcher_pass(points, row_of, lambda row: nullcontext())
+    assert row.ended and row.record.status == "skipped"
+    assert "no batcher's curve (B 2 D 100 us, B 4 D 100 us" in (row.record.error or "")
+    assert (run_dir / "sweep-serving" / "1-batcher-b4-d100" / f"{spec.id}.json").is_file()
+    assert not (run_dir / "sweep-serving" / "1-batcher-b2-d100").exists()

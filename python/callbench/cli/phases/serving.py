@@ -59,8 +59,8 @@ def served_ways(
     pinned = pinned_for(options)
     try:
         chosen = [_batcher_pass(points, row_of, pinned) for points in passes.values()]
-        served = [row_of(point) for point in rows] + [row for row in chosen if row is not None]
-        records = []
+        served = [row_of(point) for point in rows] + [row for row in chosen if not row.ended]
+        records = [row.record for row in chosen if row.ended]  # none passed: skipped
         for point, why in not_served:  # recorded as skipped, saying why
             console.say(f"  {point.label}: not served: {why}")
             skipped = row_of(point, why)
@@ -75,14 +75,16 @@ def served_ways(
 
 
 def _batcher_pass(
-    points: Sequence[ServingPoint], row_of: Callable[[ServingPoint], serving.RowAtRate],
+    points: Sequence[ServingPoint],
+    row_of: Callable[[ServingPoint, str | None], serving.RowAtRate],
     pinned: Callable[[serving.RowAtRate], AbstractContextManager[None]],
-) -> serving.RowAtRate | None:  # fmt: skip
+) -> serving.RowAtRate:  # fmt: skip
     """One language's batchers each served as a curve only (loaded one at a time); the row
-    of the one whose curve passed most, not yet begun, carrying what was tried."""
+    of the one whose curve passed most, not yet begun, carrying what was tried (none passed:
+    the largest B's row, recorded as skipped, saying why)."""
     tried: list[tuple[ServingPoint, float | None]] = []
     for point in points:
-        row = row_of(point)
+        row = row_of(point, None)
         with pinned(row):
             row.begin()
         rate = row.curve_rate()
@@ -91,11 +93,17 @@ def _batcher_pass(
         tried.append((point, rate))
     passed = [(p, r) for p, r in tried if r is not None]
     if not passed:
-        console.say(f"  {points[0].spec.id}: no batcher's curve passed within the bound: none "
-                    "served")  # fmt: skip
-        return None
+        tried_at = ", ".join(p.batcher.label.removeprefix("batcher ") for p in points
+                             if p.batcher is not None)  # fmt: skip
+        why = (f"in the coarse pass no batcher's curve ({tried_at}, each at shares of its own "
+               "closed loop) passed a point within the bound; callbench serve-rate --batcher "
+               "serves it at the full pace (longer windows, more searches)")  # fmt: skip
+        console.say(f"  {points[0].spec.id}: {why}")
+        skipped = row_of(points[-1], why)
+        skipped.begin()
+        return skipped
     point, _ = max(passed, key=lambda found: found[1] or 0.0)
-    row = row_of(point)
+    row = row_of(point, None)
     row.chosen_from = [{"batch": p.batcher.batch, "max_delay_us": p.batcher.max_delay_us,
                         "gathered": p.batcher.gathered, "curve_rate": r}
                        for p, r in tried if p.batcher is not None]  # fmt: skip

@@ -52,16 +52,18 @@ CONTENTION = 2.0
 # bound (100 µs at our MLP's 1 ms, where serve-rate's runs found D 100 µs and 300 µs close).
 BATCHES = (4, 16, 64)
 DELAY_SHARE = 0.1
-# A coarse row and N: loaded with its closed loop (about LOAD_S), its curve, then its
+# A coarse row and N: loaded (its record's load time, else LOAD_S) with its closed loop
+# (about CLOSED_S), its curve, then its
 # searches of about SEARCH_POINTS points each; a point's arrivals at about TYPICAL_SHARE of
 # the closed loop, cut into windows of COARSE_WINDOW_S (longer for a slow call, whose
 # windows need WINDOW_ARRIVALS: a ResNet-50's point takes POINT_MAX_S). Our MLP: about 9 s
 # a row and N, 5 s a curve alone.
 LOAD_S = 3.0
+CLOSED_S = 1.0
 SEARCH_POINTS = 3
 TYPICAL_SHARE = 0.7
 LEAD_S = rate_points.LEAD_NS / 1e9
-BUDGET_MIN = 5.0
+BUDGET_MIN = 6.0
 
 
 def point_s(closed_per_s: float) -> float:
@@ -71,15 +73,21 @@ def point_s(closed_per_s: float) -> float:
     return size.arrivals * size.most / rate + LEAD_S
 
 
-def curve_s(closed_per_s: float) -> float:
-    """About how long a way's load and curve alone take (the batcher pass's)."""
-    return LOAD_S + len(rate_repeats.CURVE) * point_s(closed_per_s)
+def curve_s(closed_per_s: float, load_s: float = LOAD_S) -> float:
+    """About how long a way's load (``load_s``), closed loop and curve alone take (the
+    batcher pass's)."""
+    return load_s + CLOSED_S + len(rate_repeats.CURVE) * point_s(closed_per_s)
 
 
-def row_s(closed_per_s: float) -> float:
+def row_s(closed_per_s: float, load_s: float = LOAD_S) -> float:
     """About how long a coarse row and N takes: its curve, then its searches."""
     searches = rate_repeats.COARSE_REPEATS * SEARCH_POINTS * point_s(closed_per_s)
-    return curve_s(closed_per_s) + searches
+    return curve_s(closed_per_s, load_s) + searches
+
+
+def load_s(record: Record) -> float:
+    """How long the row took to load in ``record``'s run (LOAD_S where it says none)."""
+    return record.load_ns / 1e9 if record.load_ns else LOAD_S
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,7 @@ class Contender:
 
     point: ServingPoint
     closed_per_s: float
+    load_s: float = LOAD_S
 
 
 @dataclass
@@ -98,6 +107,7 @@ class LanguageWays:
     language: str
     one: ServingPoint
     one_per_s: float  # its closed loop at one caller
+    one_load_s: float = LOAD_S
     at_cores: list[Contender] = field(default_factory=list)
     batchers: list[ServingPoint] = field(default_factory=list)
     left_out: list[tuple[ServingPoint, str]] = field(default_factory=list)
@@ -160,7 +170,7 @@ def contenders(
         deal = dealing.deal_for(language, None) if point.processes > 1 else None
         if serving.why_not(spec, point.callers, deal):
             continue
-        found = Contender(point, 1e9 / r.median_ns)
+        found = Contender(point, 1e9 / r.median_ns, load_s(r))
         name = way_name(point, cores)
         if name not in best or found.closed_per_s > best[name].closed_per_s:
             best[name] = found
@@ -195,9 +205,11 @@ def plan(
     skipped, each said once."""
     languages: list[LanguageWays] = []
     said: list[str] = []
-    closed = {r.id: 1e9 / r.median_ns for r in one_caller if r.ok}
+    timed = {r.id: r for r in one_caller if r.ok}
     for spec in best_rows(specs, one_caller):
-        found = LanguageWays(language_key(spec), ServingPoint(spec, 1), closed[spec.id])
+        one = timed[spec.id]
+        found = LanguageWays(language_key(spec), ServingPoint(spec, 1), 1e9 / one.median_ns,
+                             load_s(one))  # fmt: skip
         ways = contenders(specs, swept, found.language, cores) if cores > 1 else []
         top = ways[0].closed_per_s if ways else 0.0
         for way in ways:
@@ -213,20 +225,23 @@ def plan(
         languages.append(found)
     # In order of what the answer needs most: every language's base, then its best way at C,
     # then its batcher, then the rest of its contenders.
-    # Each item with its closed loop (a batcher pass's: its row's at one caller, a floor).
-    ordered: list[tuple[str, ServingPoint | list[ServingPoint], float]] = []
-    ordered += [(w.language, w.one, w.one_per_s) for w in languages]
-    ordered += [(w.language, w.at_cores[0].point, w.at_cores[0].closed_per_s)
-                for w in languages if w.at_cores]  # fmt: skip
-    ordered += [(w.language, w.batchers, w.one_per_s) for w in languages if w.batchers]
-    ordered += [(w.language, c.point, c.closed_per_s) for w in languages for c in w.at_cores[1:]]
+    # Each item with its closed loop and load (a batcher pass's: its row's at one caller, a
+    # floor of its closed loop).
+    ordered: list[tuple[str, ServingPoint | list[ServingPoint], float, float]] = []
+    ordered += [(w.language, w.one, w.one_per_s, w.one_load_s) for w in languages]
+    ordered += [(w.language, w.at_cores[0].point, w.at_cores[0].closed_per_s,
+                 w.at_cores[0].load_s) for w in languages if w.at_cores]  # fmt: skip
+    ordered += [(w.language, w.batchers, w.one_per_s, w.one_load_s)
+                for w in languages if w.batchers]  # fmt: skip
+    ordered += [(w.language, c.point, c.closed_per_s, c.load_s)
+                for w in languages for c in w.at_cores[1:]]  # fmt: skip
     rows: list[ServingPoint] = []
     passes: dict[str, list[ServingPoint]] = {}
     not_served = [left for w in languages for left in w.left_out]
     spent = 0.0
-    for language, item, per_s in ordered:
-        cost = (row_s(per_s) + curve_s(per_s) * len(item) if isinstance(item, list)
-                else row_s(per_s))  # fmt: skip
+    for language, item, per_s, load in ordered:
+        cost = (row_s(per_s, load) + curve_s(per_s, load) * len(item) if isinstance(item, list)
+                else row_s(per_s, load))  # fmt: skip
         if spent + cost > budget_s:
             past = (f"past the serving phase's budget of {budget_s / 60:g} min (it would take "
                     f"about {cost:,.0f} s, {point_s(per_s):.2g} s a rate point, with "

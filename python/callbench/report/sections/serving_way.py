@@ -22,6 +22,8 @@ def way(r: Record) -> str:
     if r.processes > 1:
         deal = (r.serving or {}).get("deal")
         return f"{r.processes} processes" + (f", {deal}" if deal else "")
+    if r.threads > 1:  # bench's serving phase: one caller of T intra-op threads
+        return f"one caller, {r.threads} intra-op threads"
     return "threads" if r.callers > 1 else "one caller"
 
 
