@@ -33,7 +33,6 @@ from pathlib import Path
 from callbench.harness import batch_reach
 from callbench.harness.load import (
     dealing,
-    rate_points,
     rate_repeats,
     rate_windows,
     serving,
@@ -56,13 +55,17 @@ DELAY_SHARE = 0.1
 # (about CLOSED_S), its curve, then its
 # searches of about SEARCH_POINTS points each; a point's arrivals at about TYPICAL_SHARE of
 # the closed loop, cut into windows of COARSE_WINDOW_S (longer for a slow call, whose
-# windows need WINDOW_ARRIVALS: a ResNet-50's point takes POINT_MAX_S). Our MLP: about 9 s
-# a row and N, 5 s a curve alone.
+# windows need WINDOW_ARRIVALS: a ResNet-50's point takes POINT_MAX_S). Our MLP: about 13 s
+# a row and N, 6 s a curve alone.
 LOAD_S = 3.0
 CLOSED_S = 1.0
 SEARCH_POINTS = 3
 TYPICAL_SHARE = 0.7
-LEAD_S = rate_points.LEAD_NS / 1e9
+# Each point's own cost beyond its arrivals: its lead, writing its schedule, reading and
+# cutting its times, the contention probe either side. Run 20261206T072748Z-vm-961738's phase
+# took 420 s for 599 points (473 searched, 126 of the pass's curves) whose schedules spanned
+# about 224 s: about 0.3 s a point beyond its span, driver starts included.
+POINT_OVERHEAD_S = 0.3
 BUDGET_MIN = 6.0
 
 
@@ -70,7 +73,7 @@ def point_s(closed_per_s: float) -> float:
     """About how long a coarse point of a way of ``closed_per_s`` takes (s)."""
     rate = max(TYPICAL_SHARE * closed_per_s, 1e-3)
     size = rate_windows.WindowSize.at(rate, rate_windows.COARSE_WINDOW_S)
-    return size.arrivals * size.most / rate + LEAD_S
+    return size.arrivals * size.most / rate + POINT_OVERHEAD_S
 
 
 def curve_s(closed_per_s: float, load_s: float = LOAD_S) -> float:
