@@ -95,8 +95,31 @@ def test_a_batcher_pass_that_passes_nothing_is_recorded_skipped_saying_why(
         # A bound of 1 ns: no point can pass it.
         return coarse_row(small_models, run_dir, 1.0, skip=skip, batcher=point.batcher)
 
-    row = _batcher_pass(points, row_of, lambda row: nullcontext())
+    row = _batcher_pass(points, row_of, lambda row: nullcontext(), 1.0)
     assert row.ended and row.record.status == "skipped"
     assert "no batcher's curve (B 2 D 100 us, B 4 D 100 us" in (row.record.error or "")
     assert (run_dir / "sweep-serving" / "1-batcher-b4-d100" / f"{spec.id}.json").is_file()
     assert not (run_dir / "sweep-serving" / "1-batcher-b2-d100").exists()
+
+
+def test_a_batcher_pass_chooses_the_curve_that_passed_most_after_its_other_delays(
+    small_models: Path, tmp_path: Path
+) -> None:
+    from callbench.cli.phases.serving import _batcher_pass
+    from callbench.harness.load.serving_plan import ServingPoint
+
+    run_dir = run_folder(tmp_path)
+    spec = callers_spec("ok")
+    points = [ServingPoint(spec, 1, batcher=dynamic_batcher.Batcher(b, 100)) for b in (2, 4)]
+
+    def row_of(point: ServingPoint, skip: str | None) -> serving.RowAtRate:
+        return coarse_row(small_models, run_dir, 1e7, skip=skip, batcher=point.batcher)
+
+    row = _batcher_pass(points, row_of, lambda row: nullcontext(), 1e7)
+    assert not row.ended and row.batcher is not None
+    # Both B at D 100 µs, then the better B at a delay of 0.3 of the 10 ms bound.
+    tried = [(c["batch"], c["max_delay_us"]) for c in row.chosen_from]
+    assert tried[:2] == [(2, 100), (4, 100)] and tried[2][1] == 3000 and len(tried) == 3
+    best = max(row.chosen_from, key=lambda c: c["curve_rate"] or 0.0)
+    assert (row.batcher.batch, row.batcher.max_delay_us) == (best["batch"], best["max_delay_us"])
+    assert list(run_dir.rglob("sweep-*")) == []  # the pass left no record

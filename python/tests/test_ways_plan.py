@@ -86,3 +86,10 @@ def test_way_names_say_how_the_cores_are_spent() -> None:
     assert ways_plan.way_name(point(twin, 4), 4) == "4 callers in threads, a model each"
     assert ways_plan.way_name(point(row, 1, 4), 4) == "4 processes"
     assert ways_plan.way_name(point(row, 1, threads=4), 4) == "1 caller, 4 intra-op threads"
+
+
+def test_the_pass_tries_the_chosen_b_at_its_other_delays() -> None:
+    row = lookup("cpp-onnxruntime-reuse")
+    chosen = ways_plan.ServingPoint(row, 1, batcher=ways_plan.Batcher(16, 100, True))
+    [other] = ways_plan.other_delays(chosen, 1e6)
+    assert other.batcher == ways_plan.Batcher(16, 300, True) and other.spec is row

@@ -58,7 +58,7 @@ def served_ways(
 
     pinned = pinned_for(options)
     try:
-        chosen = [_batcher_pass(points, row_of, pinned) for points in passes.values()]
+        chosen = [_batcher_pass(points, row_of, pinned, bound) for points in passes.values()]
         served = [row_of(point) for point in rows] + [row for row in chosen if not row.ended]
         records = [row.record for row in chosen if row.ended]  # none passed: skipped
         for point, why in not_served:  # recorded as skipped, saying why
@@ -77,13 +77,15 @@ def served_ways(
 def _batcher_pass(
     points: Sequence[ServingPoint],
     row_of: Callable[[ServingPoint, str | None], serving.RowAtRate],
-    pinned: Callable[[serving.RowAtRate], AbstractContextManager[None]],
+    pinned: Callable[[serving.RowAtRate], AbstractContextManager[None]], bound_ns: float,
 ) -> serving.RowAtRate:  # fmt: skip
-    """One language's batchers each served as a curve only (loaded one at a time); the row
-    of the one whose curve passed most, not yet begun, carrying what was tried (none passed:
-    the largest B's row, recorded as skipped, saying why)."""
+    """One language's batchers each served as a curve only (loaded one at a time), then the
+    B whose curve passed most at the pass's other D (ways_plan.other_delays); the row of the
+    one whose curve passed most, not yet begun, carrying what was tried (none passed: the
+    largest B's row, recorded as skipped, saying why)."""
     tried: list[tuple[ServingPoint, float | None]] = []
-    for point in points:
+
+    def curve(point: ServingPoint) -> None:
         row = row_of(point, None)
         with pinned(row):
             row.begin()
@@ -91,7 +93,15 @@ def _batcher_pass(
         row.drop()
         console.say(f"  {row.label}: its curve passed {rate or 0:,.0f}/s (coarse pass)")
         tried.append((point, rate))
+
+    for point in points:
+        curve(point)
     passed = [(p, r) for p, r in tried if r is not None]
+    if passed:
+        for point in ways_plan.other_delays(max(passed, key=lambda found: found[1] or 0.0)[0],
+                                            bound_ns):  # fmt: skip
+            curve(point)
+        passed = [(p, r) for p, r in tried if r is not None]
     if not passed:
         tried_at = ", ".join(p.batcher.label.removeprefix("batcher ") for p in points
                              if p.batcher is not None)  # fmt: skip

@@ -27,7 +27,7 @@ serves as far as its call's cost allows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from callbench.harness import batch_reach
@@ -47,10 +47,12 @@ from callbench.roles import CALLERS_ONLY, GATHERED
 
 # A way at C is served where its closed loop is within this factor of the best way's.
 CONTENTION = 2.0
-# The coarse pass's batchers: up to B arrivals a call, each at a delay of DELAY_SHARE of the
-# bound (100 µs at our MLP's 1 ms, where serve-rate's runs found D 100 µs and 300 µs close).
+# The coarse pass's batchers: first up to B arrivals a call for each of BATCHES, each at a
+# delay of DELAY_SHARES[0] of the bound (100 µs at our MLP's 1 ms); then the B whose curve
+# passed most at each other share (300 µs: serve-rate's runs on our MLP searched D 100 and
+# 300 µs, and neither served more in every language).
 BATCHES = (4, 16, 64)
-DELAY_SHARE = 0.1
+DELAY_SHARES = (0.1, 0.3)
 # A coarse row and N: loaded (its record's load time, else LOAD_S) with its closed loop
 # (about CLOSED_S), its curve, then its
 # searches of about SEARCH_POINTS points each; a point's arrivals at about TYPICAL_SHARE of
@@ -185,7 +187,7 @@ def batchers(
 ) -> tuple[list[ServingPoint], list[str]]:
     """The coarse pass's batchers for ``spec`` (the language's best row at one caller), and
     those its artifact cannot take, with why."""
-    delay_us = max(1, round(bound_ns * DELAY_SHARE / 1e3))
+    delay_us = delay_of(DELAY_SHARES[0], bound_ns)
     gathered = GATHERED in spec.roles
     points, skipped = [], []
     for b in BATCHES:
@@ -196,6 +198,19 @@ def batchers(
         else:
             skipped.append(f"{spec.id} {batcher.label}: {why}")
     return points, skipped
+
+
+def delay_of(share: float, bound_ns: float) -> int:
+    """A batcher's D in µs: ``share`` of the bound, at least 1."""
+    return max(1, round(bound_ns * share / 1e3))
+
+
+def other_delays(point: ServingPoint, bound_ns: float) -> list[ServingPoint]:
+    """The coarse pass's second step: ``point`` (the B whose curve passed most) at each of
+    DELAY_SHARES after the first."""
+    assert point.batcher is not None
+    return [replace(point, batcher=replace(point.batcher, max_delay_us=delay_of(share, bound_ns)))
+            for share in DELAY_SHARES[1:]]  # fmt: skip
 
 
 def plan(
@@ -243,14 +258,14 @@ def plan(
     not_served = [left for w in languages for left in w.left_out]
     spent = 0.0
     for language, item, per_s, load in ordered:
-        cost = (row_s(per_s, load) + curve_s(per_s, load) * len(item) if isinstance(item, list)
-                else row_s(per_s, load))  # fmt: skip
+        curves = len(item) + len(DELAY_SHARES) - 1 if isinstance(item, list) else 0
+        cost = row_s(per_s, load) + curve_s(per_s, load) * curves
         if spent + cost > budget_s:
             past = (f"past the serving phase's budget of {budget_s / 60:g} min (it would take "
                     f"about {cost:,.0f} s, {point_s(per_s):.2g} s a rate point, with "
                     f"{spent:,.0f} s planned before it)")  # fmt: skip
             if isinstance(item, list):
-                said.append(f"{language}'s batcher pass ({len(item)} curves, then the batcher "
+                said.append(f"{language}'s batcher pass ({curves} curves, then the batcher "
                             f"chosen): {past}")  # fmt: skip
             else:
                 not_served.append((item, past))
