@@ -39,6 +39,20 @@ def coarse_row(
                              bound_ns, "a test's", coarse=True, **given)  # fmt: skip
 
 
+def batcher_pass(models: Path, run_dir: Path, bound_ns: float) -> serving.RowAtRate:
+    """bench's coarse pass over the test driver at B 2 and 4 (D 100 µs), bound ``bound_ns``."""
+    from callbench.cli.phases.serving import _batcher_pass
+    from callbench.harness.load.serving_plan import ServingPoint
+
+    spec = callers_spec("ok")
+    points = [ServingPoint(spec, 1, batcher=dynamic_batcher.Batcher(b, 100)) for b in (2, 4)]
+
+    def row_of(point: ServingPoint, skip: str | None) -> serving.RowAtRate:
+        return coarse_row(models, run_dir, bound_ns, skip=skip, batcher=point.batcher)
+
+    return _batcher_pass(points, row_of, lambda row: nullcontext(), bound_ns)
+
+
 def test_a_coarse_row_says_its_searches_and_windows(small_models: Path, tmp_path: Path) -> None:
     run_dir = run_folder(tmp_path)
     row = coarse_row(small_models, run_dir)
@@ -84,18 +98,9 @@ def test_one_caller_of_intra_op_threads_is_a_row_of_its_own(
 def test_a_batcher_pass_that_passes_nothing_is_recorded_skipped_saying_why(
     small_models: Path, tmp_path: Path
 ) -> None:
-    from callbench.cli.phases.serving import _batcher_pass
-    from callbench.harness.load.serving_plan import ServingPoint
-
     run_dir = run_folder(tmp_path)
     spec = callers_spec("ok")
-    points = [ServingPoint(spec, 1, batcher=dynamic_batcher.Batcher(b, 100)) for b in (2, 4)]
-
-    def row_of(point: ServingPoint, skip: str | None) -> serving.RowAtRate:
-        # A bound of 1 ns: no point can pass it.
-        return coarse_row(small_models, run_dir, 1.0, skip=skip, batcher=point.batcher)
-
-    row = _batcher_pass(points, row_of, lambda row: nullcontext(), 1.0)
+    row = batcher_pass(small_models, run_dir, 1.0)  # a bound of 1 ns: no point can pass it
     assert row.ended and row.record.status == "skipped"
     assert "no batcher's curve (B 2 D 100 us, B 4 D 100 us" in (row.record.error or "")
     assert (run_dir / "sweep-serving" / "1-batcher-b4-d100" / f"{spec.id}.json").is_file()
@@ -105,17 +110,8 @@ def test_a_batcher_pass_that_passes_nothing_is_recorded_skipped_saying_why(
 def test_a_batcher_pass_chooses_the_curve_that_passed_most_after_its_other_delays(
     small_models: Path, tmp_path: Path
 ) -> None:
-    from callbench.cli.phases.serving import _batcher_pass
-    from callbench.harness.load.serving_plan import ServingPoint
-
     run_dir = run_folder(tmp_path)
-    spec = callers_spec("ok")
-    points = [ServingPoint(spec, 1, batcher=dynamic_batcher.Batcher(b, 100)) for b in (2, 4)]
-
-    def row_of(point: ServingPoint, skip: str | None) -> serving.RowAtRate:
-        return coarse_row(small_models, run_dir, 1e7, skip=skip, batcher=point.batcher)
-
-    row = _batcher_pass(points, row_of, lambda row: nullcontext(), 1e7)
+    row = batcher_pass(small_models, run_dir, 1e7)
     assert not row.ended and row.batcher is not None
     # Both B at D 100 µs, then the better B at a delay of 0.3 of the 10 ms bound.
     tried = [(c["batch"], c["max_delay_us"]) for c in row.chosen_from]

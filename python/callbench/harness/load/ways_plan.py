@@ -14,8 +14,9 @@ served ones in the report, so that a reader can see what was left out). The clos
 one caller batching is no guide to a batcher within a bound (a call of 10,000 waits for
 10,000 arrivals), so the batcher is chosen by a coarse pass instead: the language's best
 row at one caller through each of BATCHES at a delay of a tenth of the bound (gathered
-where its runtime takes a changing batch, else padded), each served as a curve only; the
-one whose curve passed most is served like the other ways.
+where its runtime takes a changing batch, else padded), then the B whose curve passed most
+at the other DELAY_SHARES, each served as a curve only; the one whose curve passed most is
+served like the other ways.
 
 Each point's cost is estimated from its closed loop (row_s, curve_s: a slow call's points
 are long, its windows needing enough arrivals): in the order of ``plan`` (each language's
@@ -54,8 +55,8 @@ CONTENTION = 2.0
 BATCHES = (4, 16, 64)
 DELAY_SHARES = (0.1, 0.3)
 # A coarse row and N: loaded (its record's load time, else LOAD_S) with its closed loop
-# (about CLOSED_S), its curve, then its
-# searches of about SEARCH_POINTS points each; a point's arrivals at about TYPICAL_SHARE of
+# (about CLOSED_S), its curve, then its searches of about SEARCH_POINTS points each; a
+# point's arrivals at about TYPICAL_SHARE of
 # the closed loop, cut into windows of COARSE_WINDOW_S (longer for a slow call, whose
 # windows need WINDOW_ARRIVALS: a ResNet-50's point takes POINT_MAX_S). Our MLP: about 13 s
 # a row and N, 6 s a curve alone.
