@@ -142,20 +142,28 @@ def _widths(runs: Sequence[Run]) -> str:
 
 
 def _callers(runs: Sequence[Run]) -> str:
-    """Per run, each language's best way to call the model from as many callers as the
-    run's machine has cores (its model named, for a user's)."""
-    from callbench.report.sections import callers_screen, many_callers
+    """Per run, each language's best way to use the run's cores: served within the run's p99
+    bound where the run has a serving phase, else called from as many callers as its
+    machine has cores (its model named, for a user's)."""
+    from callbench.report.sections import callers_screen, many_callers, served_screen
+    from callbench.report.sections.serving_at_a_rate import KIND as SERVING
     from callbench.report.sections.user_model import brought
 
     parts = []
     for run in runs:
         cores = int(run.env.get("cores") or 2)
-        every = many_callers.points(run.sweeps.get("callers"), run.sweeps.get("processes"))
         model = brought(run)
         what = f"`{model.get('file', '?')}`" if model else "our MLP"
-        head = (f"Run `{run.name}` ({what}, {run.env.get('cpu', '?')}, {cores} cores, "
-                f"commit `{_commit(run)}`; batch 1, one intra-op thread a caller, every "
-                f"caller's outputs verified):")  # fmt: skip
+        machine = (f"Run `{run.name}` ({what}, {run.env.get('cpu', '?')}, {cores} cores, "
+                   f"commit `{_commit(run)}`")  # fmt: skip
+        served = served_screen.table(run.sweeps.get(SERVING), cores)
+        if served:
+            parts += [f"{machine}; {served_screen.head(run.sweeps.get(SERVING))}):", "",
+                      served, ""]  # fmt: skip
+            continue
+        every = many_callers.points(run.sweeps.get("callers"), run.sweeps.get("processes"))
+        head = (f"{machine}; batch 1, one intra-op thread a caller, every caller's outputs "
+                f"verified):")  # fmt: skip
         body = callers_screen.table(every, cores) if every else "no callers sweep."
         parts += [head, "", body, ""]
     return "\n".join(parts)

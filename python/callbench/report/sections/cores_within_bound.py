@@ -92,25 +92,49 @@ def rate_text(way: ServedWay) -> str:
     return f"{shown} [{low:,.0f}–{high:,.0f}]" if way.repeats > 1 else f"{shown} (no interval)"
 
 
-def verdict(ways: Sequence[ServedWay]) -> str:
+@dataclass(frozen=True)
+class Answer:
+    """A language's answer among its served ways: the way, the runner-up it was weighed
+    against (None where it served alone), and whether their intervals are apart."""
+
+    way: ServedWay
+    runner_up: ServedWay | None
+    apart: bool
+
+
+def answer(ways: Sequence[ServedWay]) -> Answer | None:
     """The way that serves the most where its interval is apart from the runner-up's; else
-    the two overlap and the one that asks less is the answer."""
+    the two overlap and the one that asks less is the answer (None: none served)."""
     passing = [w for w in ways if w.rate > 0]
     if not passing:
-        return "no way served any rate within the bound"
+        return None
     best = passing[0]
     if len(passing) == 1:
-        return (f"only **{best.name}** served within the bound: {rate_text(best)} requests a "
-                f"second; it asks {best.asks}")  # fmt: skip
+        return Answer(best, None, apart=False)
     second = passing[1]
     if best.apart_above(second):
+        return Answer(best, second, apart=True)
+    simpler = min((best, second), key=lambda w: w.asking)
+    return Answer(simpler, best if simpler is second else second, apart=False)
+
+
+def verdict(ways: Sequence[ServedWay]) -> str:
+    """The answer in words, with the runner-up's rate beside it."""
+    found = answer(ways)
+    if found is None:
+        return "no way served any rate within the bound"
+    best, second = found.way, found.runner_up
+    if second is None:
+        return (f"only **{best.name}** served within the bound: {rate_text(best)} requests a "
+                f"second; it asks {best.asks}")  # fmt: skip
+    if found.apart:
         return (f"**{best.name}** serves the most: {rate_text(best)} requests a second, apart "
                 f"from the runner-up, {second.name} ({rate_text(second)}); it asks "
                 f"{best.asks}")  # fmt: skip
-    simpler = min((best, second), key=lambda w: w.asking)
-    return (f"{best.name} ({rate_text(best)}) and {second.name} ({rate_text(second)}) "
-            f"overlap: **{simpler.name}** is the answer, it asks less of the program "
-            f"({simpler.asks})")  # fmt: skip
+    first, other = sorted((best, second), key=lambda w: (-w.rate, w.asking))
+    return (f"{first.name} ({rate_text(first)}) and {other.name} ({rate_text(other)}) "
+            f"overlap: **{best.name}** is the answer, it asks less of the program "
+            f"({best.asks})")  # fmt: skip
 
 
 def row_of(way: ServedWay) -> list[str]:

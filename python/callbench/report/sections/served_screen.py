@@ -1,0 +1,111 @@
+"""The first screen's served answer (the README's ``callbench:callers`` block, where the run
+has a serving phase): per language, the way of using this machine's cores that serves the
+most requests a second with the p99 within the run's bound (the answer of *How best to use
+the cores, within the bound*), its rate with its interval, its rate over one caller's at the
+same bound, its p99 there, and what decides, each word on a figure of the run: which of wait
+or service sets its p99 at the rate found, how much of its closed loop (its ceiling) the
+bound leaves, and the cores that ceiling keeps busy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from callbench.harness.load.arrival_times import sets_the_p99
+from callbench.report.blocks import format as fmt
+from callbench.report.blocks.ratios import Ratio
+from callbench.report.sections.cores_within_bound import (
+    Answer,
+    Points,
+    ServedWay,
+    answer,
+    by_language,
+    rate_text,
+)
+from callbench.report.sections.serving_at_a_rate import bound_text, served
+from callbench.report.sections.serving_times import confirmed
+
+COARSE = " in bench's coarse mode"
+
+
+def over_one_caller(way: ServedWay, ways: Sequence[ServedWay]) -> Ratio | None:
+    """``way``'s rate over its language's one caller's at the same bound, its interval from
+    the two intervals' far ends (the widest the repeats allow); None where one caller served
+    nothing within the bound or did not run."""
+    ones = [w for w in ways if w.asking == 0 and w.rate > 0]
+    if not ones:
+        return None
+    one = ones[0]
+    (low, high), (one_low, one_high) = way.interval, one.interval
+    upper = high / one_low if one_low > 0 else float("inf")
+    return Ratio(way.rate / one.rate, (low / one_high, upper), paired=False)
+
+
+def deciding(found: Answer, cores: int) -> str:
+    """What decides the answer's rate, measured: which of wait or service sets its p99 at
+    the rate found (the queue, and a batcher's hold, are wait), the share of its closed loop
+    served within the bound, and the cores its closed loop keeps busy."""
+    record = found.way.record
+    serving = record.serving or {}
+    parts = []
+    at = confirmed(serving)
+    times = at.get("times") if at else None
+    sets = sets_the_p99(times) if times else None
+    if times and sets:
+        held = "the queue and the batcher's hold" if serving.get("batcher") else "the queue"
+        what = f"the wait ({held})" if sets == "wait" else "the call"
+        parts.append(f"{what} sets the p99: wait {fmt.us(times['wait']['p99_ns'])} µs, "
+                     f"service {fmt.us(times['service']['p99_ns'])} µs")  # fmt: skip
+    closed = float(serving.get("closed_calls_per_s") or 0.0)
+    busy = record.cores_busy
+    ceiling = (f"{found.way.rate / closed:.0%} of its closed loop's {closed:,.0f} a second"
+               if closed > 0 else "")  # fmt: skip
+    if busy is not None:
+        keeps = f"{busy:.1f} of {cores} cores busy"
+        ceiling = f"{ceiling}, which keeps {keeps}" if ceiling else f"its closed loop keeps {keeps}"
+    parts += [ceiling] if ceiling else []
+    if found.runner_up is not None and not found.apart:
+        other = found.runner_up
+        parts.append(f"its interval overlaps {other.name}'s ({rate_text(other)})")
+    return "; ".join(parts) or "no point at the rate found to read"
+
+
+def table(points: Points | None, cores: int) -> str | None:
+    """Per language, its answer within the bound; a language where no way served any rate
+    within it says so."""
+    rows = []
+    for language, ways in by_language(points).items():
+        found = answer(ways)
+        if found is None:
+            rows.append([language, "none within the bound", "0", fmt.NOT_SHOWN, fmt.NOT_SHOWN,
+                         "no way served any rate within the bound"])  # fmt: skip
+            continue
+        way = found.way
+        times = confirmed(way.record.serving or {})
+        ratio = over_one_caller(way, ways)
+        shown = fmt.NOT_SHOWN if ratio is None else (
+            "(one caller)" if way.asking == 0 else str(ratio))  # fmt: skip
+        rows.append([language, f"{way.name}: `{way.record.id}`", rate_text(way), shown,
+                     fmt.us(times["p99_ns"]) if times else fmt.NOT_SHOWN,
+                     deciding(found, cores)])  # fmt: skip
+    if not rows:
+        return None
+    header = ["language", "best way within the bound: row", "requests a second [interval]",
+              "× one caller", "p99 µs", "what decides"]  # fmt: skip
+    return fmt.table(header, rows)
+
+
+def head(points: Points | None) -> str:
+    """The bound and how the rates were found, for the block's first line."""
+    rows = served(points)
+    bounds = sorted({float((r.serving or {})["bound_ns"]) for r in rows})
+    said = sorted({str((r.serving or {}).get("bound_from")) for r in rows})
+    repeats = sorted({int((r.serving or {}).get("repeats", 1)) for r in rows})
+    coarse = any((r.serving or {}).get("coarse") for r in rows)
+    searches = " or ".join(str(n) for n in repeats)
+    coverage = ", ".join(f"{1 - 2 * 0.5**n:.0%}" for n in repeats if n > 1)
+    return (f"Poisson arrivals, p99 within **{' and '.join(bound_text(b) for b in bounds)}** "
+            f"({'; '.join(said)}); each rate the lower median of {searches} searches [their "
+            f"smallest to largest: {coverage or 'no interval'} coverage]"
+            f"{COARSE if coarse else ''}; the answer the way whose interval "
+            f"lies above the runner-up's, else the one of the two asking less of the program; "
+            f"the last point's outputs verified")  # fmt: skip
