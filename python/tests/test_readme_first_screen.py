@@ -37,3 +37,13 @@ def test_the_first_screen_has_the_batch_lever() -> None:
     rows = table_rows(first_screen(), "batch 10,000")
     assert len(rows) == len(LANGUAGES)
     assert all(float(row[2]) > float(row[4]) for row in rows)  # per sample: batch 1 > 10,000
+
+
+def test_the_first_screen_has_the_served_answer_per_language() -> None:
+    # Per language the way that serves the most within the bound, its rate with an interval,
+    # its rate over one caller's, and what decides; the bound named above the table.
+    lines = first_screen()
+    rows = table_rows(lines, "best way within the bound")
+    assert sorted(row[0] for row in rows) == sorted(NAMES[key] for key in LANGUAGES)
+    assert all("`" in row[1] and "[" in row[2] and row[5] for row in rows)
+    assert any("p99 within **" in line for line in lines)

@@ -70,7 +70,14 @@ def test_one_caller_that_served_nothing_leaves_no_ratio_and_none_served_says_so(
     assert text is not None and row(text)[3] == "–"
     # Two callers' points kept no wait and service, their rounds no CPU time: the closed
     # loop's share alone is read.
-    assert row(text)[5] == "95% of its closed loop's 100,000 a second"
+    assert row(text)[5] == ("95% of its closed loop's 100,000 a second; the only way within "
+                            "the bound (1 other served nothing within it)")  # fmt: skip
+    skipped = way("python-r", [9e4], callers=2)
+    skipped.status, skipped.serving = "skipped", None
+    alone = served_screen.table({2: [threads, skipped]}, cores=2)
+    assert alone is not None and row(alone)[5].endswith(
+        "the only way within the bound (1 other recorded as skipped, each saying why)"
+    )
     for record in (one, threads):
         assert record.serving is not None
         record.serving["rate"] = None

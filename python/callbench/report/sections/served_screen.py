@@ -40,10 +40,16 @@ def over_one_caller(way: ServedWay, ways: Sequence[ServedWay]) -> Ratio | None:
     return Ratio(way.rate / one.rate, (low / one_high, upper), paired=False)
 
 
-def deciding(found: Answer, cores: int) -> str:
+def _others(n: int) -> str:
+    return f"{n} other" + ("s" if n > 1 else "")
+
+
+def deciding(found: Answer, cores: int, nothing: int = 0, skipped: int = 0) -> str:
     """What decides the answer's rate, measured: which of wait or service sets its p99 at
     the rate found (the queue, and a batcher's hold, are wait), the share of its closed loop
-    served within the bound, and the cores its closed loop keeps busy."""
+    served within the bound, and the cores its closed loop keeps busy; an answer alone within
+    the bound says how many of its language's other ways served ``nothing`` within it and how
+    many were ``skipped`` (past the budget, out of contention)."""
     record = found.way.record
     serving = record.serving or {}
     parts = []
@@ -66,7 +72,18 @@ def deciding(found: Answer, cores: int) -> str:
     if found.runner_up is not None and not found.apart:
         other = found.runner_up
         parts.append(f"its interval overlaps {other.name}'s ({rate_text(other)})")
+    if found.runner_up is None:
+        others = [f"{_others(nothing)} served nothing within it"] if nothing else []
+        others += [f"{_others(skipped)} recorded as skipped, each saying why"] if skipped else []
+        said = f" ({', '.join(others)})" if others else ", the only way planned"
+        parts.append(f"the only way within the bound{said}")
     return "; ".join(parts) or "no point at the rate found to read"
+
+
+def skipped(points: Points | None, language: str) -> int:
+    """How many of ``language``'s planned ways the serving phase recorded as skipped."""
+    return sum(1 for rows in (points or {}).values() for r in rows
+               if r.language == language and r.status == "skipped")  # fmt: skip
 
 
 def table(points: Points | None, cores: int) -> str | None:
@@ -86,7 +103,8 @@ def table(points: Points | None, cores: int) -> str | None:
             "(one caller)" if way.asking == 0 else str(ratio))  # fmt: skip
         rows.append([language, f"{way.name}: `{way.record.id}`", rate_text(way), shown,
                      fmt.us(times["p99_ns"]) if times else fmt.NOT_SHOWN,
-                     deciding(found, cores)])  # fmt: skip
+                     deciding(found, cores, sum(w.rate <= 0 for w in ways),
+                              skipped(points, language))])  # fmt: skip
     if not rows:
         return None
     header = ["language", "best way within the bound: row", "requests a second [interval]",
