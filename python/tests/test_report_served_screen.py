@@ -92,3 +92,22 @@ def test_the_head_names_the_bound_and_how_the_rates_were_found() -> None:
     head = served_screen.head({1: [coarse]})
     assert head.startswith("Poisson arrivals, p99 within **1 ms** (our MLP's bound (1 ms))")
     assert "3 searches [their smallest to largest: 75% coverage] in bench's coarse mode" in head
+
+
+def test_a_phase_that_served_no_way_says_so_quoting_the_cheapest_estimate() -> None:
+    # A call of tens of ms: every way's points past the budget, each recorded as skipped.
+    ways = []
+    for seconds, row_id in ((700, "python-a"), (482, "python-b")):
+        skipped = way(row_id, [1.0])
+        skipped.status, skipped.serving = "skipped", None
+        skipped.error = (f"past the serving phase's budget of 6 min (it would take about "
+                         f"{seconds} s, 30 s a rate point)")  # fmt: skip
+        ways.append(skipped)
+    said = served_screen.none_served({1: ways})
+    assert said is not None
+    assert said.startswith("its serving phase served none of its 2 ways: each was recorded as")
+    assert "about 482 s" in said and "(`python-b`)" in said and "700" not in said
+    assert served_screen.table({1: ways}, cores=2) is None
+    served = way("python-c", [9e4, 1e5, 9.5e4])
+    assert served_screen.none_served({1: [*ways, served]}) is None
+    assert served_screen.none_served(None) is None

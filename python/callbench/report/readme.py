@@ -162,8 +162,10 @@ def _callers(runs: Sequence[Run]) -> str:
                       served, ""]  # fmt: skip
             continue
         every = many_callers.points(run.sweeps.get("callers"), run.sweeps.get("processes"))
-        head = (f"{machine}; batch 1, one intra-op thread a caller, every caller's outputs "
-                f"verified):")  # fmt: skip
+        how = "batch 1, one intra-op thread a caller, every caller's outputs verified"
+        unserved = served_screen.none_served(run.sweeps.get(SERVING))
+        head = (f"{machine}): {unserved} As many callers as its cores instead, in a closed "
+                f"loop ({how}):" if unserved else f"{machine}; {how}):")  # fmt: skip
         body = callers_screen.table(every, cores) if every else "no callers sweep."
         parts += [head, "", body, ""]
     return "\n".join(parts)

@@ -8,6 +8,7 @@ bound leaves, and the cores that ceiling keeps busy."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from callbench.harness.load.arrival_times import sets_the_p99
@@ -127,3 +128,24 @@ def head(points: Points | None) -> str:
             f"{COARSE if coarse else ''}; the answer the way whose interval "
             f"lies above the runner-up's, else the one of the two asking less of the program; "
             f"the last point's outputs verified")  # fmt: skip
+
+
+def none_served(points: Points | None) -> str | None:
+    """Where the run planned ways to serve and served none (a call so slow that each way's
+    points are past the phase's budget): what its records say, the cheapest way's estimate
+    quoted; None where a way was served or none was planned."""
+    rows = [r for found in (points or {}).values() for r in found]
+    if not rows or served(points):
+        return None
+    skipped = [r for r in rows if r.status == "skipped" and r.error]
+    if not skipped:
+        return f"its serving phase served none of its {len(rows)} ways."
+    first = min(skipped, key=lambda r: _estimate_s(str(r.error)))
+    return (f"its serving phase served none of its {len(rows)} ways: each was recorded as "
+            f"skipped, the cheapest saying \"{first.error}\" (`{first.id}`).")  # fmt: skip
+
+
+def _estimate_s(error: str) -> float:
+    """The seconds a skipped way's record estimates it would take (inf where it says none)."""
+    found = re.search(r"about ([\d,.]+) s\b", error)
+    return float(found[1].replace(",", "")) if found else float("inf")
