@@ -59,7 +59,7 @@ def test_overlapping_ways_name_the_one_asking_less_and_the_overlap() -> None:
     cells = row(text)
     assert cells[1] == "1 caller: `python-r`" and cells[3] == "(one caller)"
     assert cells[5].startswith("the call sets the p99: wait 10.00 µs, service 40.00 µs; ")
-    assert cells[5].endswith("its interval overlaps 2 callers in threads, the model shared's "
+    assert cells[5].endswith("its interval overlaps that of 2 callers in threads, the model shared "
                              "(105,000 [95,000–120,000])")  # fmt: skip
 
 

@@ -72,7 +72,7 @@ def deciding(found: Answer, cores: int, nothing: int = 0, skipped: int = 0) -> s
     parts += [ceiling] if ceiling else []
     if found.runner_up is not None and not found.apart:
         other = found.runner_up
-        parts.append(f"its interval overlaps {other.name}'s ({rate_text(other)})")
+        parts.append(f"its interval overlaps that of {other.name} ({rate_text(other)})")
     if found.runner_up is None:
         others = [f"{_others(nothing)} served nothing within it"] if nothing else []
         others += [f"{_others(skipped)} recorded as skipped, each saying why"] if skipped else []
