@@ -61,6 +61,19 @@ def test_window_sizes_follow_the_rate() -> None:
     assert slow.arrivals * slow.most / 100.0 <= rate_windows.POINT_MAX_S
 
 
+def test_the_coarse_cut_keeps_a_slow_calls_points_short() -> None:
+    # A call of tens of ms (about 12 requests a second): its full points take POINT_MAX_S,
+    # its coarse ones COARSE_POINT_MAX_S at most, AGREE windows still.
+    full, coarse = WindowSize.at(12.0), WindowSize.at(12.0, coarse=True)
+    assert full.arrivals * full.most / 12.0 == pytest.approx(rate_windows.POINT_MAX_S, rel=0.1)
+    assert coarse == WindowSize(32, AGREE)
+    assert coarse.arrivals * coarse.most / 12.0 <= rate_windows.COARSE_POINT_MAX_S
+    # A fast call's coarse windows are COARSE_WINDOW_S long, far within the limit.
+    assert WindowSize.at(1e5, coarse=True) == WindowSize(10_000, rate_windows.MAX_WINDOWS)
+    assert rate_windows.rule(coarse=True)["point_max_s"] == rate_windows.COARSE_POINT_MAX_S
+    assert rate_windows.rule()["point_max_s"] == rate_windows.POINT_MAX_S
+
+
 def test_agreement_is_largest_over_smallest() -> None:
     assert agree([100.0, 105.0, 109.9]) and not agree([100.0, 105.0, 110.1])
     assert not agree([0.0, 1.0]) and agree([0.0, 0.0])

@@ -28,6 +28,7 @@ __all__ = ["short_points"]  # the fixture: a few hundred arrivals a point
 @pytest.fixture(autouse=True)
 def short_coarse_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rate_windows, "COARSE_WINDOW_S", 0.004)
+    monkeypatch.setattr(rate_windows, "COARSE_POINT_MAX_S", 0.25)
 
 
 def coarse_row(
@@ -62,6 +63,7 @@ def test_a_coarse_row_says_its_searches_and_windows(small_models: Path, tmp_path
     assert found is not None and found["coarse"] is True
     assert found["repeats"] == rate_repeats.COARSE_REPEATS == len(found["repeat_rates"])
     assert found["windows_rule"]["window_s"] == 0.004
+    assert found["windows_rule"]["point_max_s"] == 0.25
     assert "75% coverage, not 95%" in found["interval_method"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from callbench.harness.load import ways_plan
+from callbench.harness.load import rate_repeats, rate_windows, ways_plan
 from callbench.model import artifacts as art
 from callbench.records.record import Record
 from callbench.registry import DRIVERS, lookup
@@ -93,3 +93,13 @@ def test_the_pass_tries_the_chosen_b_at_its_other_delays() -> None:
     chosen = ways_plan.ServingPoint(row, 1, batcher=ways_plan.Batcher(16, 100, True))
     [other] = ways_plan.other_delays(chosen, 1e6)
     assert other.batcher == ways_plan.Batcher(16, 300, True) and other.spec is row
+
+
+def test_a_slow_calls_way_costs_minutes_not_the_full_rules_eight() -> None:
+    # A ResNet-50's 56 ms call here (about 18 a second in a closed loop): every coarse point
+    # within COARSE_POINT_MAX_S and its lead, so a way costs its curve and searches of those.
+    closed = 1e9 / 56e6
+    point = ways_plan.point_s(closed)
+    assert point <= rate_windows.COARSE_POINT_MAX_S + ways_plan.POINT_OVERHEAD_S
+    points = len(rate_repeats.CURVE) + rate_repeats.COARSE_REPEATS * ways_plan.SEARCH_POINTS
+    assert ways_plan.row_s(closed, 2.0) == pytest.approx(2.0 + ways_plan.CLOSED_S + points * point)

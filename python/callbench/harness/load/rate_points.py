@@ -49,9 +49,9 @@ class RatePoints:
 
     def __init__(
         self, live: Live, place: Placement, seed: int, bound_ns: float, capacity: float,
-        deal: str | None = None, window_s: float | None = None,
+        deal: str | None = None, coarse: bool = False,
     ) -> None:  # fmt: skip
-        self.window_s = window_s  # the windows' length (bench's coarse one; None: WINDOW_S)
+        self.coarse = coarse  # its points cut by bench's coarse rule (rate_windows.py)
         self.live, self.seed, self.bound_ns, self.capacity = live, seed, bound_ns, capacity
         self.deal = deal  # how the copies share each point's arrivals (None: one process)
         self.last_copy_of: np.ndarray | None = None  # the last point's: each arrival's copy
@@ -82,7 +82,7 @@ class RatePoints:
         live = self.live
         process = live.process
         assert process is not None
-        size = rate_windows.WindowSize.at(rate, self.window_s)
+        size = rate_windows.WindowSize.at(rate, self.coarse)
         calls = size.arrivals * size.most
         self.served += 1
         point_seed = self.seed + self.served

@@ -107,10 +107,9 @@ class RowAtRate:
         batcher: dynamic_batcher.Batcher | None = None, coarse: bool = False,
     ) -> None:  # fmt: skip
         self.spec, self.callers, self.processes = spec, callers, processes
-        # bench's serving phase: COARSE_REPEATS searches and windows of COARSE_WINDOW_S, the
-        # record saying so ("coarse"), its interval the wider for it.
+        # bench's serving phase: COARSE_REPEATS searches and the windows' coarse rule (short
+        # windows, short points), the record saying so ("coarse"), its interval the wider.
         self.coarse = coarse
-        self._window_s = rate_windows.COARSE_WINDOW_S if coarse else None  # None: WINDOW_S
         self.batcher = batcher  # contract 7: served through the kit's batcher, one caller
         self._drains: list[float] = []  # its bursts' arrivals a second (batcher_drain.py)
         self._skip = skip  # why the run skips it (a plan's budget), if it does
@@ -214,7 +213,7 @@ class RowAtRate:
         console.say(f"  {self.label}: {what.format(capacity)}; searching the "
                     f"rate within p99 {self._bound_ns / 1e6:g} ms")  # fmt: skip
         self._points = RatePoints(live, place, self.seed, self._bound_ns, capacity, self.deal,
-                                  self._window_s)  # fmt: skip
+                                  self.coarse)  # fmt: skip
         self._shape = rate_repeats.curve(self._points.serve, capacity)
 
     def _search(self, index: int) -> None:
@@ -241,7 +240,7 @@ class RowAtRate:
                if self.deal is not None else {}),
             **({"batcher": {**self.batcher.to_json(), "drained_per_s": self._drains}}
                if self.batcher is not None else {}),
-            "windows_rule": rate_windows.rule(self._window_s),
+            "windows_rule": rate_windows.rule(self.coarse),
             **({"coarse": True} if self.coarse else {}),
             **({"chosen_from": self.chosen_from} if self.chosen_from else {}),
             "curve": list(rate_repeats.CURVE),

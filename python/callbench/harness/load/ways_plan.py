@@ -57,9 +57,9 @@ DELAY_SHARES = (0.1, 0.3)
 # A coarse row and N: loaded (its record's load time, else LOAD_S) with its closed loop
 # (about CLOSED_S), its curve, then its searches of about SEARCH_POINTS points each; a
 # point's arrivals at about TYPICAL_SHARE of
-# the closed loop, cut into windows of COARSE_WINDOW_S (longer for a slow call, whose
-# windows need WINDOW_ARRIVALS: a ResNet-50's point takes POINT_MAX_S). Our MLP: about 13 s
-# a row and N, 6 s a curve alone.
+# the closed loop, cut by the windows' coarse rule (windows of COARSE_WINDOW_S, longer for a
+# slow call, whose windows need WINDOW_ARRIVALS: a ResNet-50's point takes COARSE_POINT_MAX_S).
+# Our MLP: about 13 s a row and N, 6 s a curve alone.
 LOAD_S = 3.0
 CLOSED_S = 1.0
 SEARCH_POINTS = 3
@@ -75,7 +75,7 @@ BUDGET_MIN = 6.0
 def point_s(closed_per_s: float) -> float:
     """About how long a coarse point of a way of ``closed_per_s`` takes (s)."""
     rate = max(TYPICAL_SHARE * closed_per_s, 1e-3)
-    size = rate_windows.WindowSize.at(rate, rate_windows.COARSE_WINDOW_S)
+    size = rate_windows.WindowSize.at(rate, coarse=True)
     return size.arrivals * size.most / rate + POINT_OVERHEAD_S
 
 

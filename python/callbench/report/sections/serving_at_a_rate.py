@@ -10,7 +10,7 @@ from typing import Any
 from callbench.harness.load.arrival_times import BEYOND
 from callbench.harness.load.rate_repeats import REPEATS
 from callbench.harness.load.rate_search import KIND, MAX_CALLS, MIN_CALLS, STEP
-from callbench.harness.load.rate_windows import WINDOW_S
+from callbench.harness.load.rate_windows import POINT_MAX_S, WINDOW_S
 from callbench.records import stats
 from callbench.records.record import Record
 from callbench.report.blocks import format as fmt
@@ -233,9 +233,11 @@ def _with_repeats(
     if any(r.serving.get("coarse") for r in rows if r.serving):
         text += (
             " These rows were served by bench's serving phase in **coarse mode**: "
-            f"{searches} searches and windows of {rule['window_s']:g} s, so their intervals "
-            f"are wider; `callbench serve-rate` serves a row at the full pace ({REPEATS} "
-            f"searches, windows of {WINDOW_S:g} s)."
+            f"{searches} searches, windows of {rule['window_s']:g} s and points of at most "
+            f"{rule['point_max_s']:g} s, so their intervals are wider and a slow call's p99 "
+            f"rests on fewer arrivals; `callbench serve-rate` serves a row at the full pace "
+            f"({REPEATS} searches, windows of {WINDOW_S:g} s, points of at most "
+            f"{POINT_MAX_S:g} s)."
         )
     # The rate's column names the bound, and the interval's coverage: 95%, or bench's coarse
     # mode's 75% (3 searches, their smallest to largest).
