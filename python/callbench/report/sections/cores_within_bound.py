@@ -27,6 +27,34 @@ ASKS = ("nothing", "an option", "a pool of threads", "copies of the program", "a
 
 
 @dataclass(frozen=True)
+class HowServed:
+    """How a run's served rows were found, as each of its records says: the bounds, where
+    they came from, the searches a rate took and whether in bench's coarse mode."""
+
+    bounds: list[float]
+    said: list[str]
+    repeats: list[int]
+    coarse: bool
+
+    @classmethod
+    def of(cls, rows: Sequence[Record]) -> HowServed:
+        serving = [r.serving or {} for r in rows]
+        return cls(sorted({float(s["bound_ns"]) for s in serving}),
+                   sorted({str(s.get("bound_from")) for s in serving}),
+                   sorted({int(s.get("repeats", 1)) for s in serving}),
+                   any(s.get("coarse") for s in serving))  # fmt: skip
+
+    @property
+    def bound(self) -> str:
+        return " and ".join(bound_text(b) for b in self.bounds)
+
+    def coverages(self) -> list[tuple[int, str]]:
+        """Each count of searches that gives an interval, with its coverage (the smallest to
+        largest of n rates: 1 - 2 x 0.5^n)."""
+        return [(n, f"{1 - 2 * 0.5**n:.0%}") for n in self.repeats if n > 1]
+
+
+@dataclass(frozen=True)
 class ServedWay:
     """One way of using the cores as a served row: how, what it asks, and its rate."""
 
@@ -152,17 +180,13 @@ def section(points: Points | None) -> str | None:
     found = by_language(points)
     if not found:
         return None
-    rows = [r for ways in found.values() for r in (w.record for w in ways)]
-    bounds = sorted({float((r.serving or {})["bound_ns"]) for r in rows})
-    bound = " and ".join(bound_text(b) for b in bounds)
-    said = sorted({str((r.serving or {}).get("bound_from")) for r in rows})
-    coarse = any((r.serving or {}).get("coarse") for r in rows)
-    repeats = sorted({int((r.serving or {}).get("repeats", 1)) for r in rows})
-    coverage = ", ".join(f"{n} searches: their smallest to largest, {1 - 2 * 0.5**n:.0%}"
-                         for n in repeats if n > 1)  # fmt: skip
+    how = HowServed.of([r for ways in found.values() for r in (w.record for w in ways)])
+    bound = how.bound
+    coverage = ", ".join(f"{n} searches: their smallest to largest, {c}"
+                         for n, c in how.coverages())  # fmt: skip
     intro = (
         f"Which way of using this machine's cores serves the most requests a second with "
-        f"the p99 within **{bound}** ({'; '.join(said)}), per language: each way served at "
+        f"the p99 within **{bound}** ({'; '.join(how.said)}), per language: each way served at "
         f"a rate as in *Serving at a rate* (its Poisson arrivals, its p99 counted from each "
         f"arrival). Its rate is the lower median of its searches with their interval "
         f"({coverage or 'one search: no interval'}); a way is the answer only where its "
@@ -173,11 +197,11 @@ def section(points: Points | None) -> str | None:
         f"ceiling the way reaches when latency does not matter (a batcher's, a burst drained "
         f"B a call), as in *How best to use the cores* below."
     )
-    if coarse:
+    if how.coarse:
         intro += (
-            " Served by bench's serving phase in **coarse mode**: fewer searches and shorter "
-            "windows than `callbench serve-rate`, so wider intervals; per language only the "
-            "ways the closed loop left in contention (within 2x of its best way's calls a "
+            " Served by bench's serving phase in **coarse mode**: fewer searches, shorter "
+            "windows and points than `callbench serve-rate`, so wider intervals; per language "
+            "only the ways the closed loop left in contention (within 2x of its best way's calls a "
             "second at the cores; the others are listed as not served in *Serving at a "
             "rate*), and one batcher chosen by a coarse pass (each B served as a curve, the "
             "one passing most searched). `callbench serve-rate` serves any way at the full "

@@ -16,13 +16,14 @@ from callbench.report.blocks import format as fmt
 from callbench.report.blocks.ratios import Ratio
 from callbench.report.sections.cores_within_bound import (
     Answer,
+    HowServed,
     Points,
     ServedWay,
     answer,
     by_language,
     rate_text,
 )
-from callbench.report.sections.serving_at_a_rate import bound_text, served
+from callbench.report.sections.serving_at_a_rate import served
 from callbench.report.sections.serving_times import confirmed
 
 COARSE = " in bench's coarse mode"
@@ -115,17 +116,13 @@ def table(points: Points | None, cores: int) -> str | None:
 
 def head(points: Points | None) -> str:
     """The bound and how the rates were found, for the block's first line."""
-    rows = served(points)
-    bounds = sorted({float((r.serving or {})["bound_ns"]) for r in rows})
-    said = sorted({str((r.serving or {}).get("bound_from")) for r in rows})
-    repeats = sorted({int((r.serving or {}).get("repeats", 1)) for r in rows})
-    coarse = any((r.serving or {}).get("coarse") for r in rows)
-    searches = " or ".join(str(n) for n in repeats)
-    coverage = ", ".join(f"{1 - 2 * 0.5**n:.0%}" for n in repeats if n > 1)
-    return (f"Poisson arrivals, p99 within **{' and '.join(bound_text(b) for b in bounds)}** "
-            f"({'; '.join(said)}); each rate the lower median of {searches} searches [their "
+    how = HowServed.of(served(points))
+    searches = " or ".join(str(n) for n in how.repeats)
+    coverage = ", ".join(c for _, c in how.coverages())
+    return (f"Poisson arrivals, p99 within **{how.bound}** "
+            f"({'; '.join(how.said)}); each rate the lower median of {searches} searches [their "
             f"smallest to largest: {coverage or 'no interval'} coverage]"
-            f"{COARSE if coarse else ''}; the answer the way whose interval "
+            f"{COARSE if how.coarse else ''}; the answer the way whose interval "
             f"lies above the runner-up's, else the one of the two asking less of the program; "
             f"the last point's outputs verified")  # fmt: skip
 
