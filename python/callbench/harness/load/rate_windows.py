@@ -50,12 +50,14 @@ MAX_WINDOWS = 3
 # rates (tens to hundreds of thousands a second) a window still holds thousands of arrivals;
 # a row serving fewer than WINDOW_ARRIVALS in it holds WINDOW_ARRIVALS (longer windows).
 COARSE_WINDOW_S = 0.1
-# ... and a point lasts at most this long (not POINT_MAX_S): a slow call's windows hold what
-# fits. A ResNet-50's call of about 56 ms here serves about 12 requests a second, so at
+# ... and a point's arrivals are due within this long (not POINT_MAX_S; a point past the
+# row's capacity takes longer, its backlog draining): a slow call's windows hold what fits.
+# A ResNet-50's call of about 56 ms here serves about 12 requests a second, so at
 # POINT_MAX_S each point took 30 s and each way about 8 min: run
 # 20261206T1012Z-resnet50-onnx-served served none of its 24 ways within the phase's 6 min.
 # At 8 s such a point holds about 100 arrivals (its p99 rests on the one or two largest, the
-# coarse mode's price, said in the record's rule) and a way about 2.5 min; our MLP's points
+# coarse mode's price, said in the record's rule): run 20261206T1343Z-resnet50-onnx-served
+# served 13 ways in 42 min 54 s (points of 6-408 arrivals, 3.5-20.6 s); our MLP's points
 # hold thousands of arrivals in a fraction of a second and never reach it.
 COARSE_POINT_MAX_S = 8.0
 

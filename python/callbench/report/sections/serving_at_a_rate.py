@@ -233,10 +233,11 @@ def _with_repeats(
     if any(r.serving.get("coarse") for r in rows if r.serving):
         text += (
             " These rows were served by bench's serving phase in **coarse mode**: "
-            f"{searches} searches, windows of {rule['window_s']:g} s and points of at most "
-            f"{rule['point_max_s']:g} s, so their intervals are wider and a slow call's p99 "
-            f"rests on fewer arrivals; `callbench serve-rate` serves a row at the full pace "
-            f"({REPEATS} searches, windows of {WINDOW_S:g} s, points of at most "
+            f"{searches} searches, windows of {rule['window_s']:g} s and each point's "
+            f"arrivals due within {rule['point_max_s']:g} s, so their intervals are wider and "
+            f"a slow call's p99 rests on fewer arrivals; `callbench serve-rate` serves a row at "
+            f"the full pace "
+            f"({REPEATS} searches, windows of {WINDOW_S:g} s, arrivals due within "
             f"{POINT_MAX_S:g} s)."
         )
     # The rate's column names the bound, and the interval's coverage: 95%, or bench's coarse
